@@ -1,0 +1,11 @@
+import { taskRoute } from "../../lib/tasks/taskRoute";
+import { taskStore } from "../../lib/tasks/taskStoreProvider";
+import { createTask } from "../../lib/tasks/taskService";
+import { taskPresenter } from "../../lib/tasks/taskPresenter";
+import { created } from "../../lib/http/responses";
+
+/** POST /todo/api/v1.0/tasks */
+export const handler = taskRoute({ body: "required" }, async (event) => {
+  const task = await createTask(taskStore(), event.body);
+  return created({ task: taskPresenter(event, "single")(task) });
+});

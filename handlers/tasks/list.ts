@@ -1,0 +1,11 @@
+import { taskRoute } from "../../lib/tasks/taskRoute";
+import { taskStore } from "../../lib/tasks/taskStoreProvider";
+import { listTasks } from "../../lib/tasks/taskService";
+import { taskPresenter } from "../../lib/tasks/taskPresenter";
+import { ok } from "../../lib/http/responses";
+
+/** GET /todo/api/v1.0/tasks */
+export const handler = taskRoute({ listRoute: true }, async (event) => {
+  const tasks = await listTasks(taskStore());
+  return ok({ tasks: tasks.map(taskPresenter(event, "list")) });
+});

@@ -1,0 +1,125 @@
+import { ConfigError } from "../errors";
+import { parseUsers, type UserTable } from "../auth/users";
+
+export type PublicForm = "off" | "list" | "all";
+export type TasksAuth = "off" | "list" | "all";
+
+/** Every setting of the product, parsed and validated. See the README's settings table. */
+export interface Settings {
+  tasksPublicForm: PublicForm;
+  tasksAuth: TasksAuth;
+  provisioningAuth: boolean;
+  authFailureStatus: 401 | 403;
+  authRealm: string;
+  authUsers: UserTable;
+  /** Absolute base URL (no trailing slash) for task `uri`s; undefined = from the request. */
+  publicBaseUrl: string | undefined;
+  /** What `{{api.server}}` renders to; undefined = from the request. */
+  apiServer: string | undefined;
+  corsOrigins: "*" | readonly string[];
+  bodyLimitBytes: number;
+  store: "memory" | "dynamodb";
+  demoNodes: boolean;
+  memoryStoreCapacity: number;
+  memoryStoreMaxBytes: number;
+  logRequests: boolean;
+}
+
+type Env = Record<string, string | undefined>;
+
+/** The variables read, in the order of the README table. Used to memoise on their values. */
+export const SETTING_NAMES = [
+  "TASKS_PUBLIC_FORM",
+  "TASKS_AUTH",
+  "PROVISIONING_AUTH",
+  "AUTH_FAILURE_STATUS",
+  "AUTH_REALM",
+  "AUTH_USERS",
+  "PUBLIC_BASE_URL",
+  "API_SERVER",
+  "CORS_ORIGINS",
+  "BODY_LIMIT_BYTES",
+  "STORE",
+  "DEMO_NODES",
+  "MEMORY_STORE_CAPACITY",
+  "MEMORY_STORE_MAX_BYTES",
+  "LOG_REQUESTS",
+] as const;
+
+const oneOf = <T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T => {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === "") return fallback;
+  const value = raw.toLowerCase() as T;
+  if (!allowed.includes(value)) {
+    throw new ConfigError(`${name} must be one of ${allowed.join(", ")} (got "${raw}")`);
+  }
+  return value;
+};
+
+const positiveInteger = (env: Env, name: string, fallback: number): number => {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === "") return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || !Number.isSafeInteger(Number(raw))) {
+    throw new ConfigError(`${name} must be a positive integer (got "${raw}")`);
+  }
+  return Number(raw);
+};
+
+const absoluteUrl = (env: Env, name: string): string | undefined => {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === "") return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be an absolute http(s) URL (got "${raw}")`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new ConfigError(`${name} must be an absolute http(s) URL (got "${raw}")`);
+  }
+  // Kept as written, less a trailing slash, so a path prefix such as /prod survives.
+  return raw.replace(/\/+$/, "");
+};
+
+const origins = (env: Env): "*" | string[] => {
+  const raw = env.CORS_ORIGINS?.trim();
+  if (raw === undefined || raw === "" || raw === "*") return "*";
+  return raw
+    .split(",")
+    .map((origin) => origin.trim().replace(/\/+$/, ""))
+    .filter((origin) => origin !== "");
+};
+
+export function readSettings(env: Env): Settings {
+  return {
+    tasksPublicForm: oneOf(env, "TASKS_PUBLIC_FORM", ["off", "list", "all"] as const, "list"),
+    tasksAuth: oneOf(env, "TASKS_AUTH", ["off", "list", "all"] as const, "off"),
+    provisioningAuth: oneOf(env, "PROVISIONING_AUTH", ["off", "on"] as const, "off") === "on",
+    authFailureStatus: Number(oneOf(env, "AUTH_FAILURE_STATUS", ["401", "403"] as const, "401")) as 401 | 403,
+    authRealm: env.AUTH_REALM?.trim() || "Authentication Required",
+    authUsers: parseUsers(env.AUTH_USERS ?? ""),
+    publicBaseUrl: absoluteUrl(env, "PUBLIC_BASE_URL"),
+    apiServer: absoluteUrl(env, "API_SERVER"),
+    corsOrigins: origins(env),
+    bodyLimitBytes: positiveInteger(env, "BODY_LIMIT_BYTES", 1024 * 1024),
+    store: oneOf(env, "STORE", ["memory", "dynamodb"] as const, "memory"),
+    demoNodes: oneOf(env, "DEMO_NODES", ["on", "off"] as const, "off") === "on",
+    memoryStoreCapacity: positiveInteger(env, "MEMORY_STORE_CAPACITY", 100_000),
+    memoryStoreMaxBytes: positiveInteger(env, "MEMORY_STORE_MAX_BYTES", 256 * 1024 * 1024),
+    logRequests: oneOf(env, "LOG_REQUESTS", ["on", "off"] as const, "on") === "on",
+  };
+}
+
+let cached: { key: string; settings: Settings } | undefined;
+
+/**
+ * The settings of the current process environment. Parsing (and hashing user tables) happens
+ * once per distinct environment, so a warm Lambda pays for it once; tests and serverless-offline,
+ * which rewrite process.env between invocations, still see their changes.
+ */
+export function settings(env: Env = process.env): Settings {
+  let key = "";
+  for (const name of SETTING_NAMES) key += `${env[name] ?? "\u0000"}\u0001`;
+  if (cached?.key !== key) cached = { key, settings: readSettings(env) };
+  return cached.settings;
+}

@@ -1,0 +1,58 @@
+import { ConfigError, DomainError, MethodNotAllowedError, type ErrorKind } from "../errors";
+import type { Settings } from "../config/settings";
+import type { HttpResult } from "./event";
+import { json } from "./responses";
+
+/** Which error body a service speaks: the Flask tutorial's or RackHD's. */
+export type ErrorStyle = "tasks" | "rackhd";
+
+const STATUS: Record<Exclude<ErrorKind, "unauthorized">, number> = {
+  "bad-request": 400,
+  "not-found": 404,
+  "method-not-allowed": 405,
+  conflict: 409,
+  "payload-too-large": 413,
+  "insufficient-storage": 507,
+};
+
+const TITLE: Record<number, string> = {
+  400: "Bad request",
+  401: "Unauthorized access",
+  403: "Unauthorized access",
+  404: "Not found",
+  405: "Method not allowed",
+  409: "Conflict",
+  413: "Payload too large",
+  500: "Internal server error",
+  507: "Insufficient storage",
+};
+
+export const isExpected = (error: unknown): error is DomainError => error instanceof DomainError;
+
+export function statusOf(error: unknown, config: Pick<Settings, "authFailureStatus">): number {
+  if (!(error instanceof DomainError)) return 500;
+  return error.kind === "unauthorized" ? config.authFailureStatus : STATUS[error.kind];
+}
+
+const quoted = (text: string): string => text.replace(/["\\]/g, (c) => `\\${c}`);
+
+/**
+ * The one place where errors become HTTP answers. Unexpected errors (bugs, bad configuration)
+ * become a bare 500 whose body says nothing of the cause; the caller logs the cause.
+ */
+export function errorResponse(
+  error: unknown,
+  style: ErrorStyle,
+  config: Pick<Settings, "authFailureStatus" | "authRealm">,
+): HttpResult {
+  const status = statusOf(error, config);
+  const title = TITLE[status];
+  const headers: Record<string, string> = {};
+  if (status === 401 || status === 403) headers["www-authenticate"] = `Basic realm="${quoted(config.authRealm)}"`;
+  if (error instanceof MethodNotAllowedError) headers.allow = error.allow.join(", ");
+  const detail = error instanceof DomainError && status !== 401 && status !== 403 ? error.message : title;
+  if (style === "rackhd") return json(status, { message: detail }, { ...headers, "content-type": "application/json; charset=utf-8" });
+  return json(status, detail === title ? { error: title } : { error: title, message: detail }, headers);
+}
+
+export const isConfigError = (error: unknown): error is ConfigError => error instanceof ConfigError;

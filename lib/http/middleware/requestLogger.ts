@@ -1,0 +1,43 @@
+import type middy from "@middy/core";
+import type { Context } from "aws-lambda";
+import { settings } from "../../config/settings";
+import type { HttpEvent, HttpResult } from "../event";
+import { isExpected } from "../errorMapping";
+import { logLine } from "../logger";
+
+type Request = middy.Request<HttpEvent, HttpResult, Error, Context, { startedAt?: number }>;
+
+/**
+ * One structured line per request: method, route, path, status, duration, request ids. Never the
+ * query string, headers or body, where credentials and passwords travel.
+ */
+export function requestLogger(): middy.MiddlewareObj<HttpEvent, HttpResult, Error, Context, { startedAt?: number }> {
+  const before = (request: Request): void => {
+    request.internal.startedAt = performance.now();
+  };
+  const after = (request: Request): void => {
+    const unexpected = request.error && !isExpected(request.error) ? request.error : undefined;
+    let enabled = true;
+    try {
+      enabled = settings().logRequests;
+    } catch {
+      // A broken configuration is itself worth a log line.
+    }
+    if (!enabled && !unexpected) return;
+    const { event, context } = request;
+    const http = event.requestContext?.http;
+    logLine({
+      level: unexpected ? "error" : "info",
+      msg: "request",
+      method: http?.method,
+      route: event.routeKey,
+      path: event.rawPath,
+      status: request.response?.statusCode,
+      durationMs: Math.round((performance.now() - (request.internal.startedAt ?? performance.now())) * 100) / 100,
+      requestId: event.requestContext?.requestId,
+      awsRequestId: context?.awsRequestId,
+      ...(unexpected && { error: { name: unexpected.name, message: unexpected.message, stack: unexpected.stack } }),
+    });
+  };
+  return { before, after, onError: after };
+}

@@ -1,0 +1,15 @@
+import type { HttpResult } from "./event";
+
+export const JSON_TYPE = "application/json";
+
+export function json(statusCode: number, body: unknown, headers: Record<string, string> = {}): HttpResult {
+  return { statusCode, headers: { "content-type": JSON_TYPE, ...headers }, body: JSON.stringify(body) };
+}
+
+export const ok = (body: unknown): HttpResult => json(200, body);
+export const created = (body: unknown): HttpResult => json(201, body);
+export const noContent = (): HttpResult => ({ statusCode: 204, headers: {}, body: "" });
+
+export function text(statusCode: number, body: string, contentType = "text/plain; charset=utf-8"): HttpResult {
+  return { statusCode, headers: { "content-type": contentType }, body };
+}
