@@ -1,0 +1,85 @@
+import { readSettings, settings } from "../../../lib/config/settings";
+import { ConfigError } from "../../../lib/errors";
+
+describe("readSettings", () => {
+  it("has defaults that need no setup", () => {
+    const s = readSettings({});
+    expect(s).toMatchObject({
+      tasksPublicForm: "list",
+      tasksAuth: "off",
+      provisioningAuth: false,
+      authFailureStatus: 401,
+      authRealm: "Authentication Required",
+      publicBaseUrl: undefined,
+      apiServer: undefined,
+      corsOrigins: "*",
+      bodyLimitBytes: 1048576,
+      store: "memory",
+      demoNodes: false,
+      logRequests: true,
+    });
+    expect(s.authUsers.size).toBe(0);
+  });
+
+  it("reads every setting", () => {
+    const s = readSettings({
+      TASKS_PUBLIC_FORM: "ALL",
+      TASKS_AUTH: "list",
+      PROVISIONING_AUTH: "on",
+      AUTH_FAILURE_STATUS: "403",
+      AUTH_REALM: "Tasks",
+      AUTH_USERS: "miguel:python",
+      PUBLIC_BASE_URL: "https://api.example.com/prod/",
+      API_SERVER: "http://172.31.128.1:8080",
+      CORS_ORIGINS: "http://localhost:5000, http://127.0.0.1:5000/",
+      BODY_LIMIT_BYTES: "2048",
+      STORE: "dynamodb",
+      DEMO_NODES: "on",
+      MEMORY_STORE_CAPACITY: "10",
+      MEMORY_STORE_MAX_BYTES: "4096",
+      LOG_REQUESTS: "off",
+    });
+    expect(s).toMatchObject({
+      tasksPublicForm: "all",
+      tasksAuth: "list",
+      provisioningAuth: true,
+      authFailureStatus: 403,
+      authRealm: "Tasks",
+      publicBaseUrl: "https://api.example.com/prod",
+      apiServer: "http://172.31.128.1:8080",
+      corsOrigins: ["http://localhost:5000", "http://127.0.0.1:5000"],
+      bodyLimitBytes: 2048,
+      store: "dynamodb",
+      demoNodes: true,
+      memoryStoreCapacity: 10,
+      memoryStoreMaxBytes: 4096,
+      logRequests: false,
+    });
+  });
+
+  it.each([
+    ["TASKS_PUBLIC_FORM", "some"],
+    ["TASKS_AUTH", "yes"],
+    ["PROVISIONING_AUTH", "true"],
+    ["AUTH_FAILURE_STATUS", "500"],
+    ["PUBLIC_BASE_URL", "example.com"],
+    ["API_SERVER", "ftp://x"],
+    ["BODY_LIMIT_BYTES", "-1"],
+    ["BODY_LIMIT_BYTES", "1.5"],
+    ["STORE", "redis"],
+    ["MEMORY_STORE_CAPACITY", "0"],
+  ])("refuses %s=%p, naming the variable", (name, value) => {
+    expect(() => readSettings({ [name]: value })).toThrow(ConfigError);
+    expect(() => readSettings({ [name]: value })).toThrow(name);
+  });
+});
+
+describe("settings", () => {
+  it("follows changes of the environment and reuses the parse otherwise", () => {
+    const env: Record<string, string> = { TASKS_AUTH: "off" };
+    const first = settings(env);
+    expect(settings(env)).toBe(first);
+    env.TASKS_AUTH = "all";
+    expect(settings(env).tasksAuth).toBe("all");
+  });
+});

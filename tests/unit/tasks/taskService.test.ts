@@ -1,0 +1,42 @@
+import { createTask, deleteTask, getTask, listTasks, updateTask } from "../../../lib/tasks/taskService";
+import { MemoryTaskStore } from "../../../lib/tasks/memoryTaskStore";
+import { NotFoundError, ValidationError } from "../../../lib/errors";
+
+const newStore = () => new MemoryTaskStore({ capacity: 100, maxBytes: 1 << 20 });
+
+describe("task use cases", () => {
+  it("creates, reads, lists, updates and deletes", async () => {
+    const store = newStore();
+    const task = await createTask(store, { title: "Learn Python", description: "tutorial", done: true });
+    expect(task).toEqual({ id: 1, title: "Learn Python", description: "tutorial", done: false });
+    expect(await getTask(store, 1)).toEqual(task);
+    expect(await updateTask(store, 1, async () => ({ done: true }))).toEqual({ ...task, done: true });
+    expect(await listTasks(store)).toEqual([{ ...task, done: true }]);
+    await deleteTask(store, 1);
+    await expect(getTask(store, 1)).rejects.toThrow(NotFoundError);
+  });
+
+  it("answers not found on update before reading the body", async () => {
+    const store = newStore();
+    const readBody = jest.fn(async () => ({ title: 5 }));
+    await expect(updateTask(store, 42, readBody)).rejects.toThrow(NotFoundError);
+    expect(readBody).not.toHaveBeenCalled();
+  });
+
+  it("changes nothing when the update body is rejected", async () => {
+    const store = newStore();
+    await createTask(store, { title: "a" });
+    await expect(updateTask(store, 1, async () => ({ title: "b", done: "true" }))).rejects.toThrow(ValidationError);
+    expect(await getTask(store, 1)).toEqual({ id: 1, title: "a", description: "", done: false });
+  });
+
+  it("propagates a body-reading failure as is", async () => {
+    const store = newStore();
+    await createTask(store, { title: "a" });
+    await expect(updateTask(store, 1, async () => { throw new ValidationError("bad json"); })).rejects.toThrow("bad json");
+  });
+
+  it("answers not found when deleting a missing task", async () => {
+    await expect(deleteTask(newStore(), 3)).rejects.toThrow(NotFoundError);
+  });
+});
