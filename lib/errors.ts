@@ -2,13 +2,24 @@
  * Domain errors. They say what went wrong in the terms of the domain; the one place that turns
  * them into HTTP answers is `lib/http/errorMapping.ts`. Nothing here knows about status codes.
  */
+/**
+ * Brand shared by every bundle in the process. esbuild gives each handler its own copy of this
+ * module, and the shared store on globalThis may have been created by another handler's bundle,
+ * so `instanceof DomainError` can be false for an error thrown by the store: check the brand.
+ */
+const DOMAIN_ERROR = Symbol.for("lambda-tasks-provisioning.DomainError");
+
 export abstract class DomainError extends Error {
   abstract readonly kind: ErrorKind;
+  readonly [DOMAIN_ERROR] = true;
   constructor(message: string) {
     super(message);
     this.name = new.target.name;
   }
 }
+
+export const isDomainError = (error: unknown): error is DomainError =>
+  typeof error === "object" && error !== null && (error as Record<symbol, unknown>)[DOMAIN_ERROR] === true;
 
 export type ErrorKind =
   | "bad-request"
@@ -51,6 +62,7 @@ export class PayloadTooLargeError extends DomainError {
 
 /** The path exists but not with this method. */
 export class MethodNotAllowedError extends DomainError {
+  static is = (error: unknown): error is MethodNotAllowedError => isDomainError(error) && error.kind === "method-not-allowed";
   readonly kind = "method-not-allowed";
   constructor(
     message: string,

@@ -1,24 +1,27 @@
+import type { Context } from "aws-lambda";
 import { httpRoute } from "../../lib/http/stack";
 import { methodsAt } from "../../lib/http/routeTable";
 import { MethodNotAllowedError, NotFoundError } from "../../lib/errors";
 import { preflight } from "../../lib/http/preflight";
-import type { HttpEvent } from "../../lib/http/event";
-import type { Context } from "aws-lambda";
+import type { HttpEvent, HttpHandler } from "../../lib/http/event";
 
 /**
  * The catch-all route (`$default`): CORS preflight for every path, 405 with `Allow` for a known
- * path asked with another method, JSON 404 for anything else. Error bodies follow the service
- * the path belongs to.
+ * path asked with another method, JSON 404 for anything else. Error bodies follow the service the
+ * path belongs to.
  */
-const tasksHandler = httpRoute({ style: "tasks" }, async (event) => answer(event.requestContext.http.method, event.rawPath));
-const rackhdHandler = httpRoute({ style: "rackhd" }, async (event) => answer(event.requestContext.http.method, event.rawPath));
-
-async function answer(method: string, path: string) {
+const answer: HttpHandler = async (event) => {
+  const { method } = event.requestContext.http;
   if (method === "OPTIONS") return preflight();
-  const allowed = methodsAt(path);
+  const allowed = methodsAt(event.rawPath);
   if (allowed.length > 0) throw new MethodNotAllowedError(`Method ${method} is not allowed here`, [...allowed, "OPTIONS"]);
-  throw new NotFoundError(path.startsWith("/todo/") || path.includes("/todo/api/") ? "Not found" : `Cannot ${method} ${path}`);
-}
+  throw new NotFoundError(isTaskPath(event.rawPath) ? "Not found" : `Cannot ${method} ${event.rawPath}`);
+};
+
+const isTaskPath = (path: string | undefined): boolean => (path ?? "").toLowerCase().includes("/todo/");
+
+const tasksStyle = httpRoute({ style: "tasks" }, answer);
+const rackhdStyle = httpRoute({ style: "rackhd" }, answer);
 
 export const handler = (event: HttpEvent, context: Context) =>
-  (event.rawPath?.includes("/todo/") ? tasksHandler : rackhdHandler)(event, context);
+  (isTaskPath(event.rawPath) ? tasksStyle : rackhdStyle)(event, context);

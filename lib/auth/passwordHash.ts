@@ -5,7 +5,13 @@ import { randomBytes, scryptSync, timingSafeEqual, createHash } from "node:crypt
  * scrypt is in Node's standard library, memory-hard, and needs no native add-on.
  */
 const PREFIX = "scrypt";
-const DEFAULT_COST = { N: 16384, r: 8, p: 1 } as const;
+export interface ScryptCost {
+  N: number;
+  r: number;
+  p: number;
+}
+
+const DEFAULT_COST: ScryptCost = { N: 16384, r: 8, p: 1 };
 const KEY_LENGTH = 32;
 
 export interface ScryptHash {
@@ -16,7 +22,7 @@ export interface ScryptHash {
   key: Buffer;
 }
 
-export function hashPassword(password: string, cost = DEFAULT_COST, salt = randomBytes(16)): string {
+export function hashPassword(password: string, cost: ScryptCost = DEFAULT_COST, salt = randomBytes(16)): string {
   const key = scryptSync(password, salt, KEY_LENGTH, { ...cost, maxmem: 128 * cost.N * cost.r * 2 });
   return [PREFIX, cost.N, cost.r, cost.p, salt.toString("base64url"), key.toString("base64url")].join("$");
 }

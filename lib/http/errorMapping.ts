@@ -1,4 +1,4 @@
-import { ConfigError, DomainError, MethodNotAllowedError, type ErrorKind } from "../errors";
+import { isDomainError, MethodNotAllowedError, type DomainError, type ErrorKind } from "../errors";
 import type { Settings } from "../config/settings";
 import type { HttpResult } from "./event";
 import { json } from "./responses";
@@ -27,10 +27,10 @@ const TITLE: Record<number, string> = {
   507: "Insufficient storage",
 };
 
-export const isExpected = (error: unknown): error is DomainError => error instanceof DomainError;
+export const isExpected = (error: unknown): error is DomainError => isDomainError(error);
 
 export function statusOf(error: unknown, config: Pick<Settings, "authFailureStatus">): number {
-  if (!(error instanceof DomainError)) return 500;
+  if (!isDomainError(error)) return 500;
   return error.kind === "unauthorized" ? config.authFailureStatus : STATUS[error.kind];
 }
 
@@ -49,10 +49,8 @@ export function errorResponse(
   const title = TITLE[status];
   const headers: Record<string, string> = {};
   if (status === 401 || status === 403) headers["www-authenticate"] = `Basic realm="${quoted(config.authRealm)}"`;
-  if (error instanceof MethodNotAllowedError) headers.allow = error.allow.join(", ");
-  const detail = error instanceof DomainError && status !== 401 && status !== 403 ? error.message : title;
+  if (MethodNotAllowedError.is(error)) headers.allow = error.allow.join(", ");
+  const detail = isDomainError(error) && status !== 401 && status !== 403 ? error.message : title;
   if (style === "rackhd") return json(status, { message: detail }, { ...headers, "content-type": "application/json; charset=utf-8" });
   return json(status, detail === title ? { error: title } : { error: title, message: detail }, headers);
 }
-
-export const isConfigError = (error: unknown): error is ConfigError => error instanceof ConfigError;

@@ -44,3 +44,15 @@ describe("errorResponse", () => {
     expect(errorResponse(new MethodNotAllowedError("x", ["GET", "PUT"]), "tasks", config).headers.allow).toBe("GET, PUT");
   });
 });
+
+describe("errors from another bundle's copy of lib/errors", () => {
+  it("are still recognised (the shared store may throw them)", () => {
+    jest.isolateModules(() => {
+      // A second module instance stands for a second esbuild bundle in the same process.
+      const other = require("../../../lib/errors") as typeof import("../../../lib/errors");
+      const response = errorResponse(new other.CapacityError("full"), "tasks", config);
+      expect(response.statusCode).toBe(507);
+      expect(errorResponse(new other.MethodNotAllowedError("x", ["GET"]), "tasks", config).headers.allow).toBe("GET");
+    });
+  });
+});

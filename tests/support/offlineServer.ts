@@ -1,0 +1,113 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+
+const ROOT = join(__dirname, "../..");
+const SERVERLESS = join(ROOT, "node_modules/serverless/bin/serverless.js");
+
+export interface OfflineServer {
+  baseUrl: string;
+  port: number;
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts the real `serverless offline` (osls + serverless-offline + serverless-esbuild) on free
+ * ports with the given settings, and resolves once it says "Server ready". Each server bundles
+ * into its own work folder so several can run at once.
+ */
+export async function startOffline(env: Record<string, string> = {}, timeoutMs = 90_000): Promise<OfflineServer> {
+  const port = await freePort();
+  const lambdaPort = await freePort();
+  const workFolder = `.esbuild-e2e-${port}`;
+  const child: ChildProcess = spawn(process.execPath, [SERVERLESS, "offline"], {
+    cwd: ROOT,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: {
+      ...process.env,
+      SLS_TELEMETRY_DISABLED: "1",
+      SLS_NOTIFICATIONS_MODE: "off",
+      PORT: String(port),
+      LAMBDA_PORT: String(lambdaPort),
+      ESBUILD_WORK_FOLDER: workFolder,
+      ...env,
+    },
+  });
+  let output = "";
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serverless offline did not start in ${timeoutMs} ms:\n${output}`)), timeoutMs);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes("Server ready")) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", onData);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`serverless offline exited with ${code}:\n${output}`));
+    });
+  });
+  return {
+    baseUrl: `http://127.0.0.1:${port}`,
+    port,
+    output: () => output,
+    stop: async () => {
+      try {
+        process.kill(-child.pid!, "SIGTERM");
+      } catch {
+        // already gone
+      }
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([exited, new Promise((resolve) => (timer = setTimeout(resolve, 5000)))]);
+      clearTimeout(timer);
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {
+        // already gone
+      }
+      child.stdout?.destroy();
+      child.stderr?.destroy();
+      child.unref();
+      rmSync(join(ROOT, workFolder), { recursive: true, force: true });
+    },
+  };
+}
+
+export interface HttpAnswer {
+  status: number;
+  headers: Headers;
+  body: any;
+  raw: string;
+}
+
+/** Real HTTP with fetch; JSON answers are decoded. */
+export async function http(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: { headers?: Record<string, string>; body?: string | Buffer } = {},
+): Promise<HttpAnswer> {
+  const response = await fetch(baseUrl + path, { method, headers: options.headers, body: options.body, redirect: "manual" });
+  const raw = await response.text();
+  let body: unknown = raw;
+  if ((response.headers.get("content-type") ?? "").startsWith("application/json") && raw !== "") body = JSON.parse(raw);
+  return { status: response.status, headers: response.headers, body, raw };
+}
