@@ -1,4 +1,5 @@
 import { NotFoundError, ValidationError } from "../errors";
+import { isPlainObject } from "../json";
 
 /** A stored task (the seed's internal form). */
 export interface Task {
@@ -19,9 +20,6 @@ export interface TaskPatch {
   description?: string;
   done?: boolean;
 }
-
-export const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  value !== null && typeof value === "object" && !Array.isArray(value);
 
 const has = (body: Record<string, unknown>, key: string): boolean => Object.hasOwn(body, key);
 

@@ -1,0 +1,78 @@
+/** A graph definition as RackHD's library serves it. */
+export interface GraphTaskEntry {
+  label: string;
+  taskName: string;
+  waitOn?: Record<string, "succeeded" | "failed" | "finished">;
+  ignoreFailure?: boolean;
+}
+
+export interface GraphDefinition {
+  friendlyName: string;
+  injectableName: string;
+  options: Record<string, unknown>;
+  tasks: GraphTaskEntry[];
+}
+
+/** set-boot-pxe → reboot → <install task>: the shape of every RackHD 1.1 install graph. */
+const installGraph = (
+  injectableName: string,
+  friendlyName: string,
+  installLabel: string,
+  taskName: string,
+  options: Record<string, unknown>,
+  before: GraphTaskEntry[] = [],
+): GraphDefinition => ({
+  friendlyName,
+  injectableName,
+  options: { ...options, [installLabel]: { _taskTimeout: 3_600_000, ...(options[installLabel] as object) } },
+  tasks: [
+    ...before,
+    { label: "set-boot-pxe", taskName: "Task.Obm.Node.PxeBoot", ignoreFailure: true, ...(before.length > 0 && { waitOn: { [before[before.length - 1].label]: "succeeded" } }) },
+    { label: "reboot", taskName: "Task.Obm.Node.Reboot", waitOn: { "set-boot-pxe": "finished" } },
+    { label: installLabel, taskName, waitOn: { reboot: "succeeded" } },
+  ],
+});
+
+const single = (injectableName: string, friendlyName: string, label: string, taskName: string): GraphDefinition => ({
+  friendlyName,
+  injectableName,
+  options: {},
+  tasks: [{ label, taskName }],
+});
+
+export const GRAPH_LIBRARY: readonly GraphDefinition[] = [
+  installGraph("Graph.InstallCentOS", "Install CentOS", "install-os", "Task.Os.Install.CentOS", {
+    defaults: { version: null, repo: "{{api.server}}/centos/{{options.version}}/os/x86_64" },
+  }),
+  installGraph("Graph.InstallRHEL", "Install RHEL", "install-os", "Task.Os.Install.CentOS", {
+    defaults: { version: null, repo: "{{api.server}}/rhel/{{options.version}}/os/x86_64" },
+  }),
+  installGraph("Graph.InstallUbuntu", "Install Ubuntu", "install-ubuntu", "Task.Os.Install.Ubuntu", {}),
+  installGraph("Graph.InstallCoreOS", "Install CoreOS", "install-coreos", "Task.Os.Install.CoreOS", {}),
+  installGraph(
+    "Graph.InstallEsx",
+    "Install ESXi",
+    "install-os",
+    "Task.Os.Install.Esx",
+    { defaults: { version: null, repo: "{{api.server}}/esxi/{{options.version}}" } },
+    [{ label: "analyze-repo", taskName: "Task.Os.Esx.Analyze.Repo" }],
+  ),
+  single("Graph.Reboot.Node", "Reboot Node", "reboot", "Task.Obm.Node.Reboot"),
+  single("Graph.PowerOn.Node", "Power On Node", "power-on", "Task.Obm.Node.PowerOn"),
+  single("Graph.PowerOff.Node", "Power Off Node", "power-off", "Task.Obm.Node.PowerOff"),
+  {
+    friendlyName: "noop-graph",
+    injectableName: "Graph.noop-example",
+    options: {},
+    tasks: [
+      { label: "noop-1", taskName: "Task.noop" },
+      { label: "noop-2", taskName: "Task.noop", waitOn: { "noop-1": "finished" } },
+      { label: "parallel-noop-1", taskName: "Task.noop", waitOn: { "noop-2": "finished" } },
+      { label: "parallel-noop-2", taskName: "Task.noop", waitOn: { "noop-2": "finished" } },
+    ],
+  },
+];
+
+const byName = new Map(GRAPH_LIBRARY.map((graph) => [graph.injectableName, graph]));
+
+export const graphDefinition = (name: string): GraphDefinition | undefined => byName.get(name);

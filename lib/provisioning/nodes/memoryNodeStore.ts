@@ -1,0 +1,71 @@
+import { ConflictError } from "../../errors";
+import { Budget, type BudgetLimits } from "../../store/budget";
+import { deepFreeze } from "../../store/deepFreeze";
+import { nodeFootprint, type Node } from "./node";
+import type { NodeStore } from "./nodeStore";
+
+/**
+ * Nodes in this container's memory, with an identifier index so lookups by MAC are O(1).
+ * Records are stored deeply frozen (see deepFreeze), so reads hand them out without copying.
+ */
+export class MemoryNodeStore implements NodeStore {
+  private readonly nodes = new Map<string, Node>();
+  private readonly byIdentifier = new Map<string, string>();
+  private readonly budget: Budget;
+
+  constructor(limits: BudgetLimits) {
+    this.budget = new Budget(limits);
+  }
+
+  async list(): Promise<Node[]> {
+    return [...this.nodes.values()];
+  }
+
+  async get(id: string): Promise<Node | undefined> {
+    return this.nodes.get(id);
+  }
+
+  async find(identifier: string): Promise<Node | undefined> {
+    return this.nodes.get(identifier) ?? this.nodes.get(this.byIdentifier.get(identifier) ?? "");
+  }
+
+  async create(node: Node): Promise<Node> {
+    if (this.nodes.has(node.id)) throw new ConflictError(`A node with id ${node.id} already exists`);
+    this.assertIdentifiersFree(node);
+    this.budget.reserve(1, nodeFootprint(node), "node");
+    const stored = deepFreeze(structuredClone(node));
+    this.nodes.set(node.id, stored);
+    for (const identifier of stored.identifiers) this.byIdentifier.set(identifier, node.id);
+    return stored;
+  }
+
+  async update(id: string, change: (current: Node) => Node): Promise<Node | undefined> {
+    const current = this.nodes.get(id);
+    if (!current) return undefined;
+    const next = deepFreeze(structuredClone({ ...change(current), id }));
+    this.assertIdentifiersFree(next);
+    this.budget.reserve(0, nodeFootprint(next) - nodeFootprint(current), "node");
+    for (const identifier of current.identifiers) this.byIdentifier.delete(identifier);
+    for (const identifier of next.identifiers) this.byIdentifier.set(identifier, id);
+    this.nodes.set(id, next);
+    return next;
+  }
+
+  async delete(id: string): Promise<Node | undefined> {
+    const node = this.nodes.get(id);
+    if (!node) return undefined;
+    this.nodes.delete(id);
+    for (const identifier of node.identifiers) this.byIdentifier.delete(identifier);
+    this.budget.release(1, nodeFootprint(node));
+    return node;
+  }
+
+  private assertIdentifiersFree(node: Node): void {
+    for (const identifier of node.identifiers) {
+      const owner = this.byIdentifier.get(identifier) ?? (this.nodes.has(identifier) ? identifier : undefined);
+      if (owner !== undefined && owner !== node.id) {
+        throw new ConflictError(`Identifier ${identifier} already belongs to node ${owner}`);
+      }
+    }
+  }
+}

@@ -1,0 +1,25 @@
+import type { Node } from "./node";
+
+/**
+ * The port through which the provisioning domain keeps nodes (OBM settings live on the node).
+ * Every method is asynchronous, so a shared store can replace the memory one. Uniqueness (ids,
+ * and each identifier belonging to one node only) is the store's to enforce: a shared store
+ * must enforce it against concurrent writers.
+ */
+export interface NodeStore {
+  /** Every node in creation order. */
+  list(): Promise<Node[]>;
+  get(id: string): Promise<Node | undefined>;
+  /** The node whose id, or one of whose identifiers (e.g. a MAC), is `identifier`. */
+  find(identifier: string): Promise<Node | undefined>;
+  /** Stores a new node; ConflictError when its id or one of its identifiers is taken. */
+  create(node: Node): Promise<Node>;
+  /**
+   * Applies `change` to the current node and stores the result atomically (a concurrent update
+   * of another field is never lost). Undefined when the node does not exist; errors thrown by
+   * `change` propagate and store nothing; ConflictError when a new identifier is taken.
+   */
+  update(id: string, change: (current: Node) => Node): Promise<Node | undefined>;
+  /** Removes the node and answers it; undefined when it did not exist. */
+  delete(id: string): Promise<Node | undefined>;
+}

@@ -1,0 +1,57 @@
+import { ValidationError } from "../../errors";
+import { isPlainObject } from "../../json";
+import type { GraphDefinition, GraphTaskEntry } from "../graphs/graphLibrary";
+import type { TaskDefinition } from "../graphs/taskDefinitions";
+
+const UNSAFE_KEYS = new Set(["__proto__", "constructor", "prototype"]);
+
+/**
+ * lodash `merge` semantics, which RackHD used for graph options: the source wins, objects merge
+ * recursively, arrays merge index by index, undefined in the source changes nothing.
+ */
+export function deepMerge(target: unknown, source: unknown): unknown {
+  if (source === undefined) return target;
+  const bothArrays = Array.isArray(target) && Array.isArray(source);
+  const bothObjects = isPlainObject(target) && isPlainObject(source);
+  if (!bothArrays && !bothObjects) return source;
+  const out: Record<string, unknown> | unknown[] = bothArrays ? [...(target as unknown[])] : { ...(target as object) };
+  for (const [key, value] of Object.entries(source as object)) {
+    if (UNSAFE_KEYS.has(key)) continue;
+    (out as Record<string, unknown>)[key] = deepMerge((out as Record<string, unknown>)[key], value);
+  }
+  return out;
+}
+
+/** The graph's options with the request's merged over them. */
+export function mergeGraphOptions(graph: GraphDefinition, requested: Record<string, unknown>): Record<string, unknown> {
+  return deepMerge(graph.options, requested) as Record<string, unknown>;
+}
+
+/**
+ * One task's options (RackHD §5.2): for every key the task declares, every required key and every
+ * key given under the task's label, the label's value wins over `options.defaults`, which wins
+ * over the task definition's default. `defaults` reach only keys the task declares.
+ */
+export function resolveTaskOptions(
+  graph: GraphDefinition,
+  entry: GraphTaskEntry,
+  definition: TaskDefinition,
+  graphOptions: Record<string, unknown>,
+): Record<string, unknown> {
+  const forLabel = isPlainObject(graphOptions[entry.label]) ? (graphOptions[entry.label] as Record<string, unknown>) : {};
+  const defaults = isPlainObject(graphOptions.defaults) ? graphOptions.defaults : {};
+  const keys = new Set([...Object.keys(definition.options), ...definition.requiredOptions, ...Object.keys(forLabel)]);
+  const resolved: Record<string, unknown> = {};
+  for (const key of keys) {
+    if (UNSAFE_KEYS.has(key)) continue;
+    if (forLabel[key] !== undefined) resolved[key] = forLabel[key];
+    else if (defaults[key] !== undefined && key in definition.options) resolved[key] = defaults[key];
+    else if (definition.options[key] !== undefined) resolved[key] = definition.options[key];
+  }
+  for (const key of definition.requiredOptions) {
+    if (!resolved[key]) {
+      throw new ValidationError(`required option ${key} for task ${definition.injectableName} in graph ${graph.injectableName}`);
+    }
+  }
+  return resolved;
+}

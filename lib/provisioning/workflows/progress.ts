@@ -1,0 +1,118 @@
+import type { ObmSetting } from "../obm/obmSetting";
+import { runObmAction } from "./obmAction";
+import { isTerminal, type TaskState, type Workflow, type WorkflowTask } from "./workflow";
+
+/**
+ * Brings a workflow up to date at `now`. A Lambda function has no background and no timers, so
+ * this runs whenever a workflow or its node is read or written: tasks whose dependencies are met
+ * start (instant and OBM tasks finish at once, install tasks start waiting for the node), running
+ * tasks past their `_taskTimeout` time out, and the graph's status follows its tasks. Pure: answers
+ * the same object when nothing changed, else a new one.
+ */
+export function advanceWorkflow(workflow: Workflow, obmSettings: readonly ObmSetting[] | undefined, now: Date): Workflow {
+  if (workflow._status !== "running") return workflow;
+  const tasks: Record<string, WorkflowTask> = { ...workflow.tasks };
+  let changed = false;
+  const set = (id: string, patch: Partial<WorkflowTask>) => {
+    tasks[id] = { ...tasks[id], ...patch };
+    changed = true;
+  };
+
+  for (let progressed = true; progressed; ) {
+    progressed = false;
+    for (const [id, task] of Object.entries(tasks)) {
+      if (task.state === "running") {
+        const timeout = task.options._taskTimeout;
+        if (typeof timeout === "number" && timeout > 0 && task.startedAt) {
+          const deadline = Date.parse(task.startedAt) + timeout;
+          if (now.getTime() >= deadline) {
+            const at = new Date(deadline).toISOString();
+            set(id, { state: "timeout", finishedAt: at, updatedAt: at, error: `Task timed out after ${timeout} ms` });
+            progressed = true;
+          }
+        }
+        continue;
+      }
+      if (task.state !== "pending") continue;
+      const readiness = dependencies(task, tasks);
+      if (readiness === "waiting") continue;
+      const stamp = now.toISOString();
+      progressed = true;
+      if (readiness === "unreachable") {
+        set(id, { state: "cancelled", finishedAt: stamp, updatedAt: stamp, error: "A task it waited on did not end as required" });
+      } else if (task.kind === "install") {
+        set(id, { state: "running", startedAt: stamp, updatedAt: stamp });
+      } else if (task.kind === "obm") {
+        const outcome = runObmAction(String(task.options.action), task.options.obmServiceName, obmSettings);
+        set(id, outcome.ok
+          ? { state: "succeeded", startedAt: stamp, finishedAt: stamp, updatedAt: stamp }
+          : { state: "failed", startedAt: stamp, finishedAt: stamp, updatedAt: stamp, error: outcome.error });
+      } else {
+        set(id, { state: "succeeded", startedAt: stamp, finishedAt: stamp, updatedAt: stamp });
+      }
+    }
+  }
+
+  const next = settle({ ...workflow, tasks }, now);
+  return changed || next._status !== workflow._status ? next : workflow;
+}
+
+function dependencies(task: WorkflowTask, tasks: Record<string, WorkflowTask>): "ready" | "waiting" | "unreachable" {
+  for (const [id, wanted] of Object.entries(task.waitingOn)) {
+    const state = tasks[id]?.state;
+    if (state === undefined) return "unreachable";
+    if (!isTerminal(state)) return "waiting";
+    if (wanted !== "finished" && wanted !== state) return "unreachable";
+  }
+  return "ready";
+}
+
+const FAILED: readonly TaskState[] = ["failed", "timeout", "cancelled"];
+
+/** The graph fails as soon as a task without ignoreFailure fails (the rest are cancelled); it succeeds when all are done. */
+function settle(workflow: Workflow, now: Date): Workflow {
+  const tasks = Object.values(workflow.tasks);
+  const stamp = now.toISOString();
+  if (tasks.some((task) => FAILED.includes(task.state) && !task.ignoreFailure)) {
+    return { ...cancelUnfinished(workflow, now, "The graph failed"), _status: "failed", updatedAt: stamp };
+  }
+  if (tasks.every((task) => isTerminal(task.state))) return { ...workflow, _status: "succeeded", updatedAt: stamp };
+  return workflow;
+}
+
+/** Every unfinished task becomes cancelled. */
+export function cancelUnfinished(workflow: Workflow, now: Date, why: string): Workflow {
+  const stamp = now.toISOString();
+  const tasks: Record<string, WorkflowTask> = {};
+  for (const [id, task] of Object.entries(workflow.tasks)) {
+    tasks[id] = isTerminal(task.state) ? task : { ...task, state: "cancelled", finishedAt: stamp, updatedAt: stamp, error: why };
+  }
+  return { ...workflow, tasks, updatedAt: stamp };
+}
+
+/** DELETE .../workflows/active: the graph and its unfinished tasks become cancelled. */
+export const cancelWorkflow = (workflow: Workflow, now: Date): Workflow => ({
+  ...cancelUnfinished(workflow, now, "Cancelled by request"),
+  _status: "cancelled",
+});
+
+/** The install task that is waiting for its node, if any. */
+export const waitingInstallTask = (workflow: Workflow): WorkflowTask | undefined =>
+  Object.values(workflow.tasks).find((task) => task.kind === "install" && task.state === "running");
+
+/** The node signalled completion: its waiting install task succeeds, and the graph moves on. */
+export function completeWaitingTask(workflow: Workflow, obmSettings: readonly ObmSetting[] | undefined, now: Date): Workflow {
+  const current = advanceWorkflow(workflow, obmSettings, now);
+  const task = waitingInstallTask(current);
+  if (!task || current._status !== "running") return current;
+  const stamp = now.toISOString();
+  const tasks = { ...current.tasks, [task.instanceId]: { ...task, state: "succeeded" as const, finishedAt: stamp, updatedAt: stamp } };
+  return advanceWorkflow({ ...current, tasks, updatedAt: stamp }, obmSettings, now);
+}
+
+/** The node fetched the waiting task's boot profile. */
+export function markBooted(workflow: Workflow, taskId: string, now: Date): Workflow {
+  const task = workflow.tasks[taskId];
+  const stamp = now.toISOString();
+  return { ...workflow, updatedAt: stamp, tasks: { ...workflow.tasks, [taskId]: { ...task, bootedAt: stamp, updatedAt: stamp } } };
+}

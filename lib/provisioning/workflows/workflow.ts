@@ -1,0 +1,58 @@
+import type { TaskKind } from "../graphs/taskDefinitions";
+
+export const TASK_TERMINAL_STATES = ["succeeded", "failed", "cancelled", "timeout"] as const;
+export type TaskState = "pending" | "running" | (typeof TASK_TERMINAL_STATES)[number];
+export type WorkflowStatus = "running" | "succeeded" | "failed" | "cancelled" | "timeout";
+
+/** A task of a running graph, in RackHD's era-C record shape plus `kind` (how it runs here). */
+export interface WorkflowTask {
+  instanceId: string;
+  label: string;
+  name: string;
+  injectableName: string;
+  friendlyName: string;
+  implementsTask: string;
+  runJob: string;
+  kind: TaskKind;
+  options: Record<string, unknown>;
+  properties: Record<string, unknown>;
+  /** Dependencies: task instanceId → the state it waits for ("succeeded", "failed", "finished"). */
+  waitingOn: Record<string, string>;
+  ignoreFailure: boolean;
+  state: TaskState;
+  terminalOnStates: string[];
+  createdAt: string;
+  updatedAt: string;
+  startedAt?: string;
+  finishedAt?: string;
+  /** When the node fetched this task's boot profile. */
+  bootedAt?: string;
+  error?: string;
+}
+
+/** A workflow (RackHD "graph object"), era-C shape. */
+export interface Workflow {
+  id: string;
+  instanceId: string;
+  name: string;
+  injectableName: string;
+  _status: WorkflowStatus;
+  node: string;
+  context: { target: string; graphId: string };
+  definition: {
+    friendlyName: string;
+    injectableName: string;
+    options: Record<string, unknown>;
+    tasks: unknown[];
+  };
+  tasks: Record<string, WorkflowTask>;
+  domain: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const isTerminal = (state: TaskState): boolean => state !== "pending" && state !== "running";
+export const isActive = (workflow: Pick<Workflow, "_status">): boolean => workflow._status === "running";
+
+/** Byte estimate of a stored workflow, for the memory store's budget. */
+export const workflowFootprint = (workflow: Workflow): number => 2 * JSON.stringify(workflow).length + 256;
