@@ -15,7 +15,30 @@ export const TASK_ROUTES: readonly RouteSpec[] = [
   { method: "DELETE", path: "/todo/api/v1.0/tasks/{id}" },
 ];
 
-export const ALL_ROUTES: readonly RouteSpec[] = [...TASK_ROUTES];
+export const PROVISIONING_ROUTES: readonly RouteSpec[] = [
+  { method: "GET", path: "/api/{version}/nodes" },
+  { method: "POST", path: "/api/{version}/nodes" },
+  { method: "GET", path: "/api/{version}/nodes/{identifier}" },
+  { method: "PATCH", path: "/api/{version}/nodes/{identifier}" },
+  { method: "DELETE", path: "/api/{version}/nodes/{identifier}" },
+  { method: "GET", path: "/api/{version}/nodes/{identifier}/obm" },
+  { method: "POST", path: "/api/{version}/nodes/{identifier}/obm" },
+  { method: "GET", path: "/api/{version}/obms/library" },
+  { method: "GET", path: "/api/{version}/obms/library/{service}" },
+  { method: "GET", path: "/api/{version}/workflows/library" },
+  { method: "GET", path: "/api/{version}/workflows/library/{name}" },
+  { method: "GET", path: "/api/{version}/workflows" },
+  { method: "GET", path: "/api/{version}/workflows/{id}" },
+  { method: "GET", path: "/api/{version}/nodes/{identifier}/workflows" },
+  { method: "POST", path: "/api/{version}/nodes/{identifier}/workflows" },
+  { method: "GET", path: "/api/{version}/nodes/{identifier}/workflows/active" },
+  { method: "DELETE", path: "/api/{version}/nodes/{identifier}/workflows/active" },
+  { method: "GET", path: "/api/{version}/profiles" },
+  { method: "GET", path: "/api/{version}/templates/{name}" },
+  { method: "POST", path: "/api/{version}/notification" },
+];
+
+export const ALL_ROUTES: readonly RouteSpec[] = [...TASK_ROUTES, ...PROVISIONING_ROUTES];
 
 const compiled = new Map<string, RegExp>();
 

@@ -1,0 +1,6 @@
+import { northboundRoute } from "../../../lib/provisioning/provisioningRoute";
+import { graphLibrary } from "../../../lib/provisioning/workflows/workflowService";
+import { ok } from "../../../lib/http/responses";
+
+/** GET /api/{version}/workflows/library */
+export const handler = northboundRoute({}, async () => ok(graphLibrary()));

@@ -1,0 +1,13 @@
+import { northboundRoute, query } from "../../../lib/provisioning/provisioningRoute";
+import { provisioningStores } from "../../../lib/provisioning/stores";
+import { listWorkflows } from "../../../lib/provisioning/workflows/workflowService";
+import { presentWorkflow } from "../../../lib/provisioning/presenters";
+import { ok } from "../../../lib/http/responses";
+
+/** GET /api/{version}/workflows[?active=true|false] */
+export const handler = northboundRoute({}, async (event) => {
+  const active = query(event, "active");
+  const filter = active === "true" ? { active: true } : active === "false" ? { active: false } : {};
+  const workflows = await listWorkflows(await provisioningStores(), filter, new Date());
+  return ok(workflows.map(presentWorkflow));
+});

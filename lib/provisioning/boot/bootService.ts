@@ -1,0 +1,141 @@
+import { NotFoundError, ValidationError, isDomainError } from "../../errors";
+import type { ApiContext } from "../apiContext";
+import { nodeIdForMac } from "../ids";
+import { normalizeMac } from "../mac";
+import type { Node } from "../nodes/node";
+import { findNode } from "../nodes/nodeService";
+import type { ProvisioningStores } from "../stores";
+import { markBooted, waitingInstallTask } from "../workflows/progress";
+import { activeWorkflowOf, completeNodeInstall } from "../workflows/workflowService";
+import { discoveredScript, messageScript, profileScript, redirectScript } from "./ipxe";
+import { isTemplateName, renderInstallTemplate } from "./installTemplates";
+
+export const NO_ACTIVE_WORKFLOW = "Unable to locate active workflow.";
+
+/** `?macs=a&macs=b` or `?macs=a,b`: each must be a MAC (400 otherwise); answered in lowercase colon form. */
+export function parseMacs(values: readonly string[]): string[] {
+  const macs: string[] = [];
+  for (const value of values.flatMap((v) => v.split(","))) {
+    if (value.trim() === "") continue;
+    const mac = normalizeMac(value);
+    if (!mac) throw new ValidationError(`Invalid MAC address: ${value}`);
+    if (!macs.includes(mac)) macs.push(mac);
+  }
+  return macs;
+}
+
+async function nodeForMacs(stores: ProvisioningStores, macs: readonly string[]): Promise<Node | undefined> {
+  for (const mac of macs) {
+    const node = await stores.nodes.find(mac);
+    if (node) return node;
+  }
+  return undefined;
+}
+
+/** Discovery (RackHD §6.2): name = the first MAC, identifiers = the MACs, type compute. */
+async function discover(stores: ProvisioningStores, macs: readonly string[], now: Date): Promise<Node> {
+  const stamp = now.toISOString();
+  try {
+    return await stores.nodes.create({
+      id: nodeIdForMac(macs[0]),
+      name: macs[0],
+      identifiers: [...macs],
+      type: "compute",
+      obmSettings: [],
+      autoDiscover: false,
+      sku: null,
+      relations: [],
+      tags: [],
+      createdAt: stamp,
+      updatedAt: stamp,
+    });
+  } catch (error) {
+    // The same machine booting twice at once: the other request created it.
+    const existing = isDomainError(error) && error.kind === "conflict" ? await nodeForMacs(stores, macs) : undefined;
+    if (existing) return existing;
+    throw error;
+  }
+}
+
+/**
+ * GET /profiles: the iPXE script for a booting machine. Without MACs, a script that collects them;
+ * unknown MACs, discovery; an install task waiting for the node, its boot profile; else RackHD's
+ * "Unable to locate active workflow." Records the source IP against the node.
+ */
+export async function bootProfile(
+  stores: ProvisioningStores,
+  macValues: readonly string[],
+  sourceIp: string | undefined,
+  api: ApiContext,
+  now: Date,
+): Promise<string> {
+  const macs = parseMacs(macValues);
+  if (macs.length === 0) return redirectScript(api);
+  const known = await nodeForMacs(stores, macs);
+  const node = known ?? (await discover(stores, macs, now));
+  if (sourceIp) await stores.lookups.remember(sourceIp, node.id);
+  if (!known) return discoveredScript(node.id, macs);
+  const workflow = await activeWorkflowOf(stores, node, now);
+  const task = workflow && waitingInstallTask(workflow);
+  if (!workflow) return messageScript(NO_ACTIVE_WORKFLOW);
+  if (!task) return messageScript("The active workflow has no boot profile for this node yet.");
+  const mac = macs.find((m) => node.identifiers.includes(m)) ?? macs[0];
+  const script = profileScript(String(task.options.profile), { options: task.options, api, nodeId: node.id, mac });
+  if (!script) return messageScript(`Unknown boot profile ${String(task.options.profile)}`);
+  await stores.workflows.update(workflow.instanceId, (current) => markBooted(current, task.instanceId, now));
+  return script;
+}
+
+export interface Requester {
+  nodeId?: string;
+  macs: readonly string[];
+  sourceIp?: string;
+}
+
+/** Which node a southbound request is from: ?nodeId=, then ?macs=, then the source IP's lookup. */
+export async function identifyRequester(stores: ProvisioningStores, who: Requester): Promise<Node> {
+  if (who.nodeId !== undefined && who.nodeId !== "") return findNode(stores, who.nodeId);
+  const byMac = await nodeForMacs(stores, parseMacs(who.macs));
+  if (byMac) return byMac;
+  const id = who.sourceIp === undefined ? undefined : await stores.lookups.nodeAt(who.sourceIp);
+  const node = id === undefined ? undefined : await stores.nodes.get(id);
+  if (!node) throw new NotFoundError("Could not identify the requesting node (give ?nodeId= or ?macs=)");
+  return node;
+}
+
+/**
+ * GET /templates/{name}: the install script (kickstart, preseed, ...) of the node's waiting install
+ * task. A successful request whose path contains that task's completionUri completes it.
+ */
+export async function nodeTemplate(
+  stores: ProvisioningStores,
+  name: string,
+  who: Requester,
+  path: string,
+  api: ApiContext,
+  now: Date,
+): Promise<string> {
+  if (!isTemplateName(name)) throw new NotFoundError(`Could not find template ${name}`);
+  const node = await identifyRequester(stores, who);
+  const workflow = await activeWorkflowOf(stores, node, now);
+  const task = workflow && waitingInstallTask(workflow);
+  if (!task) throw new NotFoundError(`${NO_ACTIVE_WORKFLOW} (node ${node.id})`);
+  const text = renderInstallTemplate(name, { options: task.options, api, nodeId: node.id, mac: node.identifiers[0] ?? "" });
+  const completionUri = String(task.options.completionUri ?? "");
+  if (completionUri !== "" && path.includes(completionUri)) await completeNodeInstall(stores, node, now);
+  return text;
+}
+
+/**
+ * POST /notification (RackHD era C): with a nodeId, completes that node's waiting install task.
+ * Answers the message it was given.
+ */
+export async function notify(stores: ProvisioningStores, message: Record<string, unknown>, now: Date): Promise<Record<string, unknown>> {
+  if (Object.hasOwn(message, "nodeId")) {
+    if (typeof message.nodeId !== "string" || message.nodeId === "") throw new ValidationError("Invalid node ID in query or body");
+    const node = await findNode(stores, message.nodeId);
+    await completeNodeInstall(stores, node, now);
+  }
+  return message;
+}
+

@@ -1,0 +1,83 @@
+import { ConflictError, NotFoundError } from "../../errors";
+import { newObjectId } from "../ids";
+import { normalizeIdentifier } from "../mac";
+import { assertServicesSupported, upsertObmSettings } from "../obm/obmSetting";
+import { keepRedactedSecrets } from "../secrets";
+import type { ProvisioningStores } from "../stores";
+import { advanceWorkflow } from "../workflows/progress";
+import { buildNode, parseNewNode, parseNodePatch, type Node } from "./node";
+
+const IPV4 = /^(\d{1,3}\.){3}\d{1,3}$/;
+
+/**
+ * The node named by `identifier`: its id, one of its identifiers (a MAC in any spelling), or an
+ * IP address it fetched a boot profile from.
+ */
+export async function findNode(stores: ProvisioningStores, identifier: string): Promise<Node> {
+  let node = await stores.nodes.find(normalizeIdentifier(identifier));
+  if (!node && IPV4.test(identifier)) {
+    const id = await stores.lookups.nodeAt(identifier);
+    if (id !== undefined) node = await stores.nodes.get(id);
+  }
+  if (!node) throw new NotFoundError(`Could not find node with identifier ${identifier}`);
+  return node;
+}
+
+/** Equality filters from the query string on top-level fields (`?type=compute`, `?identifiers=<mac>`). */
+export function matchesFilters(node: Node, filters: Record<string, string[]>): boolean {
+  for (const [key, values] of Object.entries(filters)) {
+    if (key === "_") continue; // browsers' cache-buster
+    const field = node[key];
+    for (const raw of values) {
+      const value = key === "identifiers" ? normalizeIdentifier(raw) : raw;
+      const ok = Array.isArray(field)
+        ? field.some((item) => String(item) === value)
+        : field !== undefined && (typeof field === "object" && field !== null ? JSON.stringify(field) === value : String(field) === value);
+      if (!ok) return false;
+    }
+  }
+  return true;
+}
+
+export async function listNodes(stores: ProvisioningStores, filters: Record<string, string[]>): Promise<Node[]> {
+  const nodes = await stores.nodes.list();
+  return Object.keys(filters).length === 0 ? nodes : nodes.filter((node) => matchesFilters(node, filters));
+}
+
+export async function createNode(stores: ProvisioningStores, body: unknown, now: Date): Promise<Node> {
+  const input = parseNewNode(body);
+  const node = buildNode(input, input.id ?? newObjectId(now), now);
+  assertServicesSupported(node.obmSettings, node);
+  return stores.nodes.create(node);
+}
+
+/** 404 first, then the body; a whole node echoed back (with "REDACTED" secrets) is accepted. */
+export async function patchNode(stores: ProvisioningStores, identifier: string, readBody: () => Promise<unknown>, now: Date): Promise<Node> {
+  const found = await findNode(stores, identifier);
+  const patch = parseNodePatch(await readBody());
+  const updated = await stores.nodes.update(found.id, (current) => {
+    const { obmSettings, ...fields } = patch;
+    const next = { ...current, ...(keepRedactedSecrets(fields, current) as Partial<Node>), updatedAt: now.toISOString() } as Node;
+    if (obmSettings) {
+      assertServicesSupported(obmSettings, next);
+      next.obmSettings = upsertObmSettings(current.obmSettings, obmSettings);
+    }
+    return next;
+  });
+  if (!updated) throw new NotFoundError(`Could not find node with identifier ${identifier}`);
+  return updated;
+}
+
+/** Refused (409) while a workflow is active on the node; RackHD answered 500 here. */
+export async function deleteNode(stores: ProvisioningStores, identifier: string, now: Date): Promise<Node> {
+  const node = await findNode(stores, identifier);
+  const active = await stores.workflows.activeForNode(node.id);
+  if (active) {
+    const current = await stores.workflows.update(active.instanceId, (workflow) => advanceWorkflow(workflow, node.obmSettings, now));
+    if (current?._status === "running") throw new ConflictError(`Could not remove node ${node.id}, active workflow is running`);
+  }
+  const deleted = await stores.nodes.delete(node.id);
+  if (!deleted) throw new NotFoundError(`Could not find node with identifier ${identifier}`);
+  await stores.lookups.forgetNode(node.id);
+  return deleted;
+}

@@ -1,0 +1,33 @@
+import { NotFoundError } from "../../errors";
+import type { Node } from "../nodes/node";
+import { findNode } from "../nodes/nodeService";
+import type { ProvisioningStores } from "../stores";
+import { OBM_LIBRARY, obmServiceEntry, type ObmServiceEntry } from "./obmLibrary";
+import { assertServicesSupported, parseObmSettings, upsertObmSettings, type ObmSetting } from "./obmSetting";
+
+export const obmLibrary = (): readonly ObmServiceEntry[] => OBM_LIBRARY;
+
+export function obmLibraryEntry(service: string): ObmServiceEntry {
+  const entry = obmServiceEntry(service);
+  if (!entry) throw new NotFoundError(`Could not find OBM service ${service}`);
+  return entry;
+}
+
+export async function nodeObmSettings(stores: ProvisioningStores, identifier: string): Promise<ObmSetting[]> {
+  return (await findNode(stores, identifier)).obmSettings;
+}
+
+/**
+ * POST /nodes/{id}/obm: 404 for an unknown node, then 400 for a bad body, an unknown service, or
+ * a service the node's type does not support; then an upsert per service.
+ */
+export async function setNodeObm(stores: ProvisioningStores, identifier: string, readBody: () => Promise<unknown>, now: Date): Promise<Node> {
+  const node = await findNode(stores, identifier);
+  const settings = parseObmSettings(await readBody());
+  const updated = await stores.nodes.update(node.id, (current) => {
+    assertServicesSupported(settings, current);
+    return { ...current, obmSettings: upsertObmSettings(current.obmSettings, settings), updatedAt: now.toISOString() };
+  });
+  if (!updated) throw new NotFoundError(`Could not find node with identifier ${identifier}`);
+  return updated;
+}

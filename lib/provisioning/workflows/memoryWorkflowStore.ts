@@ -1,0 +1,63 @@
+import { ConflictError } from "../../errors";
+import { Budget, type BudgetLimits } from "../../store/budget";
+import { deepFreeze } from "../../store/deepFreeze";
+import { isActive, workflowFootprint, type Workflow } from "./workflow";
+import type { WorkflowStore } from "./workflowStore";
+
+export const ACTIVE_CONFLICT = "Unable to run multiple task graphs against a single target.";
+
+/** Workflows in this container's memory, indexed by record id, by node and by active node. */
+export class MemoryWorkflowStore implements WorkflowStore {
+  private readonly workflows = new Map<string, Workflow>();
+  private readonly byRecordId = new Map<string, string>();
+  private readonly byNode = new Map<string, string[]>();
+  private readonly activeByNode = new Map<string, string>();
+  private readonly budget: Budget;
+
+  constructor(limits: BudgetLimits) {
+    this.budget = new Budget(limits);
+  }
+
+  async create(workflow: Workflow): Promise<Workflow> {
+    if (isActive(workflow) && this.activeByNode.has(workflow.node)) throw new ConflictError(ACTIVE_CONFLICT);
+    this.budget.reserve(1, workflowFootprint(workflow), "workflow");
+    const stored = deepFreeze(structuredClone(workflow));
+    this.workflows.set(stored.instanceId, stored);
+    this.byRecordId.set(stored.id, stored.instanceId);
+    const forNode = this.byNode.get(stored.node);
+    if (forNode) forNode.push(stored.instanceId);
+    else this.byNode.set(stored.node, [stored.instanceId]);
+    if (isActive(stored)) this.activeByNode.set(stored.node, stored.instanceId);
+    return stored;
+  }
+
+  async get(id: string): Promise<Workflow | undefined> {
+    return this.workflows.get(id) ?? this.workflows.get(this.byRecordId.get(id) ?? "");
+  }
+
+  async update(instanceId: string, change: (current: Workflow) => Workflow): Promise<Workflow | undefined> {
+    const current = this.workflows.get(instanceId);
+    if (!current) return undefined;
+    const changed = change(current);
+    if (changed === current) return current;
+    const next = deepFreeze(structuredClone({ ...changed, instanceId, id: current.id, node: current.node }));
+    this.budget.reserve(0, workflowFootprint(next) - workflowFootprint(current), "workflow");
+    this.workflows.set(instanceId, next);
+    if (isActive(next)) this.activeByNode.set(next.node, instanceId);
+    else if (this.activeByNode.get(next.node) === instanceId) this.activeByNode.delete(next.node);
+    return next;
+  }
+
+  async list(): Promise<Workflow[]> {
+    return [...this.workflows.values()];
+  }
+
+  async listForNode(nodeId: string): Promise<Workflow[]> {
+    return (this.byNode.get(nodeId) ?? []).map((id) => this.workflows.get(id)!);
+  }
+
+  async activeForNode(nodeId: string): Promise<Workflow | undefined> {
+    const id = this.activeByNode.get(nodeId);
+    return id === undefined ? undefined : this.workflows.get(id);
+  }
+}

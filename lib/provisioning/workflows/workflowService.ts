@@ -1,0 +1,107 @@
+import { NotFoundError, ValidationError, isDomainError } from "../../errors";
+import { isPlainObject } from "../../json";
+import { GRAPH_LIBRARY, graphDefinition, type GraphDefinition } from "../graphs/graphLibrary";
+import type { Node } from "../nodes/node";
+import { findNode } from "../nodes/nodeService";
+import type { ProvisioningStores } from "../stores";
+import type { ApiContext } from "../apiContext";
+import { buildWorkflow } from "./buildWorkflow";
+import { ACTIVE_CONFLICT } from "./memoryWorkflowStore";
+import { advanceWorkflow, cancelWorkflow, completeWaitingTask } from "./progress";
+import type { Workflow } from "./workflow";
+
+export const graphLibrary = (): readonly GraphDefinition[] => GRAPH_LIBRARY;
+
+export function graphLibraryEntry(name: string): GraphDefinition {
+  const graph = graphDefinition(name);
+  if (!graph) throw new NotFoundError(`Could not find graph definition for ${name}`);
+  return graph;
+}
+
+/** Brings a stored workflow up to date (time-outs, instant steps) and stores the result. */
+export async function refreshWorkflow(stores: ProvisioningStores, workflow: Workflow, now: Date): Promise<Workflow> {
+  if (workflow._status !== "running") return workflow;
+  const node = await stores.nodes.get(workflow.node);
+  return (await stores.workflows.update(workflow.instanceId, (current) => advanceWorkflow(current, node?.obmSettings, now))) ?? workflow;
+}
+
+const refreshAll = (stores: ProvisioningStores, workflows: Workflow[], now: Date) =>
+  Promise.all(workflows.map((workflow) => refreshWorkflow(stores, workflow, now)));
+
+export async function activeWorkflowOf(stores: ProvisioningStores, node: Node, now: Date): Promise<Workflow | undefined> {
+  const active = await stores.workflows.activeForNode(node.id);
+  if (!active) return undefined;
+  const current = await refreshWorkflow(stores, active, now);
+  return current._status === "running" ? current : undefined;
+}
+
+export interface StartRequest {
+  name: unknown;
+  options: unknown;
+}
+
+/**
+ * POST /nodes/{id}/workflows, checks in RackHD's order: name (400), node (404), graph (404), an
+ * active workflow on the node (400), options (400). `?name=` wins over the body's name.
+ */
+export async function startWorkflow(
+  stores: ProvisioningStores,
+  identifier: string,
+  request: StartRequest,
+  api: ApiContext,
+  now: Date,
+): Promise<Workflow> {
+  if (typeof request.name !== "string" || request.name === "") throw new ValidationError("Graph name is missing or in wrong format");
+  const node = await findNode(stores, identifier);
+  const graph = graphDefinition(request.name);
+  if (!graph) throw new NotFoundError(`Graph definition not found for ${request.name}`);
+  if (await activeWorkflowOf(stores, node, now)) throw new ValidationError(ACTIVE_CONFLICT);
+  const options = request.options ?? {};
+  if (!isPlainObject(options)) throw new ValidationError("options must be a JSON object");
+  const workflow = advanceWorkflow(buildWorkflow(graph, options, node.id, api, now), node.obmSettings, now);
+  try {
+    return await stores.workflows.create(workflow);
+  } catch (error) {
+    // Another request started one first: the same answer as the check above.
+    if (isDomainError(error) && error.kind === "conflict") throw new ValidationError(ACTIVE_CONFLICT);
+    throw error;
+  }
+}
+
+export async function listWorkflows(stores: ProvisioningStores, filter: { active?: boolean }, now: Date): Promise<Workflow[]> {
+  const all = await refreshAll(stores, await stores.workflows.list(), now);
+  return filter.active === undefined ? all : all.filter((workflow) => (workflow._status === "running") === filter.active);
+}
+
+export async function getWorkflow(stores: ProvisioningStores, id: string, now: Date): Promise<Workflow> {
+  const workflow = await stores.workflows.get(id);
+  if (!workflow) throw new NotFoundError(`Could not find workflow with identifier ${id}`);
+  return refreshWorkflow(stores, workflow, now);
+}
+
+export async function nodeWorkflows(stores: ProvisioningStores, identifier: string, now: Date): Promise<Workflow[]> {
+  const node = await findNode(stores, identifier);
+  return refreshAll(stores, await stores.workflows.listForNode(node.id), now);
+}
+
+/** Undefined when the node has no active workflow (the route answers 204). */
+export async function nodeActiveWorkflow(stores: ProvisioningStores, identifier: string, now: Date): Promise<Workflow | undefined> {
+  return activeWorkflowOf(stores, await findNode(stores, identifier), now);
+}
+
+export async function cancelNodeWorkflow(stores: ProvisioningStores, identifier: string, now: Date): Promise<Workflow> {
+  const node = await findNode(stores, identifier);
+  const active = await activeWorkflowOf(stores, node, now);
+  const cancelled =
+    active &&
+    (await stores.workflows.update(active.instanceId, (current) => (current._status === "running" ? cancelWorkflow(current, now) : current)));
+  if (!cancelled || cancelled._status !== "cancelled") throw new NotFoundError(`No active workflow graph found for node ${identifier}`);
+  return cancelled;
+}
+
+/** The node says its install is done (notification, or a request to the completionUri). */
+export async function completeNodeInstall(stores: ProvisioningStores, node: Node, now: Date): Promise<Workflow | undefined> {
+  const active = await stores.workflows.activeForNode(node.id);
+  if (!active) return undefined;
+  return stores.workflows.update(active.instanceId, (current) => completeWaitingTask(current, node.obmSettings, now));
+}

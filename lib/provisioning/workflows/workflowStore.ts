@@ -1,0 +1,22 @@
+import type { Workflow } from "./workflow";
+
+/**
+ * The port through which workflows are kept. A node has at most one active (running) workflow:
+ * the store enforces it, against concurrent writers too.
+ */
+export interface WorkflowStore {
+  /** Stores a new workflow; ConflictError when its node already has an active one. */
+  create(workflow: Workflow): Promise<Workflow>;
+  /** By instanceId or by record id. */
+  get(id: string): Promise<Workflow | undefined>;
+  /**
+   * Applies `change` to the current record atomically; answers the stored record (the same one
+   * when `change` returned its argument unchanged), or undefined when there is none.
+   */
+  update(instanceId: string, change: (current: Workflow) => Workflow): Promise<Workflow | undefined>;
+  /** Every workflow in creation order. */
+  list(): Promise<Workflow[]>;
+  /** A node's workflows in creation order. */
+  listForNode(nodeId: string): Promise<Workflow[]>;
+  activeForNode(nodeId: string): Promise<Workflow | undefined>;
+}
