@@ -1,0 +1,139 @@
+/**
+ * Acts as a PXE-booting machine against a running server, the way a real one follows RackHD's
+ * boot flow (DHCP/TFTP aside): fetch /profiles, follow the redirect with its MACs, then, when the
+ * answer is an install profile, fetch the install script its kernel line names and run the
+ * completion commands of that script (wget --spider of the completionUri, POST /notification).
+ */
+
+export type Completion = "both" | "uri" | "notification" | "none";
+
+export interface BootOptions {
+  server: string;
+  macs: string[];
+  completion?: Completion;
+  log?: (line: string) => void;
+}
+
+export interface BootResult {
+  outcome: "discovered" | "no-workflow" | "installed" | "other";
+  profile: string;
+  installScriptUrl?: string;
+  installScript?: string;
+  completionRequests: { method: string; url: string; status: number }[];
+}
+
+async function fetchText(method: string, url: string, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
+  const response = await fetch(url, { method, headers });
+  const text = await response.text();
+  if (response.status >= 400) throw new Error(`${method} ${url} answered ${response.status}: ${text}`);
+  return { status: response.status, text };
+}
+
+const CHAIN = /^chain(?:\s+--\S+)*\s+(\S+?)\?\$\{query\}/m;
+const KERNEL = /^kernel\s+(.*)$/m;
+const SCRIPT_URL = /\b(?:ks|url|cloud-config-url)=(\S+)/;
+const SPIDER = /^wget --spider '([^']+)'/m;
+const NOTIFY = /^curl .*-X POST .*'([^']+\/notification[^']*)'/m;
+
+/** Expands iPXE's ${base-url}-style variables set earlier in the script. */
+function expand(line: string, script: string): string {
+  return line.replace(/\$\{([\w-]+)\}/g, (whole, name: string) => {
+    const set = new RegExp(`^set ${name} (.*)$`, "m").exec(script);
+    return set ? expand(set[1], script) : whole;
+  });
+}
+
+export async function simulateBoot(options: BootOptions): Promise<BootResult> {
+  const log = options.log ?? (() => undefined);
+  const server = options.server.replace(/\/+$/, "");
+  const completion = options.completion ?? "both";
+  const macs = options.macs.map((mac) => mac.toLowerCase());
+
+  log(`PXE: ${macs.join(", ")} chains ${server}/api/current/profiles`);
+  const redirect = (await fetchText("GET", `${server}/api/current/profiles`)).text;
+  const chain = CHAIN.exec(redirect);
+  if (!chain) throw new Error(`The first profile is not a MAC-collecting redirect:\n${redirect}`);
+  const profileUrl = `${chain[1]}?${macs.map((mac) => `macs=${encodeURIComponent(mac)}`).join("&")}`;
+  log(`iPXE: chain ${profileUrl}`);
+  const profile = (await fetchText("GET", profileUrl)).text;
+  const result: BootResult = { outcome: "other", profile, completionRequests: [] };
+
+  if (/^echo Discovered node/m.test(profile)) {
+    log(`iPXE: ${/^echo (Discovered node .*)$/m.exec(profile)![1]}; booting from local disk`);
+    return { ...result, outcome: "discovered" };
+  }
+  if (/^echo Unable to locate active workflow\./m.test(profile)) {
+    log("iPXE: Unable to locate active workflow.; booting from local disk");
+    return { ...result, outcome: "no-workflow" };
+  }
+  const kernel = KERNEL.exec(profile);
+  if (!kernel) {
+    log(`iPXE: no kernel to boot:\n${profile}`);
+    return result;
+  }
+  const kernelLine = expand(kernel[1], profile);
+  const scriptUrl = SCRIPT_URL.exec(kernelLine)?.[1];
+  log(`iPXE: kernel ${kernelLine.split(" ")[0]}`);
+  if (!scriptUrl) throw new Error(`The kernel line names no install script: ${kernelLine}`);
+  log(`installer: fetch ${scriptUrl}`);
+  const installScript = (await fetchText("GET", scriptUrl)).text;
+  result.installScriptUrl = scriptUrl;
+  result.installScript = installScript;
+  log("installer: installing (simulated)");
+
+  const spider = SPIDER.exec(installScript)?.[1];
+  const notify = NOTIFY.exec(installScript)?.[1];
+  if (spider && (completion === "both" || completion === "uri")) {
+    const { status } = await fetchText("HEAD", spider);
+    result.completionRequests.push({ method: "HEAD", url: spider, status });
+    log(`installer: wget --spider ${spider} -> ${status}`);
+  }
+  if (notify && (completion === "both" || completion === "notification")) {
+    const { status } = await fetchText("POST", notify, { "content-type": "application/json" });
+    result.completionRequests.push({ method: "POST", url: notify, status });
+    log(`installer: POST ${notify} -> ${status}`);
+  }
+  return { ...result, outcome: "installed" };
+}
+
+const USAGE = `usage: npm run node -- boot --mac <mac> [--mac <mac> ...] [--server http://localhost:3000]
+                                [--completion both|uri|notification|none]`;
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  if (command !== "boot") {
+    process.stderr.write(`${USAGE}\n`);
+    return 2;
+  }
+  const macs: string[] = [];
+  let server = process.env.SERVER ?? `http://localhost:${process.env.PORT ?? 3000}`;
+  let completion: Completion = "both";
+  for (let i = 0; i < rest.length; i += 2) {
+    const [flag, value] = [rest[i], rest[i + 1]];
+    if (value === undefined) {
+      process.stderr.write(`${flag} needs a value\n${USAGE}\n`);
+      return 2;
+    }
+    if (flag === "--mac") macs.push(value);
+    else if (flag === "--server") server = value;
+    else if (flag === "--completion" && ["both", "uri", "notification", "none"].includes(value)) completion = value as Completion;
+    else {
+      process.stderr.write(`unknown option ${flag} ${value}\n${USAGE}\n`);
+      return 2;
+    }
+  }
+  if (macs.length === 0) {
+    process.stderr.write(`${USAGE}\n`);
+    return 2;
+  }
+  try {
+    const result = await simulateBoot({ server, macs, completion, log: (line) => process.stdout.write(`${line}\n`) });
+    process.stdout.write(`result: ${result.outcome}\n`);
+    return 0;
+  } catch (error) {
+    process.stderr.write(`boot failed: ${(error as Error).message}\n`);
+    return 1;
+  }
+}
+
+if (require.main === module) void main(process.argv.slice(2)).then((code) => process.exit(code));
