@@ -1,0 +1,37 @@
+import { keepRedactedSecrets, redact, REDACTED } from "../../../lib/provisioning/secrets";
+
+describe("redact", () => {
+  it("hides password, community and any key containing password, at any depth", () => {
+    expect(
+      redact({
+        obmSettings: [{ service: "ipmi-obm-service", config: { host: "h", user: "u", password: "p" } }],
+        snmpSettings: { host: "s", community: "c" },
+        extra: { rootPassword: "r", cyclePassword: "y", PASSWORD: "z", nested: [{ userPassword: "q" }] },
+        keep: "password is fine as a value",
+      }),
+    ).toEqual({
+      obmSettings: [{ service: "ipmi-obm-service", config: { host: "h", user: "u", password: REDACTED } }],
+      snmpSettings: { host: "s", community: REDACTED },
+      extra: { rootPassword: REDACTED, cyclePassword: REDACTED, PASSWORD: REDACTED, nested: [{ userPassword: REDACTED }] },
+      keep: "password is fine as a value",
+    });
+  });
+
+  it("leaves null secrets null and does not change its input", () => {
+    const input = { password: null, config: { password: "x" } };
+    expect(redact(input)).toEqual({ password: null, config: { password: REDACTED } });
+    expect(input.config.password).toBe("x");
+  });
+});
+
+describe("keepRedactedSecrets", () => {
+  it("keeps the stored secret where an echo sends REDACTED", () => {
+    expect(keepRedactedSecrets({ host: "new", password: REDACTED }, { host: "old", password: "secret" })).toEqual({ host: "new", password: "secret" });
+    expect(keepRedactedSecrets({ snmp: { community: REDACTED } }, { snmp: { community: "public" } })).toEqual({ snmp: { community: "public" } });
+  });
+
+  it("stores a new secret as sent, and REDACTED literally when nothing was stored", () => {
+    expect(keepRedactedSecrets({ password: "new" }, { password: "old" })).toEqual({ password: "new" });
+    expect(keepRedactedSecrets({ password: REDACTED }, {})).toEqual({ password: REDACTED });
+  });
+});
