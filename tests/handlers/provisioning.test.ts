@@ -26,7 +26,7 @@ beforeEach(() => {
   freshContainer();
 });
 
-async function startInstall(options = CENTOS) {
+async function startInstall(options: { name: string; options: Record<string, unknown> } = CENTOS) {
   expect((await send("POST", `${A}/nodes/${DEMO_ID}/obm`, { service: "noop-obm-service", config: {} })).status).toBe(201);
   const started = await send("POST", `${A}/nodes/${DEMO_ID}/workflows`, options);
   expect(started.status).toBe(201);
