@@ -2,7 +2,7 @@ import { NotFoundError, ValidationError, isDomainError } from "../../errors";
 import type { ApiContext } from "../apiContext";
 import { nodeIdForMac } from "../ids";
 import { normalizeMac } from "../mac";
-import type { Node } from "../nodes/node";
+import { buildNode, type Node } from "../nodes/node";
 import { findNode } from "../nodes/nodeService";
 import type { ProvisioningStores } from "../stores";
 import { markBooted, waitingInstallTask } from "../workflows/progress";
@@ -34,21 +34,8 @@ async function nodeForMacs(stores: ProvisioningStores, macs: readonly string[]):
 
 /** Discovery (RackHD §6.2): name = the first MAC, identifiers = the MACs, type compute. */
 async function discover(stores: ProvisioningStores, macs: readonly string[], now: Date): Promise<Node> {
-  const stamp = now.toISOString();
   try {
-    return await stores.nodes.create({
-      id: nodeIdForMac(macs[0]),
-      name: macs[0],
-      identifiers: [...macs],
-      type: "compute",
-      obmSettings: [],
-      autoDiscover: false,
-      sku: null,
-      relations: [],
-      tags: [],
-      createdAt: stamp,
-      updatedAt: stamp,
-    });
+    return await stores.nodes.create(buildNode({ fields: { name: macs[0], identifiers: [...macs] } }, nodeIdForMac(macs[0]), now));
   } catch (error) {
     // The same machine booting twice at once: the other request created it.
     const existing = isDomainError(error) && error.kind === "conflict" ? await nodeForMacs(stores, macs) : undefined;
