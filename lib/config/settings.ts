@@ -19,6 +19,10 @@ export interface Settings {
   corsOrigins: "*" | readonly string[];
   bodyLimitBytes: number;
   store: "memory" | "dynamodb";
+  /** Table of the DynamoDB store. */
+  dynamodbTable: string;
+  /** Endpoint of a local DynamoDB engine; undefined = the AWS service of the region. */
+  dynamodbEndpoint: string | undefined;
   demoNodes: boolean;
   memoryStoreCapacity: number;
   memoryStoreMaxBytes: number;
@@ -40,6 +44,8 @@ export const SETTING_NAMES = [
   "CORS_ORIGINS",
   "BODY_LIMIT_BYTES",
   "STORE",
+  "DYNAMODB_TABLE",
+  "DYNAMODB_ENDPOINT",
   "DEMO_NODES",
   "MEMORY_STORE_CAPACITY",
   "MEMORY_STORE_MAX_BYTES",
@@ -103,6 +109,8 @@ export function readSettings(env: Env): Settings {
     corsOrigins: origins(env),
     bodyLimitBytes: positiveInteger(env, "BODY_LIMIT_BYTES", 1024 * 1024),
     store: oneOf(env, "STORE", ["memory", "dynamodb"] as const, "memory"),
+    dynamodbTable: env.DYNAMODB_TABLE?.trim() || "lambda-tasks-provisioning",
+    dynamodbEndpoint: absoluteUrl(env, "DYNAMODB_ENDPOINT"),
     demoNodes: oneOf(env, "DEMO_NODES", ["on", "off"] as const, "off") === "on",
     memoryStoreCapacity: positiveInteger(env, "MEMORY_STORE_CAPACITY", 100_000),
     memoryStoreMaxBytes: positiveInteger(env, "MEMORY_STORE_MAX_BYTES", 256 * 1024 * 1024),

@@ -1,0 +1,40 @@
+import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { queryAll } from "../../store/dynamodb/conditions";
+import type { LookupStore } from "./lookupStore";
+
+/** Lookups in DynamoDB: `LOOKUP / <ip>` → node id. */
+const LOOKUP = "LOOKUP";
+
+export class DynamoLookupStore implements LookupStore {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async remember(ip: string, nodeId: string): Promise<void> {
+    await this.client.send(new PutCommand({ TableName: this.table, Item: { pk: LOOKUP, sk: ip, node: nodeId } }));
+  }
+
+  async nodeAt(ip: string): Promise<string | undefined> {
+    const { Item } = await this.client.send(new GetCommand({ TableName: this.table, Key: { pk: LOOKUP, sk: ip }, ConsistentRead: true }));
+    return Item?.node as string | undefined;
+  }
+
+  async forgetNode(nodeId: string): Promise<void> {
+    const items = await queryAll<{ sk: string; node: string }>(this.client, {
+      TableName: this.table,
+      KeyConditionExpression: "pk = :pk",
+      FilterExpression: "node = :node",
+      ExpressionAttributeValues: { ":pk": LOOKUP, ":node": nodeId },
+    });
+    await Promise.all(
+      items.map((item) =>
+        this.client.send(
+          new DeleteCommand({ TableName: this.table, Key: { pk: LOOKUP, sk: item.sk }, ConditionExpression: "node = :node", ExpressionAttributeValues: { ":node": nodeId } }),
+        ).catch((error: Error) => {
+          if (error.name !== "ConditionalCheckFailedException") throw error;
+        }),
+      ),
+    );
+  }
+}

@@ -1,0 +1,47 @@
+import { QueryCommand, type DynamoDBDocumentClient, type QueryCommandInput } from "@aws-sdk/lib-dynamodb";
+import { ConflictError, PayloadTooLargeError } from "../../errors";
+
+/** A conditional write lost (ConditionalCheckFailedException). */
+export const isConditionFailure = (error: unknown): boolean => (error as Error)?.name === "ConditionalCheckFailedException";
+
+/** A transaction was cancelled; `reasons[i]` says why item i failed ("ConditionalCheckFailed", "None", ...). */
+export function transactionReasons(error: unknown): string[] | undefined {
+  if ((error as Error)?.name !== "TransactionCanceledException") return undefined;
+  const reasons = (error as { CancellationReasons?: { Code?: string }[] }).CancellationReasons ?? [];
+  return reasons.map((reason) => reason.Code ?? "None");
+}
+
+/** DynamoDB refuses items over 400 KB; a client sent a record that large. */
+export function rethrowItemTooLarge(error: unknown): never {
+  const message = (error as Error)?.message ?? "";
+  if ((error as Error)?.name === "ValidationException" && /item size|size has exceeded/i.test(message)) {
+    throw new PayloadTooLargeError("The record is larger than the store accepts (400 KB)");
+  }
+  throw error;
+}
+
+/**
+ * Optimistic concurrency: runs `attempt` until it returns a value, up to `attempts` times, with
+ * a short random back-off between tries. `attempt` answers undefined to ask for another try.
+ */
+export async function retry<T>(attempts: number, attempt: (n: number) => Promise<T | typeof RETRY>): Promise<T> {
+  for (let n = 0; n < attempts; n += 1) {
+    const result = await attempt(n);
+    if (result !== RETRY) return result as T;
+    await new Promise((resolve) => setTimeout(resolve, Math.random() * Math.min(200, 5 * 2 ** n)));
+  }
+  throw new ConflictError(`The record changed under ${attempts} concurrent writes in a row; try again`);
+}
+export const RETRY: unique symbol = Symbol("retry");
+
+/** Every item of a query, following LastEvaluatedKey. */
+export async function queryAll<T>(client: DynamoDBDocumentClient, input: QueryCommandInput): Promise<T[]> {
+  const items: T[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await client.send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
+    items.push(...((page.Items ?? []) as T[]));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return items;
+}

@@ -1,0 +1,144 @@
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { isConditionFailure, queryAll, rethrowItemTooLarge } from "../store/dynamodb/conditions";
+import type { NewTask, Task, TaskPatch } from "./task";
+import type { TaskStore } from "./taskStore";
+
+/**
+ * Tasks in DynamoDB, shared by every container.
+ *
+ * Items: `TASK / <id, zero-padded>` per task (so a query returns creation order) and one counter
+ * `TASKS / LAST` holding the id of the last stored task. The seed's id rule (last + 1) holds
+ * under many writers because the engine does the arithmetic: a create adds 1 to the counter
+ * atomically (`ADD`), so no two creates get the same id and none has to retry. Deleting the last
+ * task moves the counter back to the task before it, on the condition that no create moved it
+ * meanwhile, so the deleted id comes back as the seed says.
+ */
+const TASK = "TASK";
+const COUNTER = { pk: "TASKS", sk: "LAST" };
+const sortKey = (id: number): string => String(id).padStart(16, "0");
+
+const toTask = (item: Record<string, unknown>): Task => ({
+  id: item.id as number,
+  title: item.title as string,
+  description: item.description as string,
+  done: item.done as boolean,
+});
+
+export class DynamoTaskStore implements TaskStore {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async list(): Promise<Task[]> {
+    const items = await queryAll<Record<string, unknown>>(this.client, {
+      TableName: this.table,
+      KeyConditionExpression: "pk = :pk",
+      ExpressionAttributeValues: { ":pk": TASK },
+      ConsistentRead: true,
+    });
+    return items.map(toTask);
+  }
+
+  async get(id: number): Promise<Task | undefined> {
+    const { Item } = await this.client.send(new GetCommand({ TableName: this.table, Key: { pk: TASK, sk: sortKey(id) }, ConsistentRead: true }));
+    return Item && toTask(Item);
+  }
+
+  async create(fields: NewTask): Promise<Task> {
+    const { Attributes } = await this.client.send(
+      new UpdateCommand({
+        TableName: this.table,
+        Key: COUNTER,
+        UpdateExpression: "ADD lastId :one",
+        ExpressionAttributeValues: { ":one": 1 },
+        ReturnValues: "UPDATED_NEW",
+      }),
+    );
+    const task: Task = { id: Number(Attributes!.lastId), title: fields.title, description: fields.description, done: false };
+    try {
+      await this.client.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: { pk: TASK, sk: sortKey(task.id), ...task },
+          ConditionExpression: "attribute_not_exists(pk)",
+        }),
+      );
+    } catch (error) {
+      rethrowItemTooLarge(error);
+    }
+    return task;
+  }
+
+  /** Sets only the supplied fields, so a concurrent update of another field is never lost. */
+  async update(id: number, patch: TaskPatch): Promise<Task | undefined> {
+    const names: Record<string, string> = {};
+    const values: Record<string, unknown> = {};
+    const sets: string[] = [];
+    for (const [key, value] of Object.entries(patch)) {
+      names[`#${key}`] = key;
+      values[`:${key}`] = value;
+      sets.push(`#${key} = :${key}`);
+    }
+    if (sets.length === 0) return this.get(id);
+    try {
+      const { Attributes } = await this.client.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { pk: TASK, sk: sortKey(id) },
+          UpdateExpression: `SET ${sets.join(", ")}`,
+          ConditionExpression: "attribute_exists(pk)",
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+          ReturnValues: "ALL_NEW",
+        }),
+      );
+      return toTask(Attributes!);
+    } catch (error) {
+      if (isConditionFailure(error)) return undefined;
+      return rethrowItemTooLarge(error);
+    }
+  }
+
+  async delete(id: number): Promise<boolean> {
+    try {
+      await this.client.send(
+        new DeleteCommand({ TableName: this.table, Key: { pk: TASK, sk: sortKey(id) }, ConditionExpression: "attribute_exists(pk)" }),
+      );
+    } catch (error) {
+      if (isConditionFailure(error)) return false;
+      throw error;
+    }
+    await this.moveCounterBackFrom(id);
+    return true;
+  }
+
+  /** If `id` was the last task, the counter goes back to the task before it (0 when none). */
+  private async moveCounterBackFrom(id: number): Promise<void> {
+    const { Items } = await this.client.send(
+      new QueryCommand({
+        TableName: this.table,
+        KeyConditionExpression: "pk = :pk AND sk < :sk",
+        ExpressionAttributeValues: { ":pk": TASK, ":sk": sortKey(id) },
+        ScanIndexForward: false,
+        Limit: 1,
+        ConsistentRead: true,
+      }),
+    );
+    const previous = Items?.[0] ? Number(Items[0].id) : 0;
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: COUNTER,
+          UpdateExpression: "SET lastId = :previous",
+          ConditionExpression: "lastId = :deleted",
+          ExpressionAttributeValues: { ":previous": previous, ":deleted": id },
+        }),
+      );
+    } catch (error) {
+      // Not the last task, or a create has moved the counter on since: leave it.
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+}
