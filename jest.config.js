@@ -15,9 +15,22 @@ const shared = {
 };
 
 module.exports = {
+  // One DynamoDB Local for the whole run (contract tests and the DynamoDB end-to-end suites).
+  globalSetup: "<rootDir>/tests/support/dynamoGlobalSetup.js",
+  globalTeardown: "<rootDir>/tests/support/dynamoGlobalTeardown.js",
   projects: [
     { ...shared, displayName: "unit", testMatch: ["<rootDir>/tests/unit/**/*.test.ts"] },
     { ...shared, displayName: "handler", testMatch: ["<rootDir>/tests/handlers/**/*.test.ts"] },
+    { ...shared, displayName: "contract", testMatch: ["<rootDir>/tests/contract/**/*.test.ts"] },
     { ...shared, displayName: "e2e", testMatch: ["<rootDir>/tests/e2e/**/*.test.ts"], slowTestThreshold: 30 },
+    {
+      ...shared,
+      // The same end-to-end suites, with the DynamoDB store and every function in its own worker thread.
+      displayName: "e2e-dynamodb",
+      testMatch: ["<rootDir>/tests/e2e/**/*.e2e.test.ts"],
+      testPathIgnorePatterns: ["/memory-only/"],
+      setupFiles: [...shared.setupFiles, "<rootDir>/tests/support/dynamoE2eEnv.ts"],
+      slowTestThreshold: 60,
+    },
   ],
 };

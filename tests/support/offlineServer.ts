@@ -30,6 +30,7 @@ export async function freePort(): Promise<number> {
  * into its own work folder so several can run at once.
  */
 export async function startOffline(env: Record<string, string> = {}, timeoutMs = 90_000): Promise<OfflineServer> {
+  const storeEnv = onDynamoDb() ? await dynamoDbEnv() : {};
   const port = await freePort();
   const lambdaPort = await freePort();
   const workFolder = `.esbuild-e2e-${port}`;
@@ -44,6 +45,7 @@ export async function startOffline(env: Record<string, string> = {}, timeoutMs =
       PORT: String(port),
       LAMBDA_PORT: String(lambdaPort),
       ESBUILD_WORK_FOLDER: workFolder,
+      ...storeEnv,
       ...env,
     },
   });
@@ -89,6 +91,15 @@ export async function startOffline(env: Record<string, string> = {}, timeoutMs =
       rmSync(join(ROOT, workFolder), { recursive: true, force: true });
     },
   };
+}
+
+/** True in the e2e-dynamodb project: the suites run on the DynamoDB store, every function in its own worker. */
+export const onDynamoDb = (): boolean => process.env.E2E_STORE === "dynamodb";
+
+/** Settings for a server on a fresh table of the run's DynamoDB Local, in worker-thread mode (like separate containers). */
+async function dynamoDbEnv(): Promise<Record<string, string>> {
+  const { freshTable, testEndpoint } = await import("./dynamoTables");
+  return { STORE: "dynamodb", OFFLINE_IN_PROCESS: "false", DYNAMODB_ENDPOINT: testEndpoint(), DYNAMODB_TABLE: await freshTable("e2e") };
 }
 
 export interface HttpAnswer {

@@ -1,0 +1,156 @@
+import { MemoryNodeStore } from "../../lib/provisioning/nodes/memoryNodeStore";
+import { DynamoNodeStore } from "../../lib/provisioning/nodes/dynamoNodeStore";
+import { MemoryWorkflowStore } from "../../lib/provisioning/workflows/memoryWorkflowStore";
+import { DynamoWorkflowStore } from "../../lib/provisioning/workflows/dynamoWorkflowStore";
+import { MemoryLookupStore } from "../../lib/provisioning/boot/lookupStore";
+import { DynamoLookupStore } from "../../lib/provisioning/boot/dynamoLookupStore";
+import type { NodeStore } from "../../lib/provisioning/nodes/nodeStore";
+import type { WorkflowStore } from "../../lib/provisioning/workflows/workflowStore";
+import type { LookupStore } from "../../lib/provisioning/boot/lookupStore";
+import { buildNode, parseNewNode, type Node } from "../../lib/provisioning/nodes/node";
+import { buildWorkflow } from "../../lib/provisioning/workflows/buildWorkflow";
+import { cancelWorkflow } from "../../lib/provisioning/workflows/progress";
+import { graphDefinition } from "../../lib/provisioning/graphs/graphLibrary";
+import { apiContextFor } from "../../lib/provisioning/apiContext";
+import { ConflictError } from "../../lib/errors";
+import { freshTable, testDocumentClient } from "../support/dynamoTables";
+
+const limits = { capacity: 100_000, maxBytes: 1 << 28 };
+const hex = (n: number) => n.toString(16).padStart(24, "0");
+let clock = Date.parse("2026-11-22T00:00:00.000Z");
+const node = (n: number, identifiers: string[] = [], extra: Record<string, unknown> = {}): Node =>
+  buildNode(parseNewNode({ name: `node-${n}`, identifiers, ...extra }), hex(n), new Date((clock += 1000)));
+const api = apiContextFor("http://x");
+const workflow = (nodeId: string, graph = "Graph.Reboot.Node") => buildWorkflow(graphDefinition(graph)!, {}, nodeId, api, new Date((clock += 1000)));
+
+type Stores = { nodes: NodeStore; workflows: WorkflowStore; lookups: LookupStore };
+const adapters: [string, () => Promise<Stores>][] = [
+  ["memory", async () => ({ nodes: new MemoryNodeStore(limits), workflows: new MemoryWorkflowStore(limits), lookups: new MemoryLookupStore(1000) })],
+  [
+    "dynamodb",
+    async () => {
+      const table = await freshTable("prov");
+      const client = testDocumentClient();
+      return { nodes: new DynamoNodeStore(client, table), workflows: new DynamoWorkflowStore(client, table), lookups: new DynamoLookupStore(client, table) };
+    },
+  ],
+];
+
+describe.each(adapters)("provisioning stores contract: %s", (_name, makeStores) => {
+  let stores: Stores;
+  beforeEach(async () => {
+    stores = await makeStores();
+  });
+
+  describe("NodeStore", () => {
+    it("creates, lists in creation order, gets, finds by identifier", async () => {
+      await stores.nodes.create(node(2, ["08:00:27:00:00:02"]));
+      await stores.nodes.create(node(1, ["08:00:27:00:00:01", "serial-1"], { profile: "x" }));
+      expect((await stores.nodes.list()).map((n) => n.id)).toEqual([hex(2), hex(1)]);
+      expect((await stores.nodes.get(hex(1)))?.profile).toBe("x");
+      expect((await stores.nodes.find("serial-1"))?.id).toBe(hex(1));
+      expect((await stores.nodes.find(hex(2)))?.id).toBe(hex(2));
+      expect(await stores.nodes.find("08:00:27:00:00:09")).toBeUndefined();
+      expect(await stores.nodes.get(hex(9))).toBeUndefined();
+    });
+
+    it("refuses a taken id or identifier", async () => {
+      await stores.nodes.create(node(1, ["08:00:27:00:00:01"]));
+      await expect(stores.nodes.create(node(1, []))).rejects.toThrow(ConflictError);
+      await expect(stores.nodes.create(node(2, ["08:00:27:00:00:03", "08:00:27:00:00:01"]))).rejects.toThrow(
+        `Identifier 08:00:27:00:00:01 already belongs to node ${hex(1)}`,
+      );
+      expect(await stores.nodes.find("08:00:27:00:00:03")).toBeUndefined();
+      expect(await stores.nodes.list()).toHaveLength(1);
+    });
+
+    it("updates atomically, moving identifiers, refusing taken ones, storing nothing when the change throws", async () => {
+      await stores.nodes.create(node(1, ["08:00:27:00:00:01"]));
+      await stores.nodes.create(node(2, ["08:00:27:00:00:02"]));
+      const moved = await stores.nodes.update(hex(1), (n) => ({ ...n, identifiers: ["08:00:27:00:00:11"], name: "renamed" }));
+      expect(moved).toMatchObject({ id: hex(1), name: "renamed", identifiers: ["08:00:27:00:00:11"] });
+      expect(await stores.nodes.find("08:00:27:00:00:01")).toBeUndefined();
+      expect((await stores.nodes.find("08:00:27:00:00:11"))?.id).toBe(hex(1));
+      await expect(stores.nodes.update(hex(1), (n) => ({ ...n, identifiers: ["08:00:27:00:00:02"] }))).rejects.toThrow(ConflictError);
+      await expect(stores.nodes.update(hex(1), () => { throw new Error("refused"); })).rejects.toThrow("refused");
+      expect((await stores.nodes.get(hex(1)))?.name).toBe("renamed");
+      expect(await stores.nodes.update(hex(9), (n) => n)).toBeUndefined();
+    });
+
+    it("deletes a node and frees its identifiers", async () => {
+      await stores.nodes.create(node(1, ["08:00:27:00:00:01"]));
+      expect((await stores.nodes.delete(hex(1)))?.id).toBe(hex(1));
+      expect(await stores.nodes.delete(hex(1))).toBeUndefined();
+      expect(await stores.nodes.find("08:00:27:00:00:01")).toBeUndefined();
+      await expect(stores.nodes.create(node(2, ["08:00:27:00:00:01"]))).resolves.toBeDefined();
+    });
+
+    it("gives a MAC to one node only when creates race", async () => {
+      const results = await Promise.allSettled(Array.from({ length: 12 }, (_, i) => stores.nodes.create(node(100 + i, ["08:00:27:aa:aa:aa"]))));
+      expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+      for (const r of results) if (r.status === "rejected") expect(r.reason).toBeInstanceOf(ConflictError);
+      expect(await stores.nodes.list()).toHaveLength(1);
+    });
+
+    it("loses no concurrent update to another field", async () => {
+      await stores.nodes.create(node(1));
+      await Promise.all(Array.from({ length: 10 }, (_, i) => stores.nodes.update(hex(1), (n) => ({ ...n, [`field${i}`]: i }))));
+      const stored = (await stores.nodes.get(hex(1)))!;
+      for (let i = 0; i < 10; i += 1) expect(stored[`field${i}`]).toBe(i);
+    });
+  });
+
+  describe("WorkflowStore", () => {
+    it("creates, gets by instanceId or id, lists overall and per node in order", async () => {
+      const a = await stores.workflows.create(workflow("n1"));
+      await stores.workflows.update(a.instanceId, (w) => cancelWorkflow(w, new Date()));
+      const b = await stores.workflows.create(workflow("n2"));
+      const c = await stores.workflows.create(workflow("n1"));
+      expect((await stores.workflows.get(a.instanceId))?._status).toBe("cancelled");
+      expect((await stores.workflows.get(b.id))?.instanceId).toBe(b.instanceId);
+      expect(await stores.workflows.get("nope")).toBeUndefined();
+      expect((await stores.workflows.list()).map((w) => w.instanceId)).toEqual([a.instanceId, b.instanceId, c.instanceId]);
+      expect((await stores.workflows.listForNode("n1")).map((w) => w.instanceId)).toEqual([a.instanceId, c.instanceId]);
+      expect(await stores.workflows.listForNode("n9")).toEqual([]);
+    });
+
+    it("keeps at most one active workflow per node, even when starts race", async () => {
+      const results = await Promise.allSettled(Array.from({ length: 8 }, () => stores.workflows.create(workflow("n1"))));
+      expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+      const active = await stores.workflows.activeForNode("n1");
+      expect(active).toBeDefined();
+      await stores.workflows.update(active!.instanceId, (w) => cancelWorkflow(w, new Date()));
+      expect(await stores.workflows.activeForNode("n1")).toBeUndefined();
+      await expect(stores.workflows.create(workflow("n1"))).resolves.toBeDefined();
+    });
+
+    it("answers the stored record unchanged when the change changes nothing", async () => {
+      const created = await stores.workflows.create(workflow("n1"));
+      expect(await stores.workflows.update(created.instanceId, (w) => w)).toEqual(created);
+      expect(await stores.workflows.update("nope", (w) => w)).toBeUndefined();
+    });
+
+    it("loses no concurrent change", async () => {
+      const created = await stores.workflows.create(workflow("n1"));
+      await Promise.all(
+        Array.from({ length: 6 }, (_, i) =>
+          stores.workflows.update(created.instanceId, (w) => ({ ...w, definition: { ...w.definition, options: { ...w.definition.options, [`k${i}`]: i } } })),
+        ),
+      );
+      const options = (await stores.workflows.get(created.instanceId))!.definition.options;
+      for (let i = 0; i < 6; i += 1) expect(options[`k${i}`]).toBe(i);
+    });
+  });
+
+  describe("LookupStore", () => {
+    it("remembers the last node per IP and forgets a node", async () => {
+      await stores.lookups.remember("10.0.0.1", "a");
+      await stores.lookups.remember("10.0.0.2", "b");
+      await stores.lookups.remember("10.0.0.1", "c");
+      expect(await stores.lookups.nodeAt("10.0.0.1")).toBe("c");
+      await stores.lookups.forgetNode("b");
+      expect(await stores.lookups.nodeAt("10.0.0.2")).toBeUndefined();
+      expect(await stores.lookups.nodeAt("10.0.0.1")).toBe("c");
+    });
+  });
+});
