@@ -8,6 +8,8 @@ const SERVERLESS = join(ROOT, "node_modules/serverless/bin/serverless.js");
 
 export interface OfflineServer {
   baseUrl: string;
+  /** The settings the server was started with (store, table, ...). */
+  env: Record<string, string>;
   port: number;
   output: () => string;
   stop: () => Promise<void>;
@@ -69,6 +71,7 @@ export async function startOffline(env: Record<string, string> = {}, timeoutMs =
   });
   return {
     baseUrl: `http://127.0.0.1:${port}`,
+    env: { ...storeEnv, ...env },
     port,
     output: () => output,
     stop: async () => {
