@@ -14,9 +14,9 @@ export interface LocalDynamoDb {
   stop: () => Promise<void>;
 }
 
-export async function startDynamoDbLocal(port: number, timeoutMs = 60_000): Promise<LocalDynamoDb> {
+export async function startDynamoDbLocal(port: number, timeoutMs = 60_000, path?: string): Promise<LocalDynamoDb> {
   // -sharedDb: one database whatever the credentials and region of the caller, as on AWS.
-  const child: ChildProcess = spawnDynamoDbLocal({ port, sharedDb: true, stdio: "pipe" });
+  const child: ChildProcess = spawnDynamoDbLocal({ port, sharedDb: true, stdio: "pipe", ...(path && { path }) });
   let output = "";
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));

@@ -1,4 +1,5 @@
 import { isDomainError } from "../errors";
+import { logLine } from "../http/logger";
 import { settings, type Settings } from "../config/settings";
 import { processSingleton, resetProcessSingleton } from "../store/processSingleton";
 import { MemoryNodeStore } from "./nodes/memoryNodeStore";
@@ -19,8 +20,9 @@ async function seedDemoNodes(nodes: NodeStore): Promise<void> {
     try {
       await nodes.create(node);
     } catch (error) {
-      // Already there (another container, or a client took the MAC): leave it as it is.
-      if (!isDomainError(error)) throw error;
+      // Already there (another container, or a client took the MAC): leave it as it is. Any other
+      // failure (a function whose role may only read, say) costs the demo node, not the request.
+      if (!isDomainError(error)) logLine({ level: "warn", msg: "could not create a demo node", error: (error as Error).message });
     }
   }
 }

@@ -9,7 +9,7 @@ const ROOT = join(__dirname, "../..");
 /** Every function serverless.yml declares, bound to its exported handler (so the tests follow the yml). */
 function bindings(): RouteBinding[] {
   const yml = readFileSync(join(ROOT, "serverless.yml"), "utf8");
-  const pattern = /handler: (\S+)\.handler\n\s+events:\n\s+- httpApi: \{ method: (\w+), path: "?([^"\s]+?)"? \}/g;
+  const pattern = /handler: (\S+)\.handler\n(?:\s+role: \S+\n)?\s+events:\n\s+- httpApi: \{ method: (\w+), path: "?([^"\s]+?)"? \}/g;
   return [...yml.matchAll(pattern)].map(([, file, method, path]) => ({
     method,
     path,

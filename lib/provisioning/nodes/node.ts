@@ -90,6 +90,8 @@ export function parseNodePatch(body: unknown): Partial<Node> {
 export function buildNode(input: NewNodeInput, id: string, now: Date): Node {
   const stamp = now.toISOString();
   return {
+    id,
+    name: input.fields.name,
     identifiers: [],
     type: "compute",
     obmSettings: [],

