@@ -89,9 +89,11 @@ export function parseNodePatch(body: unknown): Partial<Node> {
 
 export function buildNode(input: NewNodeInput, id: string, now: Date): Node {
   const stamp = now.toISOString();
+  // The parsed fields never hold id, createdAt or updatedAt (see SERVER_KEYS).
+  const { name, ...fields } = input.fields;
   return {
     id,
-    name: input.fields.name,
+    name,
     identifiers: [],
     type: "compute",
     obmSettings: [],
@@ -99,9 +101,7 @@ export function buildNode(input: NewNodeInput, id: string, now: Date): Node {
     sku: null,
     relations: [],
     tags: [],
-    ...input.fields,
-    id,
-    name: input.fields.name,
+    ...fields,
     createdAt: stamp,
     updatedAt: stamp,
   };
