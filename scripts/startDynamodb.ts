@@ -28,6 +28,7 @@ async function main(): Promise<void> {
       DYNAMODB_TABLE: table,
       OFFLINE_IN_PROCESS: "false",
       DEMO_NODES: process.env.DEMO_NODES ?? "on",
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
     },
   });
   const stop = async (code: number) => {

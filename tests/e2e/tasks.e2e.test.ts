@@ -45,6 +45,20 @@ describe("task service over HTTP, default settings", () => {
     }
   });
 
+  it("gives parallel creates distinct ids (in worker mode on DynamoDB: from several workers)", async () => {
+    // The memory suite's store holds 20 tasks at most.
+    const count = onDynamoDb() ? 50 : 15;
+    const answers = await Promise.all(
+      Array.from({ length: count }, (_, i) => call("POST", TASKS, { headers: JSON_TYPE, body: JSON.stringify({ title: `parallel ${i}` }) })),
+    );
+    expect(answers.every((answer) => answer.status === 201)).toBe(true);
+    const ids = answers.map((answer) => answer.body.task.id as number);
+    expect(new Set(ids).size).toBe(count);
+    const listed = (await call("GET", TASKS)).body.tasks.filter((task: { title: string }) => task.title.startsWith("parallel "));
+    expect(listed).toHaveLength(count);
+    for (const id of ids) expect((await call("DELETE", `${TASKS}/${id}`)).status).toBe(200);
+  });
+
   it("answers every error as JSON", async () => {
     const cases: [string, string, Parameters<typeof http>[3], number][] = [
       ["GET", `${TASKS}/999`, {}, 404],

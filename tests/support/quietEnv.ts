@@ -6,3 +6,5 @@ for (const name of Object.keys(process.env)) {
   }
 }
 process.env.LOG_REQUESTS = "off";
+// The local Node is 20; the deployed runtime is 22. The AWS SDK's reminder about that is noise here.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = "true";
