@@ -1,0 +1,47 @@
+import { build } from "esbuild";
+import { readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+
+export const ROOT = join(__dirname, "..");
+export const OUT = join(ROOT, ".bench", "bundles");
+
+export interface FunctionSpec {
+  name: string;
+  handler: string; // e.g. handlers/tasks/create
+  method?: string;
+  path?: string;
+}
+
+/** Every function of serverless.yml, with its route. */
+export function functionsOf(): FunctionSpec[] {
+  const yml = readFileSync(join(ROOT, "serverless.yml"), "utf8");
+  const pattern = /\n  (\w+):\n    handler: (\S+)\.handler\n(?:\s+role: \S+\n)?\s+events:\n\s+- httpApi: (?:\{ method: (\w+), path: "?([^"\s]+?)"? \}|"\*")/g;
+  return [...yml.matchAll(pattern)].map(([, name, handler, method, path]) => ({ name, handler, method, path }));
+}
+
+/**
+ * Bundles each handler as serverless-esbuild does for deployment (serverless.yml custom.esbuild):
+ * bundled, minified, CommonJS, Node 20 target, AWS SDK v3 external (the Lambda runtime has it).
+ * The bare baseline is bundled the same way.
+ */
+export async function buildBundles(): Promise<Record<string, { file: string; bytes: number }>> {
+  const entries: Record<string, string> = { baseline: join(ROOT, "bench", "baseline.ts") };
+  for (const fn of functionsOf()) entries[fn.name] = join(ROOT, `${fn.handler}.ts`);
+  await build({
+    entryPoints: entries,
+    outdir: OUT,
+    bundle: true,
+    minify: true,
+    platform: "node",
+    target: "node20",
+    format: "cjs",
+    external: ["@aws-sdk/*"],
+    logLevel: "error",
+  });
+  const out: Record<string, { file: string; bytes: number }> = {};
+  for (const name of Object.keys(entries)) {
+    const file = join(OUT, `${name}.js`);
+    out[name] = { file, bytes: statSync(file).size };
+  }
+  return out;
+}

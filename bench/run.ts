@@ -1,0 +1,93 @@
+/**
+ * npm run bench — measures what a request costs (warm, cold, as data grows, in memory, over HTTP,
+ * on DynamoDB) and saves bench/results.json and BENCHMARKS.md. Figures are printed and saved,
+ * never asserted: a benchmark does not fail on a number.
+ *   --smoke        tiny sizes and times (npm test runs this to keep the bench code working)
+ *   --out DIR      where to write results.json and BENCHMARKS.md (default: bench/ and the repo root)
+ */
+import { cpus, totalmem, platform, release } from "node:os";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { buildBundles, ROOT } from "./bundles";
+import { measure, type Handler } from "./harness";
+import { warmCases, baselineCase } from "./warm";
+import { growth } from "./growth";
+import { coldStarts } from "./coldStart";
+import { memoryFigures } from "./memory";
+import { httpFigures } from "./http";
+import { dynamoFigures } from "./dynamodb";
+import { renderReport, type Results } from "./report";
+
+const args = process.argv.slice(2);
+const smoke = args.includes("--smoke");
+const outAt = args.indexOf("--out");
+const outDir = outAt >= 0 ? args[outAt + 1] : undefined;
+
+const log = (line: string) => process.stdout.write(`${line}\n`);
+
+async function main(): Promise<void> {
+  Object.assign(process.env, {
+    LOG_REQUESTS: "off",
+    DEMO_NODES: "on",
+    STORE: "memory",
+    MEMORY_STORE_CAPACITY: "100000000",
+    MEMORY_STORE_MAX_BYTES: String(Number.MAX_SAFE_INTEGER),
+    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
+  });
+  for (const name of ["TASKS_AUTH", "PROVISIONING_AUTH", "TASKS_PUBLIC_FORM", "PUBLIC_BASE_URL", "API_SERVER", "CORS_ORIGINS"]) delete process.env[name];
+
+  log(`bench${smoke ? " (smoke)" : ""}: bundling the handlers as serverless-esbuild does...`);
+  const bundles = await buildBundles();
+  const handlers: Record<string, Handler> = {};
+  for (const [name, bundle] of Object.entries(bundles)) handlers[name] = require(bundle.file).handler;
+
+  const time = smoke ? 20 : 500;
+  log("warm invocations...");
+  const cases = await warmCases(handlers);
+  const warm = await measure([baselineCase(handlers.baseline), ...cases], time);
+
+  log("growth with stored data...");
+  const growthRows = await growth(handlers, smoke ? [100, 1000] : [1_000, 10_000, 100_000], smoke ? 20 : 300);
+
+  log("cold starts...");
+  const cold = await coldStarts(bundles, smoke ? 1 : 7);
+
+  log("memory...");
+  const memory = await memoryFigures(smoke ? 1_000 : 100_000, smoke ? 100 : 10_000);
+
+  log("HTTP through serverless offline (autocannon)...");
+  const http = await httpFigures(smoke ? 1 : 10);
+
+  log("DynamoDB store (DynamoDB Local)...");
+  const dynamodb = await dynamoFigures(handlers, smoke ? 20 : 1000);
+
+  const cpu = cpus();
+  const results: Results = {
+    date: new Date().toISOString(),
+    smoke,
+    machine: { cpu: cpu[0]?.model ?? "unknown", cores: cpu.length, memoryGiB: Math.round(totalmem() / 2 ** 30), os: `${platform()} ${release()}` },
+    node: process.version,
+    warm,
+    growth: growthRows,
+    cold,
+    memory,
+    http,
+    dynamodb,
+  };
+  const report = renderReport(results, readFileSync(join(ROOT, "bench", "analysis.md"), "utf8"));
+  const jsonPath = outDir ? join(outDir, "results.json") : join(ROOT, "bench", "results.json");
+  const mdPath = outDir ? join(outDir, "BENCHMARKS.md") : join(ROOT, "BENCHMARKS.md");
+  if (outDir) mkdirSync(outDir, { recursive: true });
+  writeFileSync(jsonPath, `${JSON.stringify(results, null, 2)}\n`);
+  writeFileSync(mdPath, report);
+  log(report);
+  log(`saved ${jsonPath} and ${mdPath}`);
+}
+
+main().then(
+  () => process.exit(0),
+  (error: Error) => {
+    process.stderr.write(`bench failed: ${error.stack}\n`);
+    process.exit(1);
+  },
+);
