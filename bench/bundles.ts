@@ -25,13 +25,16 @@ export function functionsOf(): FunctionSpec[] {
  * The bare baseline is bundled the same way.
  */
 export async function buildBundles(): Promise<Record<string, { file: string; bytes: number }>> {
-  const entries: Record<string, string> = { baseline: join(ROOT, "bench", "baseline.ts") };
+  const entries: Record<string, string> = {
+    baseline: join(ROOT, "bench", "baseline.ts"),
+    middyBaseline: join(ROOT, "bench", "middyBaseline.ts"),
+  };
   for (const fn of functionsOf()) entries[fn.name] = join(ROOT, `${fn.handler}.ts`);
   await build({
     entryPoints: entries,
     outdir: OUT,
     bundle: true,
-    minify: true,
+    minify: process.env.BENCH_MINIFY !== "0",
     platform: "node",
     target: "node20",
     format: "cjs",

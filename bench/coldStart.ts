@@ -35,11 +35,11 @@ function firstEvent(method: string | undefined, path: string | undefined) {
 export async function coldStarts(bundles: Record<string, { file: string; bytes: number }>, runs: number): Promise<ColdFigure[]> {
   const child = join(__dirname, "coldChild.js");
   const env = { ...process.env, LOG_REQUESTS: "off", DEMO_NODES: "on", STORE: "memory" };
-  const specs = [{ name: "baseline", method: "POST", path: "/records/{id}" }, ...functionsOf()];
+  const specs = [{ name: "baseline", method: "POST", path: "/records/{id}" }, { name: "middyBaseline", method: "POST", path: "/records/{id}" }, ...functionsOf()];
   const figures: ColdFigure[] = [];
   for (const spec of specs) {
     const samples: { loadMs: number; firstResponseMs: number }[] = [];
-    const payload = JSON.stringify(spec.name === "baseline" ? event({ method: "POST", path: "/records/1", route: "/records/{id}", pathParameters: { id: "1" }, body: "{}" }) : firstEvent(spec.method, spec.path));
+    const payload = JSON.stringify(spec.name.endsWith("aseline") ? event({ method: "POST", path: "/records/1", route: "/records/{id}", pathParameters: { id: "1" }, body: "{}" }) : firstEvent(spec.method, spec.path));
     for (let i = 0; i < runs; i += 1) {
       const { stdout } = await run(process.execPath, [child, bundles[spec.name].file, payload], { env });
       samples.push(JSON.parse(stdout));

@@ -10,7 +10,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { buildBundles, ROOT } from "./bundles";
 import { measure, type Handler } from "./harness";
-import { warmCases, baselineCase } from "./warm";
+import { warmCases, baselineCases } from "./warm";
 import { growth } from "./growth";
 import { coldStarts } from "./coldStart";
 import { memoryFigures } from "./memory";
@@ -44,7 +44,7 @@ async function main(): Promise<void> {
   const time = smoke ? 20 : 500;
   log("warm invocations...");
   const cases = await warmCases(handlers);
-  const warm = await measure([baselineCase(handlers.baseline), ...cases], time);
+  const warm = await measure([...baselineCases(handlers), ...cases], time);
 
   log("growth with stored data...");
   const growthRows = await growth(handlers, smoke ? [100, 1000] : [1_000, 10_000, 100_000], smoke ? 20 : 300);

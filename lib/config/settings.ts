@@ -31,7 +31,7 @@ export interface Settings {
 
 type Env = Record<string, string | undefined>;
 
-/** The variables read, in the order of the README table. Used to memoise on their values. */
+/** The variables read, in the order of the README table. */
 export const SETTING_NAMES = [
   "TASKS_PUBLIC_FORM",
   "TASKS_AUTH",
@@ -118,16 +118,20 @@ export function readSettings(env: Env): Settings {
   };
 }
 
-let cached: { key: string; settings: Settings } | undefined;
+let cached: { env: Env; settings: Settings } | undefined;
 
 /**
- * The settings of the current process environment. Parsing (and hashing user tables) happens
- * once per distinct environment, so a warm Lambda pays for it once; tests and serverless-offline,
- * which rewrite process.env between invocations, still see their changes.
+ * The settings of the process environment, parsed once per container: a Lambda container's
+ * environment is fixed when it starts, and reading process.env is a call into C++ each time
+ * (once per middleware, that was most of a warm request's cost). Whoever changes process.env
+ * afterwards (tests, scripts) calls reloadSettings().
  */
 export function settings(env: Env = process.env): Settings {
-  let key = "";
-  for (const name of SETTING_NAMES) key += `${env[name] ?? "\u0000"}\u0001`;
-  if (cached?.key !== key) cached = { key, settings: readSettings(env) };
+  if (cached?.env !== env) cached = { env, settings: readSettings(env) };
   return cached.settings;
+}
+
+/** Forgets the parsed settings; the next settings() reads the environment again. */
+export function reloadSettings(): void {
+  cached = undefined;
 }

@@ -1,11 +1,16 @@
-import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 
 export const OBJECT_ID = /^[0-9a-f]{24}$/;
 
-/** A fresh 24-hex id in MongoDB ObjectId form (seconds, then randomness), as RackHD's were. */
+/**
+ * A fresh 24-hex id in MongoDB ObjectId form (seconds, then randomness), as RackHD's were. The
+ * randomness comes from randomUUID (Node keeps a pool of random bytes for it, where randomBytes
+ * calls into OpenSSL each time): the UUID's hex digits less its fixed version and variant ones.
+ */
 export function newObjectId(now: Date = new Date()): string {
   const seconds = Math.floor(now.getTime() / 1000).toString(16).padStart(8, "0");
-  return seconds + randomBytes(8).toString("hex");
+  const hex = randomUUID().replace(/-/g, "");
+  return seconds + hex.slice(0, 12) + hex.slice(13, 16) + hex.slice(17, 18);
 }
 
 /**

@@ -5,9 +5,16 @@ import type { Workflow, WorkflowTask } from "./workflows/workflow";
 /** A node as RackHD 1.1 answered it (workflows/catalogs are associations rendered empty), secrets redacted. */
 export const presentNode = (node: Node): Record<string, unknown> => redact({ ...node, workflows: [], catalogs: [] });
 
-/** A workflow record, era-C shape, without this implementation's internal `kind`, secrets redacted. */
+/**
+ * A workflow record, era-C shape, without this implementation's internal `kind`. Stored workflows
+ * hold no plain password (buildWorkflow redacts every option and turns install passwords into
+ * crypt hashes), so only the options, where the hashes are, go through redaction: the whole
+ * record is not copied for it (that copy was most of the cost of reading a workflow).
+ */
 export function presentWorkflow(workflow: Workflow): Record<string, unknown> {
   const tasks: Record<string, Omit<WorkflowTask, "kind">> = {};
-  for (const [id, { kind: _kind, ...task }] of Object.entries(workflow.tasks)) tasks[id] = task;
-  return redact({ ...workflow, tasks });
+  for (const [id, { kind: _kind, ...task }] of Object.entries(workflow.tasks)) {
+    tasks[id] = { ...task, options: redact(task.options) };
+  }
+  return { ...workflow, tasks };
 }

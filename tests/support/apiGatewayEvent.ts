@@ -1,5 +1,6 @@
 import type { APIGatewayProxyEventV2, Context } from "aws-lambda";
 import type { HttpEvent, HttpResult } from "../../lib/http/event";
+import { reloadSettings } from "../../lib/config/settings";
 
 export interface EventInput {
   method: string;
@@ -98,6 +99,8 @@ type Invocable = (event: HttpEvent, context: Context) => Promise<HttpResult>;
 
 /** Invokes an exported handler as Lambda would and decodes its JSON answer. */
 export async function invoke(handler: Invocable, input: EventInput): Promise<Answer> {
+  // Tests change process.env between invocations; a real container's environment never changes.
+  reloadSettings();
   const result = await handler(apiGatewayEvent(input) as HttpEvent, lambdaContext());
   const raw = typeof result.body === "string" ? result.body : "";
   let body: unknown = raw;

@@ -10,6 +10,8 @@ import type { NodeStore } from "./nodeStore";
  */
 export class MemoryNodeStore implements NodeStore {
   private readonly nodes = new Map<string, Node>();
+  /** Each record's footprint, so an update measures only the new version. */
+  private readonly sizes = new Map<string, number>();
   private readonly byIdentifier = new Map<string, string>();
   private readonly budget: Budget;
 
@@ -32,9 +34,12 @@ export class MemoryNodeStore implements NodeStore {
   async create(node: Node): Promise<Node> {
     if (this.nodes.has(node.id)) throw new ConflictError(`A node with id ${node.id} already exists`);
     this.assertIdentifiersFree(node);
-    this.budget.reserve(1, nodeFootprint(node), "node");
-    const stored = deepFreeze(structuredClone(node));
+    const size = nodeFootprint(node);
+    this.budget.reserve(1, size, "node");
+    // Records are built fresh by the domain for the store and never changed after: freeze, no copy.
+    const stored = deepFreeze(node);
     this.nodes.set(node.id, stored);
+    this.sizes.set(node.id, size);
     for (const identifier of stored.identifiers) this.byIdentifier.set(identifier, node.id);
     return stored;
   }
@@ -42,9 +47,11 @@ export class MemoryNodeStore implements NodeStore {
   async update(id: string, change: (current: Node) => Node): Promise<Node | undefined> {
     const current = this.nodes.get(id);
     if (!current) return undefined;
-    const next = deepFreeze(structuredClone({ ...change(current), id }));
+    const next = deepFreeze({ ...change(current), id });
     this.assertIdentifiersFree(next);
-    this.budget.reserve(0, nodeFootprint(next) - nodeFootprint(current), "node");
+    const size = nodeFootprint(next);
+    this.budget.reserve(0, size - this.sizes.get(id)!, "node");
+    this.sizes.set(id, size);
     for (const identifier of current.identifiers) this.byIdentifier.delete(identifier);
     for (const identifier of next.identifiers) this.byIdentifier.set(identifier, id);
     this.nodes.set(id, next);
@@ -56,7 +63,8 @@ export class MemoryNodeStore implements NodeStore {
     if (!node) return undefined;
     this.nodes.delete(id);
     for (const identifier of node.identifiers) this.byIdentifier.delete(identifier);
-    this.budget.release(1, nodeFootprint(node));
+    this.budget.release(1, this.sizes.get(id)!);
+    this.sizes.delete(id);
     return node;
   }
 

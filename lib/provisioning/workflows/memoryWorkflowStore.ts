@@ -9,6 +9,8 @@ export const ACTIVE_CONFLICT = "Unable to run multiple task graphs against a sin
 /** Workflows in this container's memory, indexed by record id, by node and by active node. */
 export class MemoryWorkflowStore implements WorkflowStore {
   private readonly workflows = new Map<string, Workflow>();
+  /** Each record's footprint, so an update measures only the new version. */
+  private readonly sizes = new Map<string, number>();
   private readonly byRecordId = new Map<string, string>();
   private readonly byNode = new Map<string, string[]>();
   private readonly activeByNode = new Map<string, string>();
@@ -20,8 +22,11 @@ export class MemoryWorkflowStore implements WorkflowStore {
 
   async create(workflow: Workflow): Promise<Workflow> {
     if (isActive(workflow) && this.activeByNode.has(workflow.node)) throw new ConflictError(ACTIVE_CONFLICT);
-    this.budget.reserve(1, workflowFootprint(workflow), "workflow");
-    const stored = deepFreeze(structuredClone(workflow));
+    const size = workflowFootprint(workflow);
+    this.budget.reserve(1, size, "workflow");
+    // Records are built fresh by the domain for the store and never changed after: freeze, no copy.
+    const stored = deepFreeze(workflow);
+    this.sizes.set(stored.instanceId, size);
     this.workflows.set(stored.instanceId, stored);
     this.byRecordId.set(stored.id, stored.instanceId);
     const forNode = this.byNode.get(stored.node);
@@ -40,8 +45,10 @@ export class MemoryWorkflowStore implements WorkflowStore {
     if (!current) return undefined;
     const changed = change(current);
     if (changed === current) return current;
-    const next = deepFreeze(structuredClone({ ...changed, instanceId, id: current.id, node: current.node }));
-    this.budget.reserve(0, workflowFootprint(next) - workflowFootprint(current), "workflow");
+    const next = deepFreeze({ ...changed, instanceId, id: current.id, node: current.node });
+    const size = workflowFootprint(next);
+    this.budget.reserve(0, size - this.sizes.get(instanceId)!, "workflow");
+    this.sizes.set(instanceId, size);
     this.workflows.set(instanceId, next);
     if (isActive(next)) this.activeByNode.set(next.node, instanceId);
     else if (this.activeByNode.get(next.node) === instanceId) this.activeByNode.delete(next.node);

@@ -1,4 +1,4 @@
-import { readSettings, settings } from "../../../lib/config/settings";
+import { readSettings, reloadSettings, settings } from "../../../lib/config/settings";
 import { ConfigError } from "../../../lib/errors";
 
 describe("readSettings", () => {
@@ -75,11 +75,21 @@ describe("readSettings", () => {
 });
 
 describe("settings", () => {
-  it("follows changes of the environment and reuses the parse otherwise", () => {
+  it("parses the environment once per container, and again after reloadSettings()", () => {
     const env: Record<string, string> = { TASKS_AUTH: "off" };
     const first = settings(env);
     expect(settings(env)).toBe(first);
     env.TASKS_AUTH = "all";
+    expect(settings(env).tasksAuth).toBe("off");
+    reloadSettings();
     expect(settings(env).tasksAuth).toBe("all");
+  });
+
+  it("does not keep a configuration that failed to parse", () => {
+    const env: Record<string, string> = { TASKS_AUTH: "maybe" };
+    reloadSettings();
+    expect(() => settings(env)).toThrow(ConfigError);
+    env.TASKS_AUTH = "list";
+    expect(settings(env).tasksAuth).toBe("list");
   });
 });
