@@ -22,6 +22,7 @@ module.exports = {
     { ...shared, displayName: "unit", testMatch: ["<rootDir>/tests/unit/**/*.test.ts"] },
     { ...shared, displayName: "handler", testMatch: ["<rootDir>/tests/handlers/**/*.test.ts"] },
     { ...shared, displayName: "contract", testMatch: ["<rootDir>/tests/contract/**/*.test.ts"] },
+    { ...shared, displayName: "bench-smoke", testMatch: ["<rootDir>/tests/bench/**/*.test.ts"] },
     { ...shared, displayName: "e2e", testMatch: ["<rootDir>/tests/e2e/**/*.test.ts"], slowTestThreshold: 30 },
     {
       ...shared,

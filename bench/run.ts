@@ -59,7 +59,7 @@ async function main(): Promise<void> {
   const http = await httpFigures(smoke ? 1 : 10);
 
   log("DynamoDB store (DynamoDB Local)...");
-  const dynamodb = await dynamoFigures(handlers, smoke ? 20 : 1000);
+  const dynamodb = await dynamoFigures(smoke ? 20 : 1000);
 
   const cpu = cpus();
   const results: Results = {

@@ -1,6 +1,7 @@
 import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { ConflictError } from "../../errors";
 import { queryAll, retry, RETRY, rethrowItemTooLarge, transactionReasons } from "../../store/dynamodb/conditions";
+import { OBJECT_ID } from "../ids";
 import type { Node } from "./node";
 import type { NodeStore } from "./nodeStore";
 
@@ -49,7 +50,8 @@ export class DynamoNodeStore implements NodeStore {
   }
 
   async find(identifier: string): Promise<Node | undefined> {
-    const direct = await this.read(identifier);
+    // Node ids are 24 hex digits; anything else (a MAC) can only be a claimed identifier: one round trip saved.
+    const direct = OBJECT_ID.test(identifier) ? await this.read(identifier) : undefined;
     if (direct) return direct.node;
     const { Item } = await this.client.send(new GetCommand({ TableName: this.table, Key: { pk: CLAIM, sk: identifier }, ConsistentRead: true }));
     return Item ? this.get(Item.node as string) : undefined;

@@ -52,8 +52,10 @@ export class MemoryNodeStore implements NodeStore {
     const size = nodeFootprint(next);
     this.budget.reserve(0, size - this.sizes.get(id)!, "node");
     this.sizes.set(id, size);
-    for (const identifier of current.identifiers) this.byIdentifier.delete(identifier);
-    for (const identifier of next.identifiers) this.byIdentifier.set(identifier, id);
+    // Only the identifiers that changed: deleting and re-inserting the same key in a V8 Map costs
+    // O(size) each time once the Map is large.
+    for (const identifier of current.identifiers) if (!next.identifiers.includes(identifier)) this.byIdentifier.delete(identifier);
+    for (const identifier of next.identifiers) if (!current.identifiers.includes(identifier)) this.byIdentifier.set(identifier, id);
     this.nodes.set(id, next);
     return next;
   }

@@ -81,14 +81,16 @@ describe("MemoryWorkflowStore", () => {
 });
 
 describe("MemoryLookupStore", () => {
-  it("remembers the last node per IP, bounded, and forgets a node", async () => {
+  it("remembers the last node per IP, bounded (the oldest IP goes), and forgets a node", async () => {
     const store = new MemoryLookupStore(2);
     await store.remember("10.0.0.1", "a");
     await store.remember("10.0.0.2", "b");
     await store.remember("10.0.0.1", "c");
-    await store.remember("10.0.0.3", "d");
-    expect(await store.nodeAt("10.0.0.2")).toBeUndefined();
     expect(await store.nodeAt("10.0.0.1")).toBe("c");
+    await store.remember("10.0.0.3", "d");
+    expect(await store.nodeAt("10.0.0.1")).toBeUndefined();
+    expect(await store.nodeAt("10.0.0.2")).toBe("b");
+    await store.remember("10.0.0.1", "c");
     await store.forgetNode("c");
     expect(await store.nodeAt("10.0.0.1")).toBeUndefined();
   });

@@ -1,0 +1,42 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+jest.setTimeout(300_000);
+
+/**
+ * Keeps `npm run bench` working: a smoke run (tiny sizes and times) of every section, written to a
+ * temporary folder. It checks that each section produced figures, never what they are.
+ */
+describe("npm run bench --smoke", () => {
+  const out = mkdtempSync(join(tmpdir(), "bench-smoke-"));
+  afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+  it("measures every section and writes results.json and BENCHMARKS.md", async () => {
+    const root = join(__dirname, "../..");
+    await run(process.execPath, ["--require", "tsx/cjs", join(root, "bench/run.ts"), "--smoke", "--out", out], {
+      cwd: root,
+      env: process.env,
+      maxBuffer: 16 << 20,
+    });
+    const results = JSON.parse(readFileSync(join(out, "results.json"), "utf8"));
+    expect(results.smoke).toBe(true);
+    expect(results.node).toBe(process.version);
+    const names = results.warm.map((figure: { name: string }) => figure.name);
+    expect(names).toEqual(expect.arrayContaining(["bare baseline", "GET /tasks/{id}", "POST /nodes/{id}/workflows", "GET /profiles?macs="]));
+    for (const figure of results.warm) expect(figure.opsPerSec).toBeGreaterThan(0);
+    expect(results.warm.length).toBe(2 + 26);
+    expect(results.growth.map((row: { operation: string }) => row.operation)).toEqual(
+      expect.arrayContaining(["task GET /tasks/{id}", "task list GET /tasks", "node GET /nodes/{mac}"]),
+    );
+    expect(results.cold).toHaveLength(2 + 26);
+    for (const cold of results.cold) expect(cold.bundleBytes).toBeGreaterThan(0);
+    expect(results.memory).toHaveLength(2);
+    expect(results.http.map((figure: { requestsPerSec: number }) => figure.requestsPerSec).every((value: number) => value > 0)).toBe(true);
+    expect(results.dynamodb.length).toBeGreaterThanOrEqual(6);
+    expect(readFileSync(join(out, "BENCHMARKS.md"), "utf8")).toContain("## Warm invocations");
+  });
+});
