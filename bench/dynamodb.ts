@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { call, measure, type Figure, type Handler } from "./harness";
+import { alternate, call, measure, type Figure, type Handler } from "./harness";
 import { startDynamoDbLocal } from "../scripts/dynamodbLocal";
 import { freePort } from "../tests/support/offlineServer";
 import { ensureTable } from "../lib/store/dynamodb/table";
@@ -22,7 +22,6 @@ export async function measureDynamo(h: Record<string, Handler>, timeMs: number):
   const node = nodeIdForMac("08:00:27:27:eb:12");
   await call(h.setNodeObm, { method: "POST", path: `/api/1.1/nodes/${node}/obm`, route: `${R}/nodes/{identifier}/obm`, pathParameters: { version: "1.1", identifier: node }, headers: JSON_TYPE, body: '{"service":"noop-obm-service","config":{}}' }, 201)();
   let created = 0;
-  let toggle = false;
   return await measure([
     { name: "dynamodb GET /tasks/{id}", run: call(h.getTask, { method: "GET", path: `${T}/5`, route: `${T}/{id}`, pathParameters: { id: "5" } }, 200) },
     {
@@ -30,11 +29,11 @@ export async function measureDynamo(h: Record<string, Handler>, timeMs: number):
       run: async () => { created = JSON.parse((await call(h.createTask, { method: "POST", path: T, route: T, headers: JSON_TYPE, body: '{"title":"x"}' }, 201)()).body!).task.id; },
       afterEach: () => call(h.deleteTask, { method: "DELETE", path: `${T}/${created}`, route: `${T}/{id}`, pathParameters: { id: String(created) } }, 200)(),
     },
-    { name: "dynamodb PUT /tasks/{id}", run: () => call(h.updateTask, { method: "PUT", path: `${T}/5`, route: `${T}/{id}`, pathParameters: { id: "5" }, headers: JSON_TYPE, body: `{"done":${(toggle = !toggle)}}` }, 200)() },
+    { name: "dynamodb PUT /tasks/{id}", run: alternate(...[true, false].map((done) => call(h.updateTask, { method: "PUT", path: `${T}/5`, route: `${T}/{id}`, pathParameters: { id: "5" }, headers: JSON_TYPE, body: `{"done":${done}}` }, 200))) },
     { name: "dynamodb GET /tasks (10)", run: call(h.listTasks, { method: "GET", path: T, route: T }, 200) },
     { name: "dynamodb GET /nodes/{id}", run: call(h.getNode, { method: "GET", path: `/api/1.1/nodes/${node}`, route: `${R}/nodes/{identifier}`, pathParameters: { version: "1.1", identifier: node } }, 200) },
     { name: "dynamodb GET /nodes/{mac}", run: call(h.getNode, { method: "GET", path: "/api/1.1/nodes/08:00:27:27:eb:12", route: `${R}/nodes/{identifier}`, pathParameters: { version: "1.1", identifier: "08:00:27:27:eb:12" } }, 200) },
-    { name: "dynamodb PATCH /nodes/{id}", run: () => call(h.patchNode, { method: "PATCH", path: `/api/1.1/nodes/${node}`, route: `${R}/nodes/{identifier}`, pathParameters: { version: "1.1", identifier: node }, headers: JSON_TYPE, body: `{"status":"${(toggle = !toggle)}"}` }, 200)() },
+    { name: "dynamodb PATCH /nodes/{id}", run: alternate(...["available", "reserved"].map((status) => call(h.patchNode, { method: "PATCH", path: `/api/1.1/nodes/${node}`, route: `${R}/nodes/{identifier}`, pathParameters: { version: "1.1", identifier: node }, headers: JSON_TYPE, body: `{"status":"${status}"}` }, 200))) },
     { name: "dynamodb POST /nodes/{id}/workflows (noop graph)", run: call(h.startWorkflow, { method: "POST", path: `/api/1.1/nodes/${node}/workflows?name=Graph.noop-example`, route: `${R}/nodes/{identifier}/workflows`, pathParameters: { version: "1.1", identifier: node } }, 201) },
   ], timeMs);
 }

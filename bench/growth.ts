@@ -1,4 +1,4 @@
-import { call, measure, type Figure, type Handler } from "./harness";
+import { alternate, call, measure, type Figure, type Handler } from "./harness";
 import { processSingleton } from "../lib/store/processSingleton";
 import type { TaskStore } from "../lib/tasks/taskStore";
 import type { ProvisioningStores } from "../lib/provisioning/stores";
@@ -46,11 +46,13 @@ export async function growth(h: Record<string, Handler>, sizes: number[], timeMs
     const tasks = taskStore();
     for (let i = 1; i <= size; i += 1) await tasks.create({ title: `Task ${i}`, description: "Milk, Cheese, Pizza, Fruit" });
     const middle = String(Math.ceil(size / 2));
-    let toggle = false;
     let temp = 0;
     add(await measure([
       { name: "task GET /tasks/{id}", run: call(h.getTask, { method: "GET", path: `${T}/${middle}`, route: `${T}/{id}`, pathParameters: { id: middle } }, 200) },
-      { name: "task PUT /tasks/{id}", run: () => call(h.updateTask, { method: "PUT", path: `${T}/${middle}`, route: `${T}/{id}`, pathParameters: { id: middle }, headers: JSON_TYPE, body: `{"done":${(toggle = !toggle)}}` }, 200)() },
+      {
+        name: "task PUT /tasks/{id}",
+        run: alternate(...[true, false].map((done) => call(h.updateTask, { method: "PUT", path: `${T}/${middle}`, route: `${T}/{id}`, pathParameters: { id: middle }, headers: JSON_TYPE, body: `{"done":${done}}` }, 200))),
+      },
       {
         name: "task POST /tasks",
         run: async () => { temp = JSON.parse((await call(h.createTask, { method: "POST", path: T, route: T, headers: JSON_TYPE, body: '{"title":"x"}' }, 201)()).body!).task.id; },

@@ -51,6 +51,14 @@ export function call(handler: Handler, input: EventInput & { route: string }, ex
   return run;
 }
 
+/** Alternates between calls (e.g. done: true, then false), each prepared outside the timed run. */
+export function alternate(...calls: Call[]): Call {
+  let turn = 0;
+  const run: Call = () => calls[turn++ % calls.length]();
+  run.prepare = () => calls[turn % calls.length].prepare?.();
+  return run;
+}
+
 /**
  * Measures each case with tinybench (warm-up, then timed runs): ops/s, mean, p50, p99 in
  * microseconds. Cases run one after the other, each with its own warm-up, so a write case's

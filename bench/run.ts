@@ -4,6 +4,7 @@
  * never asserted: a benchmark does not fail on a number.
  *   --smoke        tiny sizes and times (npm test runs this to keep the bench code working)
  *   --out DIR      where to write results.json and BENCHMARKS.md (default: bench/ and the repo root)
+ *   --render       only rewrite BENCHMARKS.md from bench/results.json and bench/analysis.md
  */
 import { cpus, totalmem, platform, release } from "node:os";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -26,6 +27,12 @@ const outDir = outAt >= 0 ? args[outAt + 1] : undefined;
 const log = (line: string) => process.stdout.write(`${line}\n`);
 
 async function main(): Promise<void> {
+  if (args.includes("--render")) {
+    const saved = JSON.parse(readFileSync(join(ROOT, "bench", "results.json"), "utf8")) as Results;
+    writeFileSync(join(ROOT, "BENCHMARKS.md"), renderReport(saved, readFileSync(join(ROOT, "bench", "analysis.md"), "utf8")));
+    log("rewrote BENCHMARKS.md from bench/results.json");
+    return;
+  }
   Object.assign(process.env, {
     LOG_REQUESTS: "off",
     DEMO_NODES: "on",

@@ -1,4 +1,4 @@
-import { call, type Case, type Handler } from "./harness";
+import { alternate, call, type Case, type Handler } from "./harness";
 import { nodeIdForMac } from "../lib/provisioning/ids";
 import { DEMO_MACS } from "../lib/provisioning/demoNodes";
 
@@ -39,10 +39,7 @@ export async function warmCases(h: Record<string, Handler>): Promise<Case[]> {
   const cancelOn = (id: string) =>
     call(h.cancelActiveWorkflow, { method: "DELETE", path: `${A}/nodes/${id}/workflows/active`, route: `${R}/nodes/{identifier}/workflows/active`, pathParameters: { ...v(), identifier: id } }, 200);
 
-  let lastTaskId = 10;
   let lastNodeId = "";
-  let toggle = false;
-  let tempTask = 0;
   const tempNode = "ffffffffffffffffffffffff";
 
   return [
@@ -51,18 +48,19 @@ export async function warmCases(h: Record<string, Handler>): Promise<Case[]> {
     {
       name: "POST /tasks",
       run: call(h.createTask, { method: "POST", path: T, route: T, headers: JSON_TYPE, body: '{"title":"Read a book","description":"The Hobbit"}' }, 201),
-      afterEach: () => call(h.deleteTask, { method: "DELETE", path: `${T}/${lastTaskId + 1}`, route: `${T}/{id}`, pathParameters: { id: String(lastTaskId + 1) } }, 200)(),
+      afterEach: () => call(h.deleteTask, { method: "DELETE", path: `${T}/11`, route: `${T}/{id}`, pathParameters: { id: "11" } }, 200)(),
     },
     {
       name: "PUT /tasks/{id}",
-      run: () => call(h.updateTask, { method: "PUT", path: `${T}/5`, route: `${T}/{id}`, pathParameters: { id: "5" }, headers: JSON_TYPE, body: `{"done":${(toggle = !toggle)}}` }, 200)(),
+      run: alternate(
+        ...[true, false].map((done) => call(h.updateTask, { method: "PUT", path: `${T}/5`, route: `${T}/{id}`, pathParameters: { id: "5" }, headers: JSON_TYPE, body: `{"done":${done}}` }, 200)),
+      ),
     },
     {
+      // The created task is always number 11 (the last one goes, so its id comes back).
       name: "DELETE /tasks/{id}",
-      beforeEach: async () => {
-        tempTask = (JSON.parse((await call(h.createTask, { method: "POST", path: T, route: T, headers: JSON_TYPE, body: '{"title":"x"}' }, 201)()).body!).task.id) as number;
-      },
-      run: () => call(h.deleteTask, { method: "DELETE", path: `${T}/${tempTask}`, route: `${T}/{id}`, pathParameters: { id: String(tempTask) } }, 200)(),
+      beforeEach: () => call(h.createTask, { method: "POST", path: T, route: T, headers: JSON_TYPE, body: '{"title":"x"}' }, 201)(),
+      run: call(h.deleteTask, { method: "DELETE", path: `${T}/11`, route: `${T}/{id}`, pathParameters: { id: "11" } }, 200),
     },
     { name: "GET /nodes", run: call(h.listNodes, { method: "GET", path: `${A}/nodes`, route: `${R}/nodes`, pathParameters: v() }, 200) },
     { name: "GET /nodes/{id}", run: call(h.getNode, { method: "GET", path: `${A}/nodes/${n2}`, route: `${R}/nodes/{identifier}`, pathParameters: { ...v(), identifier: n2 } }, 200) },
@@ -76,7 +74,11 @@ export async function warmCases(h: Record<string, Handler>): Promise<Case[]> {
     },
     {
       name: "PATCH /nodes/{id}",
-      run: () => call(h.patchNode, { method: "PATCH", path: `${A}/nodes/${n3}`, route: `${R}/nodes/{identifier}`, pathParameters: { ...v(), identifier: n3 }, headers: JSON_TYPE, body: `{"status":"${(toggle = !toggle) ? "available" : "reserved"}"}` }, 200)(),
+      run: alternate(
+        ...["available", "reserved"].map((status) =>
+          call(h.patchNode, { method: "PATCH", path: `${A}/nodes/${n3}`, route: `${R}/nodes/{identifier}`, pathParameters: { ...v(), identifier: n3 }, headers: JSON_TYPE, body: `{"status":"${status}"}` }, 200),
+        ),
+      ),
     },
     {
       name: "DELETE /nodes/{id}",
