@@ -28,6 +28,13 @@ export function renderReport(r: Results, analysis: string): string {
   const baseline = r.warm.find((f) => f.name === "bare baseline")!;
   const lines: string[] = [];
   const row = (cells: (string | number)[]) => lines.push(`| ${cells.join(" | ")} |`);
+  /** A markdown table: the header row, its alignment row ("l" or "r" per column), then the rows. */
+  const table = (header: string[], align: string, rows: (string | number)[][]) => {
+    row(header);
+    row([...align].map((a) => (a === "r" ? "---:" : "---")));
+    rows.forEach(row);
+    lines.push("");
+  };
   lines.push("# Benchmarks", "");
   lines.push(`Measured by \`npm run bench\` on ${r.date.slice(0, 10)}${r.smoke ? " (SMOKE RUN: tiny sizes, not figures to quote)" : ""}.`);
   lines.push(`Machine: ${r.machine.cpu}, ${r.machine.cores} cores, ${r.machine.memoryGiB} GiB, ${r.machine.os}. Node ${r.node}.`);
@@ -36,58 +43,45 @@ export function renderReport(r: Results, analysis: string): string {
   lines.push("## Warm invocations", "");
   lines.push("Each bundled handler (minified, as deployed) is invoked in-process with an API Gateway v2 event, through its whole middy stack. Request logs are off (`LOG_REQUESTS=off`) so that stdout is not measured. The baseline is a bare handler: it parses JSON, looks a key up in a Map, and calls `JSON.stringify`, with no middy.", "");
   const floor = r.warm.find((f) => f.name.startsWith("middy,"));
-  row(["endpoint", "ops/s", "mean µs", "p50 µs", "p99 µs", "× baseline", "× middy floor", "target ≤ 3× (single item)"]);
-  row(["---", "---:", "---:", "---:", "---:", "---:", "---:", "---"]);
-  for (const f of r.warm) {
+  table(["endpoint", "ops/s", "mean µs", "p50 µs", "p99 µs", "× baseline", "× middy floor", "target ≤ 3× (single item)"], "lrrrrrrl", r.warm.map((f) => {
     const ratio = f.meanUs / baseline.meanUs;
     const overFloor = floor ? (f.meanUs / floor.meanUs).toFixed(1) : "–";
-    row([f.name, f.opsPerSec, f.meanUs, f.p50Us, f.p99Us, ratio.toFixed(1), overFloor, isSingleItem(f.name) ? mark(ratio <= 3) : "–"]);
-  }
-  lines.push("");
+    return [f.name, f.opsPerSec, f.meanUs, f.p50Us, f.p99Us, ratio.toFixed(1), overFloor, isSingleItem(f.name) ? mark(ratio <= 3) : "–"];
+  }));
 
   lines.push("## Growth with stored data", "");
   const sizes = Object.keys(r.growth[0]?.bySize ?? {});
   lines.push(`Mean µs per call at each store size, and the ratio largest ÷ smallest. Flat (O(1)) reads ≈ 1; O(n) reads grow with the size. For the workflow start, the size is the node's workflow history ÷ 10.`, "");
-  row(["operation", ...sizes.map((s) => `${Number(s).toLocaleString("en")} items`), "ratio", "target ≤ 1.5× (single item)"]);
-  row(["---", ...sizes.map(() => "---:"), "---:", "---"]);
-  for (const g of r.growth) {
-    const single = !/list/.test(g.operation);
-    row([g.operation, ...sizes.map((s) => g.bySize[s]?.meanUs ?? "–"), g.ratio, single ? mark(g.ratio <= 1.5) : "– (O(n) by nature)"]);
-  }
-  lines.push("");
+  table(["operation", ...sizes.map((s) => `${Number(s).toLocaleString("en")} items`), "ratio", "target ≤ 1.5× (single item)"], `l${"r".repeat(sizes.length)}rl`, r.growth.map((g) => [
+    g.operation,
+    ...sizes.map((s) => g.bySize[s]?.meanUs ?? "–"),
+    g.ratio,
+    /list/.test(g.operation) ? "– (O(n) by nature)" : mark(g.ratio <= 1.5),
+  ]));
 
   lines.push("## Cold start", "");
   lines.push("Each bundle is run in a fresh `node` process, and the figure is the median of the runs. The time is counted from the process's start to its first response, so it includes Node's own start-up, loading the bundle and the first invocation. The bare baseline is measured the same way.", "");
-  row(["function", "bundle (minified)", "target ≤ 50 KB", "load ms", "first response ms", "× baseline", "target ≤ 2×"]);
-  row(["---", "---:", "---", "---:", "---:", "---:", "---"]);
-  for (const c of r.cold) {
+  table(["function", "bundle (minified)", "target ≤ 50 KB", "load ms", "first response ms", "× baseline", "target ≤ 2×"], "lrlrrrl", r.cold.map((c) => {
     const reference = c.name === "baseline" || c.name === "middyBaseline";
-    row([c.name, `${(c.bundleBytes / 1024).toFixed(1)} KB`, reference ? "–" : mark(c.bundleBytes <= 50 * 1024), c.loadMs, c.firstResponseMs, c.ratio.toFixed(2), reference ? "–" : mark(c.ratio <= 2)]);
-  }
-  lines.push("");
+    return [c.name, `${(c.bundleBytes / 1024).toFixed(1)} KB`, reference ? "–" : mark(c.bundleBytes <= 50 * 1024), c.loadMs, c.firstResponseMs, c.ratio.toFixed(2), reference ? "–" : mark(c.ratio <= 2)];
+  }));
 
   lines.push("## Memory", "");
-  row(["what", "count", "heap", "bytes each", "target"]);
-  row(["---", "---:", "---:", "---:", "---"]);
-  for (const m of r.memory) {
-    const target = m.what === "tasks" ? `≤ 40 MB per 100k: ${mark((m.heapMB * 100_000) / m.count <= 40)}` : "– (none set)";
-    row([m.what, m.count.toLocaleString("en"), `${m.heapMB} MB`, m.bytesPerItem, target]);
-  }
-  lines.push("");
+  table(["what", "count", "heap", "bytes each", "target"], "lrrrl", r.memory.map((m) => [
+    m.what,
+    m.count.toLocaleString("en"),
+    `${m.heapMB} MB`,
+    m.bytesPerItem,
+    m.what === "tasks" ? `≤ 40 MB per 100k: ${mark((m.heapMB * 100_000) / m.count <= 40)}` : "– (none set)",
+  ]));
 
   lines.push("## HTTP through serverless offline", "");
   lines.push("The tool is autocannon, with 10 connections over loopback. The server is the real `serverless offline` in-process (`npm start`'s mode), and its request logs are off. The baseline is a bare `node:http` server answering a JSON body, measured in the same run.", "");
-  row(["request", "requests/s", "p50 ms", "p99 ms", "non-2xx"]);
-  row(["---", "---:", "---:", "---:", "---:"]);
-  for (const h of r.http) row([h.name, h.requestsPerSec, h.p50Ms, h.p99Ms, h.non2xx]);
-  lines.push("");
+  table(["request", "requests/s", "p50 ms", "p99 ms", "non-2xx"], "lrrrr", r.http.map((h) => [h.name, h.requestsPerSec, h.p50Ms, h.p99Ms, h.non2xx]));
 
   lines.push("## DynamoDB store", "");
   lines.push("The same bundled handlers are run with `STORE=dynamodb` against DynamoDB Local (Amazon's engine, on Java) over loopback. Each figure includes the engine's round trips, so compare them with each other and not with the memory store. On AWS, a DynamoDB round trip from Lambda typically takes single-digit milliseconds.", "");
-  row(["operation", "ops/s", "mean µs", "p50 µs", "p99 µs"]);
-  row(["---", "---:", "---:", "---:", "---:"]);
-  for (const f of r.dynamodb) row([f.name, f.opsPerSec, f.meanUs, f.p50Us, f.p99Us]);
-  lines.push("");
+  table(["operation", "ops/s", "mean µs", "p50 µs", "p99 µs"], "lrrrr", r.dynamodb.map((f) => [f.name, f.opsPerSec, f.meanUs, f.p50Us, f.p99Us]));
 
   lines.push(analysis.trim(), "");
   return `${lines.join("\n")}\n`;

@@ -1,6 +1,7 @@
-import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { ConflictError } from "../../errors";
-import { queryAll, retry, RETRY, rethrowItemTooLarge, transactionReasons } from "../../store/dynamodb/conditions";
+import { rethrowItemTooLarge, transactionReasons } from "../../store/dynamodb/conditions";
+import { VersionedDocuments, type TransactItem } from "../../store/dynamodb/versionedDocuments";
 import { OBJECT_ID } from "../ids";
 import type { Node } from "./node";
 import type { NodeStore } from "./nodeStore";
@@ -8,150 +9,86 @@ import type { NodeStore } from "./nodeStore";
 /**
  * Nodes in DynamoDB, shared by every container.
  *
- * Items: `NODE / <id>` holds the node (as JSON, with a version number), and `NODEID / <identifier>`
+ * Items: `NODE / <id>` holds the node (a versioned JSON document), and `NODEID / <identifier>`
  * claims an identifier for a node. Creating a node writes both in one transaction, each on the
  * condition that it does not exist yet, so a MAC belongs to one node only even when two requests
- * race. Updates are optimistic: the change is applied to the version read and written on the
- * condition that the version is still the same; on a race it is applied again to the newer node,
- * so a concurrent update of another field is never lost.
+ * race. Updates are optimistic (see VersionedDocuments), so a concurrent update of another field
+ * is never lost; claims for added and removed identifiers go in the same transaction.
  */
-const NODE = "NODE";
 const CLAIM = "NODEID";
-const ATTEMPTS = 12;
-
-interface NodeItem {
-  pk: string;
-  sk: string;
-  doc: string;
-  version: number;
-  createdAt: string;
-}
 
 export class DynamoNodeStore implements NodeStore {
+  private readonly documents: VersionedDocuments<Node>;
+
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly table: string,
-  ) {}
+  ) {
+    this.documents = new VersionedDocuments<Node>(client, table, "NODE");
+  }
 
-  async list(): Promise<Node[]> {
-    const items = await queryAll<NodeItem>(this.client, {
-      TableName: this.table,
-      KeyConditionExpression: "pk = :pk",
-      ExpressionAttributeValues: { ":pk": NODE },
-      ConsistentRead: true,
-    });
-    return items
-      .sort((a, b) => (a.createdAt === b.createdAt ? (a.sk < b.sk ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1))
-      .map((item) => JSON.parse(item.doc) as Node);
+  list(): Promise<Node[]> {
+    return this.documents.list();
   }
 
   async get(id: string): Promise<Node | undefined> {
-    return (await this.read(id))?.node;
+    return (await this.documents.read(id))?.doc;
   }
 
   async find(identifier: string): Promise<Node | undefined> {
     // Node ids are 24 hex digits; anything else (a MAC) can only be a claimed identifier: one round trip saved.
-    const direct = OBJECT_ID.test(identifier) ? await this.read(identifier) : undefined;
-    if (direct) return direct.node;
-    const { Item } = await this.client.send(new GetCommand({ TableName: this.table, Key: { pk: CLAIM, sk: identifier }, ConsistentRead: true }));
-    return Item ? this.get(Item.node as string) : undefined;
+    const direct = OBJECT_ID.test(identifier) ? await this.get(identifier) : undefined;
+    if (direct) return direct;
+    const owner = await this.claimOwner(identifier);
+    return owner === undefined ? undefined : this.get(owner);
   }
 
   async create(node: Node): Promise<Node> {
     try {
-      await this.client.send(
-        new TransactWriteCommand({
-          TransactItems: [
-            { Put: { TableName: this.table, Item: this.item(node, 1), ConditionExpression: "attribute_not_exists(pk)" } },
-            ...node.identifiers.map((identifier) => ({
-              Put: { TableName: this.table, Item: { pk: CLAIM, sk: identifier, node: node.id }, ConditionExpression: "attribute_not_exists(pk)" },
-            })),
-          ],
-        }),
-      );
+      await this.documents.transact([this.documents.putNew(node.id, node), ...node.identifiers.map((identifier) => this.claim(identifier, node.id))]);
       return node;
     } catch (error) {
       const reasons = transactionReasons(error);
       if (!reasons) return rethrowItemTooLarge(error);
       if (reasons[0] === "ConditionalCheckFailed") throw new ConflictError(`A node with id ${node.id} already exists`);
-      const taken = node.identifiers.find((_, i) => reasons[i + 1] === "ConditionalCheckFailed");
-      if (taken !== undefined) throw new ConflictError(`Identifier ${taken} already belongs to node ${await this.ownerOf(taken)}`);
+      await this.throwIfClaimed(node.identifiers, reasons);
       throw error;
     }
   }
 
-  async update(id: string, change: (current: Node) => Node): Promise<Node | undefined> {
-    return retry(ATTEMPTS, async () => {
-      const current = await this.read(id);
-      if (!current) return undefined;
-      const next: Node = { ...change(current.node), id };
-      const added = next.identifiers.filter((identifier) => !current.node.identifiers.includes(identifier));
-      const removed = current.node.identifiers.filter((identifier) => !next.identifiers.includes(identifier));
-      try {
-        await this.client.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              {
-                Put: {
-                  TableName: this.table,
-                  Item: this.item(next, current.version + 1),
-                  ConditionExpression: "version = :version",
-                  ExpressionAttributeValues: { ":version": current.version },
-                },
-              },
-              ...added.map((identifier) => ({
-                Put: { TableName: this.table, Item: { pk: CLAIM, sk: identifier, node: id }, ConditionExpression: "attribute_not_exists(pk)" },
-              })),
-              ...removed.map((identifier) => ({
-                Delete: { TableName: this.table, Key: { pk: CLAIM, sk: identifier }, ConditionExpression: "attribute_not_exists(pk) OR node = :id", ExpressionAttributeValues: { ":id": id } },
-              })),
-            ],
-          }),
-        );
-        return next;
-      } catch (error) {
-        const reasons = transactionReasons(error);
-        if (!reasons) return rethrowItemTooLarge(error);
-        const taken = added.find((_, i) => reasons[i + 1] === "ConditionalCheckFailed");
-        if (taken !== undefined) throw new ConflictError(`Identifier ${taken} already belongs to node ${await this.ownerOf(taken)}`);
-        return RETRY; // someone else changed the node: apply the change to the newer version
-      }
-    });
+  update(id: string, change: (current: Node) => Node): Promise<Node | undefined> {
+    const added = (current: Node, next: Node) => next.identifiers.filter((identifier) => !current.identifiers.includes(identifier));
+    return this.documents.update(
+      id,
+      (current) => ({ ...change(current), id }),
+      (current, next) => [
+        ...added(current, next).map((identifier) => this.claim(identifier, id)),
+        ...current.identifiers
+          .filter((identifier) => !next.identifiers.includes(identifier))
+          .map((identifier): TransactItem => ({
+            Delete: { TableName: this.table, Key: { pk: CLAIM, sk: identifier }, ConditionExpression: "attribute_not_exists(pk) OR node = :id", ExpressionAttributeValues: { ":id": id } },
+          })),
+      ],
+      (reasons, current, next) => this.throwIfClaimed(added(current, next), reasons),
+    );
   }
 
-  async delete(id: string): Promise<Node | undefined> {
-    return retry(ATTEMPTS, async () => {
-      const current = await this.read(id);
-      if (!current) return undefined;
-      try {
-        await this.client.send(
-          new TransactWriteCommand({
-            TransactItems: [
-              { Delete: { TableName: this.table, Key: { pk: NODE, sk: id }, ConditionExpression: "version = :version", ExpressionAttributeValues: { ":version": current.version } } },
-              ...current.node.identifiers.map((identifier) => ({ Delete: { TableName: this.table, Key: { pk: CLAIM, sk: identifier } } })),
-            ],
-          }),
-        );
-        return current.node;
-      } catch (error) {
-        if (!transactionReasons(error)) throw error;
-        return RETRY;
-      }
-    });
+  delete(id: string): Promise<Node | undefined> {
+    return this.documents.delete(id, (current) => current.identifiers.map((identifier): TransactItem => ({ Delete: { TableName: this.table, Key: { pk: CLAIM, sk: identifier } } })));
   }
 
-  private async read(id: string): Promise<{ node: Node; version: number } | undefined> {
-    const { Item } = await this.client.send(new GetCommand({ TableName: this.table, Key: { pk: NODE, sk: id }, ConsistentRead: true }));
-    return Item && { node: JSON.parse(Item.doc as string) as Node, version: Item.version as number };
+  private claim(identifier: string, nodeId: string): TransactItem {
+    return { Put: { TableName: this.table, Item: { pk: CLAIM, sk: identifier, node: nodeId }, ConditionExpression: "attribute_not_exists(pk)" } };
   }
 
-  private item(node: Node, version: number): NodeItem {
-    return { pk: NODE, sk: node.id, doc: JSON.stringify(node), version, createdAt: node.createdAt };
+  /** The claims follow the record in the transaction: reasons[i + 1] is identifiers[i]'s. */
+  private async throwIfClaimed(identifiers: string[], reasons: string[]): Promise<void> {
+    const taken = identifiers.find((_, i) => reasons[i + 1] === "ConditionalCheckFailed");
+    if (taken !== undefined) throw new ConflictError(`Identifier ${taken} already belongs to node ${(await this.claimOwner(taken)) ?? "another node"}`);
   }
 
-  private async ownerOf(identifier: string): Promise<string> {
+  private async claimOwner(identifier: string): Promise<string | undefined> {
     const { Item } = await this.client.send(new GetCommand({ TableName: this.table, Key: { pk: CLAIM, sk: identifier }, ConsistentRead: true }));
-    return (Item?.node as string | undefined) ?? "another node";
+    return Item?.node as string | undefined;
   }
 }
-
