@@ -1,5 +1,5 @@
 import { alternate, call, measure, type Figure, type Handler } from "./harness";
-import { processSingleton } from "../lib/store/processSingleton";
+import { processSingleton, resetProcessSingleton } from "../lib/store/processSingleton";
 import type { TaskStore } from "../lib/tasks/taskStore";
 import type { ProvisioningStores } from "../lib/provisioning/stores";
 import { buildNode, parseNewNode } from "../lib/provisioning/nodes/node";
@@ -27,7 +27,8 @@ const taskStore = () => processSingleton<TaskStore>("taskStore.memory", () => { 
 const provisioningStores = () => processSingleton<Promise<ProvisioningStores>>("provisioningStores.memory", () => { throw new Error("no stores yet"); });
 
 function resetStores(): void {
-  for (const key of ["taskStore.memory", "provisioningStores.memory"]) delete (globalThis as Record<symbol, unknown>)[Symbol.for(`lambda-tasks-provisioning.${key}`)];
+  resetProcessSingleton("taskStore.memory");
+  resetProcessSingleton("provisioningStores.memory");
 }
 
 /**
