@@ -25,12 +25,12 @@ export const southboundRoute = (options: { body?: BodyPresence }, handler: HttpH
 /** A path parameter API Gateway always supplies for the route. */
 export const param = (event: HttpEvent, name: string): string => event.pathParameters?.[name] ?? "";
 
-/** Every query parameter with all its values. */
+/** Every query parameter with all its values (the raw query string parsed once). */
 export function queryParameters(event: HttpEvent): Record<string, string[]> {
-  const names = new Set(new URLSearchParams(event.rawQueryString ?? "").keys());
-  for (const name of Object.keys(event.queryStringParameters ?? {})) names.add(name);
   const out: Record<string, string[]> = {};
-  for (const name of names) out[name] = queryValues(event, name);
+  for (const [name, value] of new URLSearchParams(event.rawQueryString ?? "")) (out[name] ??= []).push(value);
+  // Events without rawQueryString (hand-made ones) still carry queryStringParameters.
+  for (const name of Object.keys(event.queryStringParameters ?? {})) out[name] ??= queryValues(event, name);
   return out;
 }
 
