@@ -2,8 +2,7 @@ import { GetCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { ConflictError } from "../../errors";
 import { queryAll, rethrowItemTooLarge, transactionReasons } from "../../store/dynamodb/conditions";
 import { VersionedDocuments, type TransactItem } from "../../store/dynamodb/versionedDocuments";
-import { ACTIVE_CONFLICT } from "./memoryWorkflowStore";
-import { isActive, type Workflow } from "./workflow";
+import { ACTIVE_CONFLICT, isActive, type Workflow } from "./workflow";
 import type { WorkflowStore } from "./workflowStore";
 
 /**

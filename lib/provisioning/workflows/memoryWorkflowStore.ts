@@ -1,10 +1,8 @@
 import { ConflictError } from "../../errors";
 import { Budget, type BudgetLimits } from "../../store/budget";
 import { deepFreeze } from "../../store/deepFreeze";
-import { isActive, workflowFootprint, type Workflow } from "./workflow";
+import { ACTIVE_CONFLICT, isActive, workflowFootprint, type Workflow } from "./workflow";
 import type { WorkflowStore } from "./workflowStore";
-
-export const ACTIVE_CONFLICT = "Unable to run multiple task graphs against a single target.";
 
 /** Workflows in this container's memory, indexed by record id, by node and by active node. */
 export class MemoryWorkflowStore implements WorkflowStore {

@@ -51,6 +51,9 @@ export interface Workflow {
   updatedAt: string;
 }
 
+/** RackHD's answer when a node already has an active workflow (every store enforces the rule). */
+export const ACTIVE_CONFLICT = "Unable to run multiple task graphs against a single target.";
+
 export const isTerminal = (state: TaskState): boolean => state !== "pending" && state !== "running";
 export const isActive = (workflow: Pick<Workflow, "_status">): boolean => workflow._status === "running";
 

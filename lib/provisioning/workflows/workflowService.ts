@@ -6,9 +6,8 @@ import { findNode } from "../nodes/nodeService";
 import type { ProvisioningStores } from "../stores";
 import type { ApiContext } from "../apiContext";
 import { buildWorkflow } from "./buildWorkflow";
-import { ACTIVE_CONFLICT } from "./memoryWorkflowStore";
 import { advanceWorkflow, cancelWorkflow, completeWaitingTask } from "./progress";
-import type { Workflow } from "./workflow";
+import { ACTIVE_CONFLICT, type Workflow } from "./workflow";
 
 export const graphLibrary = (): readonly GraphDefinition[] => GRAPH_LIBRARY;
 
