@@ -1,7 +1,7 @@
 import { alternate, call, measure, type Figure, type Handler } from "./harness";
 import { processSingleton, resetProcessSingleton } from "../lib/store/processSingleton";
 import type { TaskStore } from "../lib/tasks/taskStore";
-import type { ProvisioningStores } from "../lib/provisioning/stores";
+import type { ProvisioningStores } from "../lib/provisioning/ports";
 import { buildNode, parseNewNode } from "../lib/provisioning/nodes/node";
 import { buildWorkflow } from "../lib/provisioning/workflows/buildWorkflow";
 import { cancelWorkflow } from "../lib/provisioning/workflows/progress";

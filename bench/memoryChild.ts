@@ -1,7 +1,7 @@
 // Heap held by the memory stores, measured in a fresh process with --expose-gc.
-import { MemoryTaskStore } from "../lib/tasks/memoryTaskStore";
-import { MemoryNodeStore } from "../lib/provisioning/nodes/memoryNodeStore";
-import { MemoryWorkflowStore } from "../lib/provisioning/workflows/memoryWorkflowStore";
+import { MemoryTaskStore } from "../lib/store/memory/taskStore";
+import { MemoryNodeStore } from "../lib/store/memory/nodeStore";
+import { MemoryWorkflowStore } from "../lib/store/memory/workflowStore";
 import { buildNode, parseNewNode } from "../lib/provisioning/nodes/node";
 import { buildWorkflow } from "../lib/provisioning/workflows/buildWorkflow";
 import { advanceWorkflow, completeWaitingTask } from "../lib/provisioning/workflows/progress";

@@ -1,7 +1,7 @@
-import { taskRoute } from "../../lib/tasks/taskRoute";
-import { taskStore } from "../../lib/tasks/taskStoreProvider";
+import { taskRoute } from "../../lib/http/taskRoute";
+import { taskStore } from "../../lib/store/compositionRoot";
 import { createTask } from "../../lib/tasks/taskService";
-import { taskPresenter } from "../../lib/tasks/taskPresenter";
+import { taskPresenter } from "../../lib/http/presenters/taskPresenter";
 import { created } from "../../lib/http/responses";
 
 /** POST /todo/api/v1.0/tasks */

@@ -1,5 +1,5 @@
-import { taskRoute } from "../../lib/tasks/taskRoute";
-import { taskStore } from "../../lib/tasks/taskStoreProvider";
+import { taskRoute } from "../../lib/http/taskRoute";
+import { taskStore } from "../../lib/store/compositionRoot";
 import { deleteTask } from "../../lib/tasks/taskService";
 import { parseTaskId } from "../../lib/tasks/task";
 import { ok } from "../../lib/http/responses";

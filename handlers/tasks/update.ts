@@ -1,8 +1,8 @@
-import { taskRoute } from "../../lib/tasks/taskRoute";
-import { taskStore } from "../../lib/tasks/taskStoreProvider";
+import { taskRoute } from "../../lib/http/taskRoute";
+import { taskStore } from "../../lib/store/compositionRoot";
 import { updateTask } from "../../lib/tasks/taskService";
 import { parseTaskId } from "../../lib/tasks/task";
-import { taskPresenter } from "../../lib/tasks/taskPresenter";
+import { taskPresenter } from "../../lib/http/presenters/taskPresenter";
 import { parseJsonBody } from "../../lib/http/middleware/jsonBody";
 import { ok } from "../../lib/http/responses";
 

@@ -1,7 +1,3 @@
-import { settings } from "../config/settings";
-import { requestBaseUrl } from "../http/baseUrl";
-import type { HttpEvent } from "../http/event";
-
 /** What `{{api.*}}` and `{{file.server}}` render to (RackHD's render context). */
 export interface ApiContext {
   server: string;
@@ -12,8 +8,6 @@ export interface ApiContext {
   profiles: string;
   lookups: string;
 }
-
-export const PROVISIONING_ROOT = "/api/";
 
 export function apiContextFor(server: string): ApiContext {
   const base = `${server}/api/current`;
@@ -27,9 +21,5 @@ export function apiContextFor(server: string): ApiContext {
     lookups: `${base}/lookups`,
   };
 }
-
-/** API_SERVER when set, else the request's scheme, host and any stage prefix in front of /api/. */
-export const apiContext = (event: HttpEvent): ApiContext =>
-  apiContextFor(requestBaseUrl(event, PROVISIONING_ROOT, settings().apiServer));
 
 export const renderContext = (api: ApiContext) => ({ api, file: { server: api.server } });

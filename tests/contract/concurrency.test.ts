@@ -1,7 +1,7 @@
 import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { DynamoTaskStore } from "../../lib/tasks/dynamoTaskStore";
+import { DynamoTaskStore } from "../../lib/store/dynamodb/taskStore";
 import { freshTable, testDocumentClient, testEndpoint } from "../support/dynamoTables";
 
 const run = promisify(execFile);

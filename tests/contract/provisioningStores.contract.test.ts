@@ -1,9 +1,9 @@
-import { MemoryNodeStore } from "../../lib/provisioning/nodes/memoryNodeStore";
-import { DynamoNodeStore } from "../../lib/provisioning/nodes/dynamoNodeStore";
-import { MemoryWorkflowStore } from "../../lib/provisioning/workflows/memoryWorkflowStore";
-import { DynamoWorkflowStore } from "../../lib/provisioning/workflows/dynamoWorkflowStore";
-import { MemoryLookupStore } from "../../lib/provisioning/boot/lookupStore";
-import { DynamoLookupStore } from "../../lib/provisioning/boot/dynamoLookupStore";
+import { MemoryNodeStore } from "../../lib/store/memory/nodeStore";
+import { DynamoNodeStore } from "../../lib/store/dynamodb/nodeStore";
+import { MemoryWorkflowStore } from "../../lib/store/memory/workflowStore";
+import { DynamoWorkflowStore } from "../../lib/store/dynamodb/workflowStore";
+import { MemoryLookupStore } from "../../lib/store/memory/lookupStore";
+import { DynamoLookupStore } from "../../lib/store/dynamodb/lookupStore";
 import type { NodeStore } from "../../lib/provisioning/nodes/nodeStore";
 import type { WorkflowStore } from "../../lib/provisioning/workflows/workflowStore";
 import type { LookupStore } from "../../lib/provisioning/boot/lookupStore";

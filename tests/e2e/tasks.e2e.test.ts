@@ -38,7 +38,7 @@ describe("task service over HTTP, default settings", () => {
     expect((await call("POST", TASKS, { headers: JSON_TYPE, body: '{"title":"again"}' })).body.task.id).toBe(2);
     if (onDynamoDb()) {
       // Every function ran in its own worker: the state they shared is in the table.
-      const { DynamoTaskStore } = await import("../../lib/tasks/dynamoTaskStore");
+      const { DynamoTaskStore } = await import("../../lib/store/dynamodb/taskStore");
       const { testDocumentClient } = await import("../support/dynamoTables");
       const stored = await new DynamoTaskStore(testDocumentClient(), server.env.DYNAMODB_TABLE).list();
       expect(stored.map((task) => task.title)).toEqual(["Buy groceries", "again"]);

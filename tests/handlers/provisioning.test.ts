@@ -89,7 +89,7 @@ describe("nodes", () => {
     expect(echoed.status).toBe(200);
     expect(echoed.body.terraform).toBe(true);
     // The stored secret survived the echo: an OBM change that needs it still sees the real value.
-    const stores = await (await import("../../lib/provisioning/stores")).provisioningStores();
+    const stores = await (await import("../../lib/store/compositionRoot")).provisioningStores();
     expect((await stores.nodes.get(DEMO_ID))!.obmSettings[0].config.password).toBe("keep-me");
   });
 

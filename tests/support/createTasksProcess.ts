@@ -1,6 +1,6 @@
 // One writer process of the concurrency test: `count` task creates in parallel against the shared
 // DynamoDB table, through the same adapter a Lambda container uses. Prints the ids it got as JSON.
-import { DynamoTaskStore } from "../../lib/tasks/dynamoTaskStore";
+import { DynamoTaskStore } from "../../lib/store/dynamodb/taskStore";
 import { documentClient } from "../../lib/store/dynamodb/client";
 
 const [endpoint, table, writer, count] = process.argv.slice(2);

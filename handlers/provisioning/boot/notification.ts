@@ -1,5 +1,5 @@
-import { southboundRoute, queryParameters } from "../../../lib/provisioning/provisioningRoute";
-import { provisioningStores } from "../../../lib/provisioning/stores";
+import { southboundRoute, queryParameters } from "../../../lib/http/provisioningRoute";
+import { provisioningStores } from "../../../lib/store/compositionRoot";
 import { notify } from "../../../lib/provisioning/boot/bootService";
 import { isPlainObject } from "../../../lib/json";
 import { created } from "../../../lib/http/responses";

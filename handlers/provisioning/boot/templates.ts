@@ -1,7 +1,7 @@
-import { southboundRoute, param, query } from "../../../lib/provisioning/provisioningRoute";
-import { provisioningStores } from "../../../lib/provisioning/stores";
+import { southboundRoute, param, query } from "../../../lib/http/provisioningRoute";
+import { provisioningStores } from "../../../lib/store/compositionRoot";
 import { nodeTemplate } from "../../../lib/provisioning/boot/bootService";
-import { apiContext } from "../../../lib/provisioning/apiContext";
+import { apiContext } from "../../../lib/http/requestContext";
 import { queryValues } from "../../../lib/http/event";
 import { text } from "../../../lib/http/responses";
 

@@ -1,7 +1,7 @@
-import { northboundRoute } from "../../../lib/provisioning/provisioningRoute";
-import { provisioningStores } from "../../../lib/provisioning/stores";
+import { northboundRoute } from "../../../lib/http/provisioningRoute";
+import { provisioningStores } from "../../../lib/store/compositionRoot";
 import { createNode } from "../../../lib/provisioning/nodes/nodeService";
-import { presentNode } from "../../../lib/provisioning/presenters";
+import { presentNode } from "../../../lib/http/presenters/provisioningPresenters";
 import { created } from "../../../lib/http/responses";
 
 /** POST /api/{version}/nodes */

@@ -1,7 +1,7 @@
-import { northboundRoute, queryParameters } from "../../../lib/provisioning/provisioningRoute";
-import { provisioningStores } from "../../../lib/provisioning/stores";
+import { northboundRoute, queryParameters } from "../../../lib/http/provisioningRoute";
+import { provisioningStores } from "../../../lib/store/compositionRoot";
 import { listNodes } from "../../../lib/provisioning/nodes/nodeService";
-import { presentNode } from "../../../lib/provisioning/presenters";
+import { presentNode } from "../../../lib/http/presenters/provisioningPresenters";
 import { ok } from "../../../lib/http/responses";
 
 /** GET /api/{version}/nodes[?field=value] */

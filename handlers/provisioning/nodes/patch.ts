@@ -1,7 +1,7 @@
-import { northboundRoute, param } from "../../../lib/provisioning/provisioningRoute";
-import { provisioningStores } from "../../../lib/provisioning/stores";
+import { northboundRoute, param } from "../../../lib/http/provisioningRoute";
+import { provisioningStores } from "../../../lib/store/compositionRoot";
 import { patchNode } from "../../../lib/provisioning/nodes/nodeService";
-import { presentNode } from "../../../lib/provisioning/presenters";
+import { presentNode } from "../../../lib/http/presenters/provisioningPresenters";
 import { parseJsonBody } from "../../../lib/http/middleware/jsonBody";
 import { ok } from "../../../lib/http/responses";
 

@@ -1,5 +1,5 @@
-import { northboundRoute, param } from "../../../lib/provisioning/provisioningRoute";
-import { provisioningStores } from "../../../lib/provisioning/stores";
+import { northboundRoute, param } from "../../../lib/http/provisioningRoute";
+import { provisioningStores } from "../../../lib/store/compositionRoot";
 import { nodeObmSettings } from "../../../lib/provisioning/obm/obmService";
 import { redact } from "../../../lib/provisioning/secrets";
 import { ok } from "../../../lib/http/responses";

@@ -1,4 +1,4 @@
-import { northboundRoute } from "../../../lib/provisioning/provisioningRoute";
+import { northboundRoute } from "../../../lib/http/provisioningRoute";
 import { obmLibrary } from "../../../lib/provisioning/obm/obmService";
 import { ok } from "../../../lib/http/responses";
 

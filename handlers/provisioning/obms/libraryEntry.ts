@@ -1,4 +1,4 @@
-import { northboundRoute, param } from "../../../lib/provisioning/provisioningRoute";
+import { northboundRoute, param } from "../../../lib/http/provisioningRoute";
 import { obmLibraryEntry } from "../../../lib/provisioning/obm/obmService";
 import { ok } from "../../../lib/http/responses";
 

@@ -1,7 +1,7 @@
-import { northboundRoute, param } from "../../../lib/provisioning/provisioningRoute";
-import { provisioningStores } from "../../../lib/provisioning/stores";
+import { northboundRoute, param } from "../../../lib/http/provisioningRoute";
+import { provisioningStores } from "../../../lib/store/compositionRoot";
 import { cancelNodeWorkflow } from "../../../lib/provisioning/workflows/workflowService";
-import { presentWorkflow } from "../../../lib/provisioning/presenters";
+import { presentWorkflow } from "../../../lib/http/presenters/provisioningPresenters";
 import { ok } from "../../../lib/http/responses";
 
 /** DELETE /api/{version}/nodes/{identifier}/workflows/active: 200 with the cancelled workflow, 404 when none. */

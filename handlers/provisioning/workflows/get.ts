@@ -1,7 +1,7 @@
-import { northboundRoute, param } from "../../../lib/provisioning/provisioningRoute";
-import { provisioningStores } from "../../../lib/provisioning/stores";
+import { northboundRoute, param } from "../../../lib/http/provisioningRoute";
+import { provisioningStores } from "../../../lib/store/compositionRoot";
 import { getWorkflow } from "../../../lib/provisioning/workflows/workflowService";
-import { presentWorkflow } from "../../../lib/provisioning/presenters";
+import { presentWorkflow } from "../../../lib/http/presenters/provisioningPresenters";
 import { ok } from "../../../lib/http/responses";
 
 /** GET /api/{version}/workflows/{id}: by instanceId or record id. */

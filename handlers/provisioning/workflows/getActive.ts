@@ -1,7 +1,7 @@
-import { northboundRoute, param } from "../../../lib/provisioning/provisioningRoute";
-import { provisioningStores } from "../../../lib/provisioning/stores";
+import { northboundRoute, param } from "../../../lib/http/provisioningRoute";
+import { provisioningStores } from "../../../lib/store/compositionRoot";
 import { nodeActiveWorkflow } from "../../../lib/provisioning/workflows/workflowService";
-import { presentWorkflow } from "../../../lib/provisioning/presenters";
+import { presentWorkflow } from "../../../lib/http/presenters/provisioningPresenters";
 import { noContent, ok } from "../../../lib/http/responses";
 
 /** GET /api/{version}/nodes/{identifier}/workflows/active: 200 with it, 204 when none. */

@@ -1,4 +1,4 @@
-import { northboundRoute } from "../../../lib/provisioning/provisioningRoute";
+import { northboundRoute } from "../../../lib/http/provisioningRoute";
 import { graphLibrary } from "../../../lib/provisioning/workflows/workflowService";
 import { ok } from "../../../lib/http/responses";
 

@@ -1,4 +1,4 @@
-import { northboundRoute, param } from "../../../lib/provisioning/provisioningRoute";
+import { northboundRoute, param } from "../../../lib/http/provisioningRoute";
 import { graphLibrary, graphLibraryEntry } from "../../../lib/provisioning/workflows/workflowService";
 import { ok } from "../../../lib/http/responses";
 

@@ -1,8 +1,8 @@
-import { northboundRoute, param, query } from "../../../lib/provisioning/provisioningRoute";
-import { provisioningStores } from "../../../lib/provisioning/stores";
+import { northboundRoute, param, query } from "../../../lib/http/provisioningRoute";
+import { provisioningStores } from "../../../lib/store/compositionRoot";
 import { startWorkflow } from "../../../lib/provisioning/workflows/workflowService";
-import { apiContext } from "../../../lib/provisioning/apiContext";
-import { presentWorkflow } from "../../../lib/provisioning/presenters";
+import { apiContext } from "../../../lib/http/requestContext";
+import { presentWorkflow } from "../../../lib/http/presenters/provisioningPresenters";
 import { isPlainObject } from "../../../lib/json";
 import { created } from "../../../lib/http/responses";
 

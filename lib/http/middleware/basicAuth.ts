@@ -3,7 +3,7 @@ import { settings, type Settings } from "../../config/settings";
 import { parseBasicAuth } from "../../auth/basicAuth";
 import { UnauthorizedError } from "../../errors";
 import { header, type HttpEvent, type HttpResult } from "../event";
-import { logLine } from "../logger";
+import { logLine } from "../../logger";
 
 let warnedNoUsers = false;
 

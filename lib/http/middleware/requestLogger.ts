@@ -3,7 +3,7 @@ import type { Context } from "aws-lambda";
 import { settings } from "../../config/settings";
 import type { HttpEvent, HttpResult } from "../event";
 import { isExpected } from "../errorMapping";
-import { logLine } from "../logger";
+import { logLine } from "../../logger";
 
 type Request = middy.Request<HttpEvent, HttpResult, Error, Context, { startedAt?: number }>;
 

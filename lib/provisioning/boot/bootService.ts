@@ -4,7 +4,7 @@ import { nodeIdForMac } from "../ids";
 import { normalizeMac } from "../mac";
 import { buildNode, type Node } from "../nodes/node";
 import { findNode } from "../nodes/nodeService";
-import type { ProvisioningStores } from "../stores";
+import type { ProvisioningStores } from "../ports";
 import { markBooted, waitingInstallTask } from "../workflows/progress";
 import { activeWorkflowOf, completeNodeInstall } from "../workflows/workflowService";
 import { discoveredScript, messageScript, profileScript, redirectScript } from "./ipxe";

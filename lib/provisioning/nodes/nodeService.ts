@@ -3,7 +3,7 @@ import { newObjectId } from "../ids";
 import { normalizeIdentifier } from "../mac";
 import { assertServicesSupported, upsertObmSettings } from "../obm/obmSetting";
 import { keepRedactedSecrets } from "../secrets";
-import type { ProvisioningStores } from "../stores";
+import type { ProvisioningStores } from "../ports";
 import { advanceWorkflow } from "../workflows/progress";
 import { buildNode, parseNewNode, parseNodePatch, type Node } from "./node";
 

@@ -1,7 +1,7 @@
 import { NotFoundError } from "../../errors";
 import type { Node } from "../nodes/node";
 import { findNode } from "../nodes/nodeService";
-import type { ProvisioningStores } from "../stores";
+import type { ProvisioningStores } from "../ports";
 import { OBM_LIBRARY, obmServiceEntry, type ObmServiceEntry } from "./obmLibrary";
 import { assertServicesSupported, parseObmSettings, upsertObmSettings, type ObmSetting } from "./obmSetting";
 

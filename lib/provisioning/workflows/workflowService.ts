@@ -3,7 +3,7 @@ import { isPlainObject } from "../../json";
 import { GRAPH_LIBRARY, graphDefinition, type GraphDefinition } from "../graphs/graphLibrary";
 import type { Node } from "../nodes/node";
 import { findNode } from "../nodes/nodeService";
-import type { ProvisioningStores } from "../stores";
+import type { ProvisioningStores } from "../ports";
 import type { ApiContext } from "../apiContext";
 import { buildWorkflow } from "./buildWorkflow";
 import { advanceWorkflow, cancelWorkflow, completeWaitingTask } from "./progress";

@@ -1,6 +1,6 @@
-import { MemoryNodeStore } from "../../../lib/provisioning/nodes/memoryNodeStore";
-import { MemoryWorkflowStore } from "../../../lib/provisioning/workflows/memoryWorkflowStore";
-import { MemoryLookupStore } from "../../../lib/provisioning/boot/lookupStore";
+import { MemoryNodeStore } from "../../../lib/store/memory/nodeStore";
+import { MemoryWorkflowStore } from "../../../lib/store/memory/workflowStore";
+import { MemoryLookupStore } from "../../../lib/store/memory/lookupStore";
 import { buildNode, parseNewNode } from "../../../lib/provisioning/nodes/node";
 import { buildWorkflow } from "../../../lib/provisioning/workflows/buildWorkflow";
 import { cancelWorkflow } from "../../../lib/provisioning/workflows/progress";

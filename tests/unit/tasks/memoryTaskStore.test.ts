@@ -1,4 +1,4 @@
-import { MemoryTaskStore } from "../../../lib/tasks/memoryTaskStore";
+import { MemoryTaskStore } from "../../../lib/store/memory/taskStore";
 import { CapacityError } from "../../../lib/errors";
 
 const roomy = () => new MemoryTaskStore({ capacity: 1000, maxBytes: 1 << 20 });

@@ -1,5 +1,5 @@
 import { createTask, deleteTask, getTask, listTasks, updateTask } from "../../../lib/tasks/taskService";
-import { MemoryTaskStore } from "../../../lib/tasks/memoryTaskStore";
+import { MemoryTaskStore } from "../../../lib/store/memory/taskStore";
 import { NotFoundError, ValidationError } from "../../../lib/errors";
 
 const newStore = () => new MemoryTaskStore({ capacity: 100, maxBytes: 1 << 20 });

@@ -1,9 +1,9 @@
 import { GetCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { ConflictError } from "../../errors";
-import { queryAll, rethrowItemTooLarge, transactionReasons } from "../../store/dynamodb/conditions";
-import { VersionedDocuments, type TransactItem } from "../../store/dynamodb/versionedDocuments";
-import { ACTIVE_CONFLICT, isActive, type Workflow } from "./workflow";
-import type { WorkflowStore } from "./workflowStore";
+import { queryAll, rethrowItemTooLarge, transactionReasons } from "./conditions";
+import { VersionedDocuments, type TransactItem } from "./versionedDocuments";
+import { ACTIVE_CONFLICT, isActive, type Workflow } from "../../provisioning/workflows/workflow";
+import type { WorkflowStore } from "../../provisioning/workflows/workflowStore";
 
 /**
  * Workflows in DynamoDB, shared by every container.

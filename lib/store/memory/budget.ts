@@ -1,4 +1,4 @@
-import { CapacityError } from "../errors";
+import { CapacityError } from "../../errors";
 
 export interface BudgetLimits {
   /** Most records the store holds. */

@@ -1,10 +1,10 @@
 import { GetCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { ConflictError } from "../../errors";
-import { rethrowItemTooLarge, transactionReasons } from "../../store/dynamodb/conditions";
-import { VersionedDocuments, type TransactItem } from "../../store/dynamodb/versionedDocuments";
-import { OBJECT_ID } from "../ids";
-import type { Node } from "./node";
-import type { NodeStore } from "./nodeStore";
+import { rethrowItemTooLarge, transactionReasons } from "./conditions";
+import { VersionedDocuments, type TransactItem } from "./versionedDocuments";
+import { OBJECT_ID } from "../../provisioning/ids";
+import type { Node } from "../../provisioning/nodes/node";
+import type { NodeStore } from "../../provisioning/nodes/nodeStore";
 
 /**
  * Nodes in DynamoDB, shared by every container.

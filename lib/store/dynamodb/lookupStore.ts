@@ -1,6 +1,6 @@
 import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { queryAll } from "../../store/dynamodb/conditions";
-import type { LookupStore } from "./lookupStore";
+import { queryAll } from "./conditions";
+import type { LookupStore } from "../../provisioning/boot/lookupStore";
 
 /** Lookups in DynamoDB: `LOOKUP / <ip>` → node id. */
 const LOOKUP = "LOOKUP";

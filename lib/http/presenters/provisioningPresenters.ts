@@ -1,6 +1,6 @@
-import type { Node } from "./nodes/node";
-import { redact } from "./secrets";
-import type { Workflow, WorkflowTask } from "./workflows/workflow";
+import type { Node } from "../../provisioning/nodes/node";
+import { redact } from "../../provisioning/secrets";
+import type { Workflow, WorkflowTask } from "../../provisioning/workflows/workflow";
 
 /** A node as RackHD 1.1 answered it (workflows/catalogs are associations rendered empty), secrets redacted. */
 export const presentNode = (node: Node): Record<string, unknown> => redact({ ...node, workflows: [], catalogs: [] });

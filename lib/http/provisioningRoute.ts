@@ -1,8 +1,8 @@
 import { NotFoundError } from "../errors";
-import type { HttpHandler, HttpEvent } from "../http/event";
-import { queryValues } from "../http/event";
-import type { BodyPresence } from "../http/middleware/jsonBody";
-import { httpRoute } from "../http/stack";
+import type { HttpHandler, HttpEvent } from "./event";
+import { queryValues } from "./event";
+import type { BodyPresence } from "./middleware/jsonBody";
+import { httpRoute } from "./stack";
 
 /** RackHD mounted one router at /api/1.1, /api/current and /api/common; routes take {version}. */
 export const API_VERSIONS = ["1.1", "current", "common"] as const;

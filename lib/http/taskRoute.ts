@@ -1,7 +1,7 @@
 import type { Settings } from "../config/settings";
-import type { HttpHandler } from "../http/event";
-import { httpRoute } from "../http/stack";
-import type { BodyPresence } from "../http/middleware/jsonBody";
+import type { HttpHandler } from "./event";
+import { httpRoute } from "./stack";
+import type { BodyPresence } from "./middleware/jsonBody";
 
 /**
  * A task-list route: Flask-style error bodies, and Basic auth when TASKS_AUTH covers it

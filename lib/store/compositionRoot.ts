@@ -1,18 +1,35 @@
 import { isDomainError } from "../errors";
-import { logLine } from "../http/logger";
+import { logLine } from "../logger";
 import { settings, type Settings } from "../config/settings";
-import { processSingleton, resetProcessSingleton } from "../store/processSingleton";
-import { MemoryNodeStore } from "./nodes/memoryNodeStore";
-import type { NodeStore } from "./nodes/nodeStore";
-import { MemoryWorkflowStore } from "./workflows/memoryWorkflowStore";
-import type { WorkflowStore } from "./workflows/workflowStore";
-import { MemoryLookupStore, type LookupStore } from "./boot/lookupStore";
-import { demoNodes } from "./demoNodes";
+import { processSingleton, resetProcessSingleton } from "./processSingleton";
+import type { TaskStore } from "../tasks/taskStore";
+import type { NodeStore } from "../provisioning/nodes/nodeStore";
+import type { ProvisioningStores } from "../provisioning/ports";
+import { demoNodes } from "../provisioning/demoNodes";
+import { MemoryTaskStore } from "./memory/taskStore";
+import { MemoryNodeStore } from "./memory/nodeStore";
+import { MemoryWorkflowStore } from "./memory/workflowStore";
+import { MemoryLookupStore } from "./memory/lookupStore";
 
-export interface ProvisioningStores {
-  nodes: NodeStore;
-  workflows: WorkflowStore;
-  lookups: LookupStore;
+/**
+ * The composition root: the one module that knows both the domain's ports and the adapters, and
+ * picks the adapters from the STORE setting. Handlers get their stores here.
+ */
+
+/** The task store this container uses, chosen by the STORE setting. */
+export function taskStore(): TaskStore {
+  const config = settings();
+  if (config.store === "dynamodb") {
+    return processSingleton(`taskStore.dynamodb.${config.dynamodbTable}`, () => {
+      // Loaded only in this mode, so memory-mode containers never load the AWS SDK.
+      const { DynamoTaskStore } = require("./dynamodb/taskStore") as typeof import("./dynamodb/taskStore");
+      const { documentClient } = require("./dynamodb/client") as typeof import("./dynamodb/client");
+      return new DynamoTaskStore(documentClient(config), config.dynamodbTable);
+    });
+  }
+  return processSingleton("taskStore.memory", () =>
+    new MemoryTaskStore({ capacity: config.memoryStoreCapacity, maxBytes: config.memoryStoreMaxBytes }),
+  );
 }
 
 async function seedDemoNodes(nodes: NodeStore): Promise<void> {
@@ -38,10 +55,10 @@ function memoryStores(config: Settings): ProvisioningStores {
 
 function dynamoStores(config: Settings): ProvisioningStores {
   // Loaded only in this mode, so memory-mode containers never load the AWS SDK.
-  const { documentClient } = require("../store/dynamodb/client") as typeof import("../store/dynamodb/client");
-  const { DynamoNodeStore } = require("./nodes/dynamoNodeStore") as typeof import("./nodes/dynamoNodeStore");
-  const { DynamoWorkflowStore } = require("./workflows/dynamoWorkflowStore") as typeof import("./workflows/dynamoWorkflowStore");
-  const { DynamoLookupStore } = require("./boot/dynamoLookupStore") as typeof import("./boot/dynamoLookupStore");
+  const { documentClient } = require("./dynamodb/client") as typeof import("./dynamodb/client");
+  const { DynamoNodeStore } = require("./dynamodb/nodeStore") as typeof import("./dynamodb/nodeStore");
+  const { DynamoWorkflowStore } = require("./dynamodb/workflowStore") as typeof import("./dynamodb/workflowStore");
+  const { DynamoLookupStore } = require("./dynamodb/lookupStore") as typeof import("./dynamodb/lookupStore");
   const client = documentClient(config);
   return {
     nodes: new DynamoNodeStore(client, config.dynamodbTable),

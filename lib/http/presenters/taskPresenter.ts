@@ -1,7 +1,7 @@
-import { settings } from "../config/settings";
-import { requestBaseUrl } from "../http/baseUrl";
-import type { HttpEvent } from "../http/event";
-import type { Task } from "./task";
+import { settings } from "../../config/settings";
+import { requestBaseUrl } from "../baseUrl";
+import type { HttpEvent } from "../event";
+import type { Task } from "../../tasks/task";
 
 export const TASKS_ROOT = "/todo/api/v1.0";
 

@@ -1,7 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { isConditionFailure, queryAll, rethrowItemTooLarge } from "../store/dynamodb/conditions";
-import type { NewTask, Task, TaskPatch } from "./task";
-import type { TaskStore } from "./taskStore";
+import { isConditionFailure, queryAll, rethrowItemTooLarge } from "./conditions";
+import type { NewTask, Task, TaskPatch } from "../../tasks/task";
+import type { TaskStore } from "../../tasks/taskStore";
 
 /**
  * Tasks in DynamoDB, shared by every container.

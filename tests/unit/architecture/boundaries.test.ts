@@ -1,0 +1,50 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+
+/**
+ * The hexagon, enforced: arrows go handlers → lib/http → domain ← lib/store. The domain
+ * (lib/tasks, lib/provisioning) imports only itself, the shared domain errors and JSON helpers,
+ * and Node built-ins; no Lambda types, middy, AWS SDK, HTTP layer, store adapter or settings.
+ */
+const ROOT = join(__dirname, "../../..");
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? sourceFiles(join(dir, entry.name)) : entry.name.endsWith(".ts") ? [join(dir, entry.name)] : [],
+  );
+}
+
+/** Every module a file imports or requires: relative ones as repository paths, packages as named. */
+function importsOf(file: string): string[] {
+  const source = readFileSync(join(ROOT, file), "utf8");
+  const specifiers = [...source.matchAll(/(?:from\s+|import\s+|require\(|import\()\s*"([^"]+)"/g)].map((match) => match[1]);
+  return specifiers.map((spec) => (spec.startsWith(".") ? relative(ROOT, resolve(ROOT, dirname(file), spec)) : spec));
+}
+
+const DOMAIN = ["lib/tasks", "lib/provisioning"];
+const DOMAIN_MAY_IMPORT = [/^lib\/tasks\//, /^lib\/provisioning\//, /^lib\/errors$/, /^lib\/json$/, /^node:/];
+
+function violations(dirs: string[], allowed: (target: string, file: string) => boolean): string[] {
+  return dirs.flatMap((dir) => sourceFiles(dir).flatMap((file) => importsOf(file).filter((target) => !allowed(target, file)).map((target) => `${file} imports ${target}`)));
+}
+
+describe("architecture boundaries", () => {
+  it("finds the imports it checks (the scan itself works)", () => {
+    expect(importsOf("lib/store/compositionRoot.ts")).toEqual(expect.arrayContaining(["lib/config/settings", "lib/store/memory/taskStore"]));
+    expect(sourceFiles("lib/provisioning").length).toBeGreaterThan(20);
+  });
+
+  it("keeps the domain free of adapters, Lambda, middy, the AWS SDK and settings", () => {
+    expect(violations(DOMAIN, (target) => DOMAIN_MAY_IMPORT.some((rule) => rule.test(target)))).toEqual([]);
+  });
+
+  it("keeps the HTTP adapter and the store adapters apart", () => {
+    expect(violations(["lib/http"], (target) => !target.startsWith("lib/store/"))).toEqual([]);
+    expect(violations(["lib/store"], (target) => !target.startsWith("lib/http/") && !target.startsWith("@middy/"))).toEqual([]);
+  });
+
+  it("lets handlers reach stores only through the composition root", () => {
+    const allowed = (target: string) => !target.startsWith("lib/store/") || target === "lib/store/compositionRoot";
+    expect(violations(["handlers"], allowed)).toEqual([]);
+  });
+});
