@@ -1,4 +1,13 @@
-/** @type {import('jest').Config} */
+/**
+ * Test tiers (see the README's "Tests"):
+ * - unit, handler: no Java, no server, no network (`npm run test:unit`);
+ * - contract: the store adapters against memory and DynamoDB Local (Java);
+ * - deploy: what the Serverless CLI resolves from serverless.yml;
+ * - e2e: the real `serverless offline` over HTTP; e2e-dynamodb: the same on DynamoDB Local (Java);
+ * - bench-smoke: `npm run bench` in miniature.
+ * Only the tiers that need DynamoDB Local start it (a per-project global setup).
+ * @type {import('jest').Config}
+ */
 const shared = {
   testEnvironment: "node",
   // @middy/* 7.x is ESM-only ("exports" has only an "import" condition): jest's CJS resolver cannot
@@ -14,18 +23,22 @@ const shared = {
   setupFiles: ["<rootDir>/tests/support/quietEnv.ts"],
 };
 
-module.exports = {
-  // One DynamoDB Local for the whole run (contract tests and the DynamoDB end-to-end suites).
+const dynamoDbLocal = {
   globalSetup: "<rootDir>/tests/support/dynamoGlobalSetup.js",
   globalTeardown: "<rootDir>/tests/support/dynamoGlobalTeardown.js",
+};
+
+module.exports = {
   projects: [
     { ...shared, displayName: "unit", testMatch: ["<rootDir>/tests/unit/**/*.test.ts"] },
     { ...shared, displayName: "handler", testMatch: ["<rootDir>/tests/handlers/**/*.test.ts"] },
-    { ...shared, displayName: "contract", testMatch: ["<rootDir>/tests/contract/**/*.test.ts"] },
+    { ...shared, ...dynamoDbLocal, displayName: "contract", testMatch: ["<rootDir>/tests/contract/**/*.test.ts"] },
+    { ...shared, displayName: "deploy", testMatch: ["<rootDir>/tests/deploy/**/*.test.ts"] },
     { ...shared, displayName: "bench-smoke", testMatch: ["<rootDir>/tests/bench/**/*.test.ts"] },
     { ...shared, displayName: "e2e", testMatch: ["<rootDir>/tests/e2e/**/*.test.ts"], slowTestThreshold: 30 },
     {
       ...shared,
+      ...dynamoDbLocal,
       // The same end-to-end suites, with the DynamoDB store and every function in its own worker thread.
       displayName: "e2e-dynamodb",
       testMatch: ["<rootDir>/tests/e2e/**/*.e2e.test.ts"],

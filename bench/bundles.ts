@@ -1,6 +1,7 @@
 import { build } from "esbuild";
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { join } from "node:path";
+import { CATCH_ALL, ROUTES } from "../lib/http/routes";
 
 export const ROOT = join(__dirname, "..");
 export const OUT = join(ROOT, ".bench", "bundles");
@@ -12,11 +13,12 @@ export interface FunctionSpec {
   path?: string;
 }
 
-/** Every function of serverless.yml, with its route. */
+/** Every function the route registry declares (serverless.yml's functions), with its route. */
 export function functionsOf(): FunctionSpec[] {
-  const yml = readFileSync(join(ROOT, "serverless.yml"), "utf8");
-  const pattern = /\n  (\w+):\n    handler: (\S+)\.handler\n(?:\s+role: \S+\n)?\s+events:\n\s+- httpApi: (?:\{ method: (\w+), path: "?([^"\s]+?)"? \}|"\*")/g;
-  return [...yml.matchAll(pattern)].map(([, name, handler, method, path]) => ({ name, handler, method, path }));
+  return [
+    ...ROUTES.map((route) => ({ name: route.function, handler: route.handler, method: route.method, path: route.path })),
+    { name: CATCH_ALL.function, handler: CATCH_ALL.handler },
+  ];
 }
 
 /**

@@ -1,9 +1,9 @@
 import type { Context } from "aws-lambda";
-import { httpRoute } from "../../lib/http/stack";
-import { methodsAt } from "../../lib/http/routeTable";
 import { MethodNotAllowedError, NotFoundError } from "../../lib/errors";
-import { preflight } from "../../lib/http/preflight";
 import type { HttpEvent, HttpHandler } from "../../lib/http/event";
+import { preflight } from "../../lib/http/preflight";
+import { methodsAt } from "../../lib/http/routeTable";
+import { httpRoute } from "../../lib/http/stack";
 import { handler as nodeTemplate } from "../provisioning/boot/templates";
 
 /**

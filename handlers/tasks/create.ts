@@ -1,11 +1,11 @@
-import { taskRoute } from "../../lib/http/taskRoute";
-import { taskStore } from "../../lib/store/compositionRoot";
-import { createTask } from "../../lib/tasks/taskService";
-import { taskPresenter } from "../../lib/http/presenters/taskPresenter";
+import { endpoint } from "../../lib/http/endpoint";
+import { presentTasks } from "../../lib/http/presenters/taskPresenter";
 import { created } from "../../lib/http/responses";
+import { createTask } from "../../lib/http/routes/tasks";
+import { taskStore } from "../../lib/store/compositionRoot";
+import * as tasks from "../../lib/tasks/taskService";
 
-/** POST /todo/api/v1.0/tasks */
-export const handler = taskRoute({ body: "required" }, async (event) => {
-  const task = await createTask(taskStore(), event.body);
-  return created({ task: taskPresenter(event, "single")(task) });
+export const handler = endpoint(createTask, async ({ event, readBody }) => {
+  const task = await tasks.createTask(taskStore(), await readBody());
+  return created({ task: presentTasks(event, "single")(task) });
 });

@@ -1,12 +1,11 @@
-import { taskRoute } from "../../lib/http/taskRoute";
-import { taskStore } from "../../lib/store/compositionRoot";
-import { getTask } from "../../lib/tasks/taskService";
-import { parseTaskId } from "../../lib/tasks/task";
-import { taskPresenter } from "../../lib/http/presenters/taskPresenter";
+import { endpoint } from "../../lib/http/endpoint";
+import { presentTasks } from "../../lib/http/presenters/taskPresenter";
 import { ok } from "../../lib/http/responses";
+import { getTask } from "../../lib/http/routes/tasks";
+import { taskStore } from "../../lib/store/compositionRoot";
+import * as tasks from "../../lib/tasks/taskService";
 
-/** GET /todo/api/v1.0/tasks/{id} */
-export const handler = taskRoute({}, async (event) => {
-  const task = await getTask(taskStore(), parseTaskId(event.pathParameters?.id));
-  return ok({ task: taskPresenter(event, "single")(task) });
+export const handler = endpoint(getTask, async ({ event, params }) => {
+  const task = await tasks.getTask(taskStore(), Number(params.id));
+  return ok({ task: presentTasks(event, "single")(task) });
 });

@@ -1,11 +1,11 @@
-import { taskRoute } from "../../lib/http/taskRoute";
-import { taskStore } from "../../lib/store/compositionRoot";
-import { listTasks } from "../../lib/tasks/taskService";
-import { taskPresenter } from "../../lib/http/presenters/taskPresenter";
+import { endpoint } from "../../lib/http/endpoint";
+import { presentTasks } from "../../lib/http/presenters/taskPresenter";
 import { ok } from "../../lib/http/responses";
+import { listTasks } from "../../lib/http/routes/tasks";
+import { taskStore } from "../../lib/store/compositionRoot";
+import * as tasks from "../../lib/tasks/taskService";
 
-/** GET /todo/api/v1.0/tasks */
-export const handler = taskRoute({ listRoute: true }, async (event) => {
-  const tasks = await listTasks(taskStore());
-  return ok({ tasks: tasks.map(taskPresenter(event, "list")) });
+export const handler = endpoint(listTasks, async ({ event }) => {
+  const all = await tasks.listTasks(taskStore());
+  return ok({ tasks: all.map(presentTasks(event, "list")) });
 });

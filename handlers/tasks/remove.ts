@@ -1,11 +1,10 @@
-import { taskRoute } from "../../lib/http/taskRoute";
-import { taskStore } from "../../lib/store/compositionRoot";
-import { deleteTask } from "../../lib/tasks/taskService";
-import { parseTaskId } from "../../lib/tasks/task";
+import { endpoint } from "../../lib/http/endpoint";
 import { ok } from "../../lib/http/responses";
+import { deleteTask } from "../../lib/http/routes/tasks";
+import { taskStore } from "../../lib/store/compositionRoot";
+import * as tasks from "../../lib/tasks/taskService";
 
-/** DELETE /todo/api/v1.0/tasks/{id} */
-export const handler = taskRoute({}, async (event) => {
-  await deleteTask(taskStore(), parseTaskId(event.pathParameters?.id));
+export const handler = endpoint(deleteTask, async ({ params }) => {
+  await tasks.deleteTask(taskStore(), Number(params.id));
   return ok({ result: true });
 });

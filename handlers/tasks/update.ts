@@ -1,14 +1,12 @@
-import { taskRoute } from "../../lib/http/taskRoute";
-import { taskStore } from "../../lib/store/compositionRoot";
-import { updateTask } from "../../lib/tasks/taskService";
-import { parseTaskId } from "../../lib/tasks/task";
-import { taskPresenter } from "../../lib/http/presenters/taskPresenter";
-import { parseJsonBody } from "../../lib/http/middleware/jsonBody";
+import { endpoint } from "../../lib/http/endpoint";
+import { presentTasks } from "../../lib/http/presenters/taskPresenter";
 import { ok } from "../../lib/http/responses";
+import { updateTask } from "../../lib/http/routes/tasks";
+import { taskStore } from "../../lib/store/compositionRoot";
+import * as tasks from "../../lib/tasks/taskService";
 
-/** PUT /todo/api/v1.0/tasks/{id}: the body is parsed only once the task is known to exist. */
-export const handler = taskRoute({}, async (event) => {
-  const id = parseTaskId(event.pathParameters?.id);
-  const task = await updateTask(taskStore(), id, () => parseJsonBody(event, "required"));
-  return ok({ task: taskPresenter(event, "single")(task) });
+/** The body is read only once the task is known to exist (404 before 400). */
+export const handler = endpoint(updateTask, async ({ event, params, readBody }) => {
+  const task = await tasks.updateTask(taskStore(), Number(params.id), readBody);
+  return ok({ task: presentTasks(event, "single")(task) });
 });

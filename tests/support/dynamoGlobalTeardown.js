@@ -1,3 +1,6 @@
+// Stops the DynamoDB Local that dynamoGlobalSetup.js started (jest runs teardowns after every test).
 module.exports = async () => {
-  await globalThis.__DYNAMODB_LOCAL__?.stop();
+  const db = globalThis.__DYNAMODB_LOCAL__;
+  globalThis.__DYNAMODB_LOCAL__ = undefined;
+  await db?.stop();
 };

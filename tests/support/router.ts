@@ -8,11 +8,14 @@ export interface RouteBinding {
   method: string;
   path: string;
   handler: Invocable;
+  /** Checks an answer against what the route declares (the registry's response schemas). */
+  checkAnswer?: (answer: Answer) => void;
 }
 
 /**
- * Routes a request the way API Gateway's HTTP API does: the first route whose method and path
- * template match, with `{name}` segments as path parameters; otherwise the `$default` handler.
+ * Routes a request the way API Gateway's HTTP API does: of the routes whose method and path
+ * template match, the most specific (a literal segment beats a `{name}` one, from the left), with
+ * `{name}` segments as path parameters; otherwise the `$default` handler.
  */
 export function makeRouter(routes: RouteBinding[], fallback: Invocable) {
   const compiled = routes.map((route) => {
@@ -26,15 +29,20 @@ export function makeRouter(routes: RouteBinding[], fallback: Invocable) {
         return param[2] ? "(.+)" : "([^/]+)";
       })
       .join("/");
-    return { ...route, names, regex: new RegExp(`^${source}$`) };
+    // Literal segments sort before parameters, segment by segment: "/workflows/library" before "/workflows/{id}".
+    const rank = route.path.split("/").map((part) => (part.startsWith("{") ? "1" : "0")).join("");
+    return { ...route, names, rank, regex: new RegExp(`^${source}$`) };
   });
-  return (input: Omit<EventInput, "route" | "pathParameters">): Promise<Answer> => {
+  compiled.sort((a, b) => a.rank.localeCompare(b.rank));
+  return async (input: Omit<EventInput, "route" | "pathParameters">): Promise<Answer> => {
     const rawPath = input.path.split("?")[0];
     for (const route of compiled) {
       const match = route.method === input.method ? route.regex.exec(rawPath) : null;
       if (!match) continue;
       const pathParameters = Object.fromEntries(route.names.map((name, i) => [name, decodeURIComponent(match[i + 1])]));
-      return invoke(route.handler, { ...input, route: route.path, pathParameters });
+      const answer = await invoke(route.handler, { ...input, route: route.path, pathParameters });
+      route.checkAnswer?.(answer);
+      return answer;
     }
     return invoke(fallback, { ...input, route: "$default" });
   };

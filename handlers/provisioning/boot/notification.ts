@@ -1,12 +1,12 @@
-import { southboundRoute, queryParameters } from "../../../lib/http/provisioningRoute";
-import { provisioningStores } from "../../../lib/store/compositionRoot";
-import { notify } from "../../../lib/provisioning/boot/bootService";
-import { isPlainObject } from "../../../lib/json";
+import { endpoint } from "../../../lib/http/endpoint";
 import { created } from "../../../lib/http/responses";
+import { notification } from "../../../lib/http/routes/provisioning";
+import { notify } from "../../../lib/provisioning/boot/bootService";
+import { provisioningStores } from "../../../lib/store/compositionRoot";
 
-/** POST /api/{version}/notification[?nodeId=]: query values win over body values (RackHD's _.defaults). */
-export const handler = southboundRoute({ body: "optional" }, async (event) => {
-  const fromQuery = Object.fromEntries(Object.entries(queryParameters(event)).map(([key, values]) => [key, values[0]]));
-  const message = { ...(isPlainObject(event.body) ? event.body : {}), ...fromQuery };
+/** `?nodeId=`: query values win over body values (RackHD's _.defaults). */
+export const handler = endpoint(notification, async ({ query, readBody }) => {
+  const fromQuery = Object.fromEntries(Object.entries(query).map(([key, values]) => [key, values[0]]));
+  const message = { ...(await readBody()), ...fromQuery };
   return created(await notify(await provisioningStores(), message, new Date()));
 });

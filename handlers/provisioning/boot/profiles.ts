@@ -1,13 +1,13 @@
-import { southboundRoute } from "../../../lib/http/provisioningRoute";
-import { provisioningStores } from "../../../lib/store/compositionRoot";
-import { bootProfile } from "../../../lib/provisioning/boot/bootService";
+import { endpoint } from "../../../lib/http/endpoint";
 import { apiContext } from "../../../lib/http/requestContext";
-import { queryValues } from "../../../lib/http/event";
 import { text } from "../../../lib/http/responses";
+import { bootProfile } from "../../../lib/http/routes/provisioning";
+import { bootProfile as profile } from "../../../lib/provisioning/boot/bootService";
+import { provisioningStores } from "../../../lib/store/compositionRoot";
 
-/** GET /api/{version}/profiles[?macs=...]: the iPXE script for a booting machine. */
-export const handler = southboundRoute({}, async (event) => {
-  const sourceIp = event.requestContext.http.sourceIp;
-  const script = await bootProfile(await provisioningStores(), queryValues(event, "macs"), sourceIp, apiContext(event), new Date());
+/** `?macs=a&macs=b` or `?macs=a,b`. */
+export const handler = endpoint(bootProfile, async ({ event, query }) => {
+  const { sourceIp } = event.requestContext.http;
+  const script = await profile(await provisioningStores(), query.macs ?? [], sourceIp, apiContext(event), new Date());
   return text(200, script);
 });

@@ -1,14 +1,13 @@
-import { southboundRoute, param, query } from "../../../lib/http/provisioningRoute";
-import { provisioningStores } from "../../../lib/store/compositionRoot";
-import { nodeTemplate } from "../../../lib/provisioning/boot/bootService";
+import { endpoint } from "../../../lib/http/endpoint";
 import { apiContext } from "../../../lib/http/requestContext";
-import { queryValues } from "../../../lib/http/event";
 import { text } from "../../../lib/http/responses";
+import { nodeTemplate } from "../../../lib/http/routes/provisioning";
+import { nodeTemplate as template } from "../../../lib/provisioning/boot/bootService";
+import { provisioningStores } from "../../../lib/store/compositionRoot";
 
-/** GET (and HEAD) /api/{version}/templates/{name}: the install script for the requesting node. */
-export const handler = southboundRoute({}, async (event) => {
-  const who = { nodeId: query(event, "nodeId"), macs: queryValues(event, "macs"), sourceIp: event.requestContext.http.sourceIp };
-  const stores = await provisioningStores();
-  const script = await nodeTemplate(stores, param(event, "name"), who, event.rawPath, apiContext(event), new Date());
+/** GET (and, through the catch-all, HEAD): a request to the completionUri completes the install. */
+export const handler = endpoint(nodeTemplate, async ({ event, params, query }) => {
+  const who = { nodeId: query.nodeId?.[0], macs: query.macs ?? [], sourceIp: event.requestContext.http.sourceIp };
+  const script = await template(await provisioningStores(), params.name, who, event.rawPath, apiContext(event), new Date());
   return text(200, script);
 });

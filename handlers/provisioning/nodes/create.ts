@@ -1,11 +1,11 @@
-import { northboundRoute } from "../../../lib/http/provisioningRoute";
-import { provisioningStores } from "../../../lib/store/compositionRoot";
-import { createNode } from "../../../lib/provisioning/nodes/nodeService";
+import { endpoint } from "../../../lib/http/endpoint";
 import { presentNode } from "../../../lib/http/presenters/provisioningPresenters";
 import { created } from "../../../lib/http/responses";
+import { createNode } from "../../../lib/http/routes/provisioning";
+import { createNode as create } from "../../../lib/provisioning/nodes/nodeService";
+import { provisioningStores } from "../../../lib/store/compositionRoot";
 
-/** POST /api/{version}/nodes */
-export const handler = northboundRoute({ body: "required" }, async (event) => {
-  const node = await createNode(await provisioningStores(), event.body, new Date());
+export const handler = endpoint(createNode, async ({ readBody }) => {
+  const node = await create(await provisioningStores(), await readBody(), new Date());
   return created(presentNode(node));
 });

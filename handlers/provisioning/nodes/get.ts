@@ -1,11 +1,11 @@
-import { northboundRoute, param } from "../../../lib/http/provisioningRoute";
-import { provisioningStores } from "../../../lib/store/compositionRoot";
-import { findNode } from "../../../lib/provisioning/nodes/nodeService";
+import { endpoint } from "../../../lib/http/endpoint";
 import { presentNode } from "../../../lib/http/presenters/provisioningPresenters";
 import { ok } from "../../../lib/http/responses";
+import { getNode } from "../../../lib/http/routes/provisioning";
+import { findNode } from "../../../lib/provisioning/nodes/nodeService";
+import { provisioningStores } from "../../../lib/store/compositionRoot";
 
-/** GET /api/{version}/nodes/{identifier} (an id or a MAC) */
-export const handler = northboundRoute({}, async (event) => {
-  const node = await findNode(await provisioningStores(), param(event, "identifier"));
+export const handler = endpoint(getNode, async ({ params }) => {
+  const node = await findNode(await provisioningStores(), params.identifier);
   return ok(presentNode(node));
 });

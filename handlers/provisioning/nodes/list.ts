@@ -1,11 +1,11 @@
-import { northboundRoute, queryParameters } from "../../../lib/http/provisioningRoute";
-import { provisioningStores } from "../../../lib/store/compositionRoot";
-import { listNodes } from "../../../lib/provisioning/nodes/nodeService";
+import { endpoint } from "../../../lib/http/endpoint";
 import { presentNode } from "../../../lib/http/presenters/provisioningPresenters";
 import { ok } from "../../../lib/http/responses";
+import { listNodes } from "../../../lib/http/routes/provisioning";
+import { listNodes as list } from "../../../lib/provisioning/nodes/nodeService";
+import { provisioningStores } from "../../../lib/store/compositionRoot";
 
-/** GET /api/{version}/nodes[?field=value] */
-export const handler = northboundRoute({}, async (event) => {
-  const nodes = await listNodes(await provisioningStores(), queryParameters(event));
+export const handler = endpoint(listNodes, async ({ query }) => {
+  const nodes = await list(await provisioningStores(), query);
   return ok(nodes.map(presentNode));
 });

@@ -1,12 +1,12 @@
-import { northboundRoute, param } from "../../../lib/http/provisioningRoute";
-import { provisioningStores } from "../../../lib/store/compositionRoot";
-import { patchNode } from "../../../lib/provisioning/nodes/nodeService";
+import { endpoint } from "../../../lib/http/endpoint";
 import { presentNode } from "../../../lib/http/presenters/provisioningPresenters";
-import { parseJsonBody } from "../../../lib/http/middleware/jsonBody";
 import { ok } from "../../../lib/http/responses";
+import { patchNode } from "../../../lib/http/routes/provisioning";
+import { patchNode as patch } from "../../../lib/provisioning/nodes/nodeService";
+import { provisioningStores } from "../../../lib/store/compositionRoot";
 
-/** PATCH /api/{version}/nodes/{identifier}: the body is read once the node is known to exist. */
-export const handler = northboundRoute({}, async (event) => {
-  const node = await patchNode(await provisioningStores(), param(event, "identifier"), () => parseJsonBody(event, "required"), new Date());
+/** The body is read once the node is known to exist (404 before 400). */
+export const handler = endpoint(patchNode, async ({ params, readBody }) => {
+  const node = await patch(await provisioningStores(), params.identifier, readBody, new Date());
   return ok(presentNode(node));
 });

@@ -1,11 +1,11 @@
-import { northboundRoute, param } from "../../../lib/http/provisioningRoute";
-import { provisioningStores } from "../../../lib/store/compositionRoot";
-import { deleteNode } from "../../../lib/provisioning/nodes/nodeService";
+import { endpoint } from "../../../lib/http/endpoint";
 import { presentNode } from "../../../lib/http/presenters/provisioningPresenters";
 import { ok } from "../../../lib/http/responses";
+import { deleteNode } from "../../../lib/http/routes/provisioning";
+import { deleteNode as remove } from "../../../lib/provisioning/nodes/nodeService";
+import { provisioningStores } from "../../../lib/store/compositionRoot";
 
-/** DELETE /api/{version}/nodes/{identifier}: 200 with the deleted node; 409 while a workflow is active. */
-export const handler = northboundRoute({}, async (event) => {
-  const node = await deleteNode(await provisioningStores(), param(event, "identifier"), new Date());
+export const handler = endpoint(deleteNode, async ({ params }) => {
+  const node = await remove(await provisioningStores(), params.identifier, new Date());
   return ok(presentNode(node));
 });

@@ -1,11 +1,11 @@
-import { northboundRoute, param } from "../../../lib/http/provisioningRoute";
-import { provisioningStores } from "../../../lib/store/compositionRoot";
+import { endpoint } from "../../../lib/http/endpoint";
+import { ok } from "../../../lib/http/responses";
+import { getNodeObm } from "../../../lib/http/routes/provisioning";
 import { nodeObmSettings } from "../../../lib/provisioning/obm/obmService";
 import { redact } from "../../../lib/provisioning/secrets";
-import { ok } from "../../../lib/http/responses";
+import { provisioningStores } from "../../../lib/store/compositionRoot";
 
-/** GET /api/{version}/nodes/{identifier}/obm: the node's OBM settings, secrets redacted. */
-export const handler = northboundRoute({}, async (event) => {
-  const settings = await nodeObmSettings(await provisioningStores(), param(event, "identifier"));
+export const handler = endpoint(getNodeObm, async ({ params }) => {
+  const settings = await nodeObmSettings(await provisioningStores(), params.identifier);
   return ok(redact(settings));
 });

@@ -1,6 +1,6 @@
-import { northboundRoute } from "../../../lib/http/provisioningRoute";
-import { obmLibrary } from "../../../lib/provisioning/obm/obmService";
+import { endpoint } from "../../../lib/http/endpoint";
 import { ok } from "../../../lib/http/responses";
+import { obmLibrary } from "../../../lib/http/routes/provisioning";
+import { obmLibrary as library } from "../../../lib/provisioning/obm/obmService";
 
-/** GET /api/{version}/obms/library */
-export const handler = northboundRoute({}, async () => ok(obmLibrary()));
+export const handler = endpoint(obmLibrary, async () => ok(library()));

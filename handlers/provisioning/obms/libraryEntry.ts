@@ -1,6 +1,6 @@
-import { northboundRoute, param } from "../../../lib/http/provisioningRoute";
-import { obmLibraryEntry } from "../../../lib/provisioning/obm/obmService";
+import { endpoint } from "../../../lib/http/endpoint";
 import { ok } from "../../../lib/http/responses";
+import { obmLibraryEntry } from "../../../lib/http/routes/provisioning";
+import { obmLibraryEntry as entry } from "../../../lib/provisioning/obm/obmService";
 
-/** GET /api/{version}/obms/library/{service} */
-export const handler = northboundRoute({}, async (event) => ok(obmLibraryEntry(param(event, "service"))));
+export const handler = endpoint(obmLibraryEntry, async ({ params }) => ok(entry(params.service)));

@@ -1,12 +1,12 @@
-import { northboundRoute, param } from "../../../lib/http/provisioningRoute";
-import { provisioningStores } from "../../../lib/store/compositionRoot";
-import { setNodeObm } from "../../../lib/provisioning/obm/obmService";
+import { endpoint } from "../../../lib/http/endpoint";
 import { presentNode } from "../../../lib/http/presenters/provisioningPresenters";
-import { parseJsonBody } from "../../../lib/http/middleware/jsonBody";
 import { created } from "../../../lib/http/responses";
+import { setNodeObm } from "../../../lib/http/routes/provisioning";
+import { setNodeObm as setObm } from "../../../lib/provisioning/obm/obmService";
+import { provisioningStores } from "../../../lib/store/compositionRoot";
 
-/** POST /api/{version}/nodes/{identifier}/obm: 201 with the node (404 before the body is read). */
-export const handler = northboundRoute({}, async (event) => {
-  const node = await setNodeObm(await provisioningStores(), param(event, "identifier"), () => parseJsonBody(event, "required"), new Date());
+/** 201 with the node; the body is read once the node is known to exist (404 before 400). */
+export const handler = endpoint(setNodeObm, async ({ params, readBody }) => {
+  const node = await setObm(await provisioningStores(), params.identifier, readBody, new Date());
   return created(presentNode(node));
 });

@@ -1,11 +1,11 @@
-import { northboundRoute, param } from "../../../lib/http/provisioningRoute";
-import { provisioningStores } from "../../../lib/store/compositionRoot";
-import { cancelNodeWorkflow } from "../../../lib/provisioning/workflows/workflowService";
+import { endpoint } from "../../../lib/http/endpoint";
 import { presentWorkflow } from "../../../lib/http/presenters/provisioningPresenters";
 import { ok } from "../../../lib/http/responses";
+import { cancelActiveWorkflow } from "../../../lib/http/routes/provisioning";
+import { cancelNodeWorkflow } from "../../../lib/provisioning/workflows/workflowService";
+import { provisioningStores } from "../../../lib/store/compositionRoot";
 
-/** DELETE /api/{version}/nodes/{identifier}/workflows/active: 200 with the cancelled workflow, 404 when none. */
-export const handler = northboundRoute({}, async (event) => {
-  const workflow = await cancelNodeWorkflow(await provisioningStores(), param(event, "identifier"), new Date());
+export const handler = endpoint(cancelActiveWorkflow, async ({ params }) => {
+  const workflow = await cancelNodeWorkflow(await provisioningStores(), params.identifier, new Date());
   return ok(presentWorkflow(workflow));
 });

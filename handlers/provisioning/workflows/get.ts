@@ -1,11 +1,11 @@
-import { northboundRoute, param } from "../../../lib/http/provisioningRoute";
-import { provisioningStores } from "../../../lib/store/compositionRoot";
-import { getWorkflow } from "../../../lib/provisioning/workflows/workflowService";
+import { endpoint } from "../../../lib/http/endpoint";
 import { presentWorkflow } from "../../../lib/http/presenters/provisioningPresenters";
 import { ok } from "../../../lib/http/responses";
+import { getWorkflow } from "../../../lib/http/routes/provisioning";
+import { getWorkflow as get } from "../../../lib/provisioning/workflows/workflowService";
+import { provisioningStores } from "../../../lib/store/compositionRoot";
 
-/** GET /api/{version}/workflows/{id}: by instanceId or record id. */
-export const handler = northboundRoute({}, async (event) => {
-  const workflow = await getWorkflow(await provisioningStores(), param(event, "id"), new Date());
+export const handler = endpoint(getWorkflow, async ({ params }) => {
+  const workflow = await get(await provisioningStores(), params.id, new Date());
   return ok(presentWorkflow(workflow));
 });

@@ -1,11 +1,11 @@
-import { northboundRoute, param } from "../../../lib/http/provisioningRoute";
-import { provisioningStores } from "../../../lib/store/compositionRoot";
-import { nodeActiveWorkflow } from "../../../lib/provisioning/workflows/workflowService";
+import { endpoint } from "../../../lib/http/endpoint";
 import { presentWorkflow } from "../../../lib/http/presenters/provisioningPresenters";
 import { noContent, ok } from "../../../lib/http/responses";
+import { getActiveWorkflow } from "../../../lib/http/routes/provisioning";
+import { nodeActiveWorkflow } from "../../../lib/provisioning/workflows/workflowService";
+import { provisioningStores } from "../../../lib/store/compositionRoot";
 
-/** GET /api/{version}/nodes/{identifier}/workflows/active: 200 with it, 204 when none. */
-export const handler = northboundRoute({}, async (event) => {
-  const workflow = await nodeActiveWorkflow(await provisioningStores(), param(event, "identifier"), new Date());
+export const handler = endpoint(getActiveWorkflow, async ({ params }) => {
+  const workflow = await nodeActiveWorkflow(await provisioningStores(), params.identifier, new Date());
   return workflow ? ok(presentWorkflow(workflow)) : noContent();
 });

@@ -1,6 +1,6 @@
-import { northboundRoute } from "../../../lib/http/provisioningRoute";
-import { graphLibrary } from "../../../lib/provisioning/workflows/workflowService";
+import { endpoint } from "../../../lib/http/endpoint";
 import { ok } from "../../../lib/http/responses";
+import { graphLibrary } from "../../../lib/http/routes/provisioning";
+import { graphLibrary as library } from "../../../lib/provisioning/workflows/workflowService";
 
-/** GET /api/{version}/workflows/library */
-export const handler = northboundRoute({}, async () => ok(graphLibrary()));
+export const handler = endpoint(graphLibrary, async () => ok(library()));

@@ -1,9 +1,7 @@
-import { northboundRoute, param } from "../../../lib/http/provisioningRoute";
-import { graphLibrary, graphLibraryEntry } from "../../../lib/provisioning/workflows/workflowService";
+import { endpoint } from "../../../lib/http/endpoint";
 import { ok } from "../../../lib/http/responses";
+import { graphLibraryEntry } from "../../../lib/http/routes/provisioning";
+import { graphLibrary, graphLibraryEntry as entry } from "../../../lib/provisioning/workflows/workflowService";
 
-/** GET /api/{version}/workflows/library/{name}; `*` is the whole library (RackHD's later form). */
-export const handler = northboundRoute({}, async (event) => {
-  const name = param(event, "name");
-  return ok(name === "*" ? graphLibrary() : graphLibraryEntry(name));
-});
+/** `*` is the whole library (RackHD's later form). */
+export const handler = endpoint(graphLibraryEntry, async ({ params }) => ok(params.name === "*" ? graphLibrary() : entry(params.name)));

@@ -1,13 +1,13 @@
-import { northboundRoute, query } from "../../../lib/http/provisioningRoute";
-import { provisioningStores } from "../../../lib/store/compositionRoot";
-import { listWorkflows } from "../../../lib/provisioning/workflows/workflowService";
+import { endpoint } from "../../../lib/http/endpoint";
 import { presentWorkflow } from "../../../lib/http/presenters/provisioningPresenters";
 import { ok } from "../../../lib/http/responses";
+import { listWorkflows } from "../../../lib/http/routes/provisioning";
+import { listWorkflows as list } from "../../../lib/provisioning/workflows/workflowService";
+import { provisioningStores } from "../../../lib/store/compositionRoot";
 
-/** GET /api/{version}/workflows[?active=true|false] */
-export const handler = northboundRoute({}, async (event) => {
-  const active = query(event, "active");
-  const filter = active === "true" ? { active: true } : active === "false" ? { active: false } : {};
-  const workflows = await listWorkflows(await provisioningStores(), filter, new Date());
+const ACTIVE_FILTERS: Record<string, { active?: boolean }> = { true: { active: true }, false: { active: false } };
+
+export const handler = endpoint(listWorkflows, async ({ query }) => {
+  const workflows = await list(await provisioningStores(), ACTIVE_FILTERS[query.active?.[0] ?? ""] ?? {}, new Date());
   return ok(workflows.map(presentWorkflow));
 });

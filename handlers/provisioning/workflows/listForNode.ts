@@ -1,11 +1,11 @@
-import { northboundRoute, param } from "../../../lib/http/provisioningRoute";
-import { provisioningStores } from "../../../lib/store/compositionRoot";
-import { nodeWorkflows } from "../../../lib/provisioning/workflows/workflowService";
+import { endpoint } from "../../../lib/http/endpoint";
 import { presentWorkflow } from "../../../lib/http/presenters/provisioningPresenters";
 import { ok } from "../../../lib/http/responses";
+import { listNodeWorkflows } from "../../../lib/http/routes/provisioning";
+import { nodeWorkflows } from "../../../lib/provisioning/workflows/workflowService";
+import { provisioningStores } from "../../../lib/store/compositionRoot";
 
-/** GET /api/{version}/nodes/{identifier}/workflows: past and active. */
-export const handler = northboundRoute({}, async (event) => {
-  const workflows = await nodeWorkflows(await provisioningStores(), param(event, "identifier"), new Date());
+export const handler = endpoint(listNodeWorkflows, async ({ params }) => {
+  const workflows = await nodeWorkflows(await provisioningStores(), params.identifier, new Date());
   return ok(workflows.map(presentWorkflow));
 });

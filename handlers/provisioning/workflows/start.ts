@@ -1,15 +1,15 @@
-import { northboundRoute, param, query } from "../../../lib/http/provisioningRoute";
-import { provisioningStores } from "../../../lib/store/compositionRoot";
-import { startWorkflow } from "../../../lib/provisioning/workflows/workflowService";
-import { apiContext } from "../../../lib/http/requestContext";
+import { endpoint } from "../../../lib/http/endpoint";
 import { presentWorkflow } from "../../../lib/http/presenters/provisioningPresenters";
-import { isPlainObject } from "../../../lib/json";
+import { apiContext } from "../../../lib/http/requestContext";
 import { created } from "../../../lib/http/responses";
+import { startWorkflow } from "../../../lib/http/routes/provisioning";
+import { startWorkflow as start } from "../../../lib/provisioning/workflows/workflowService";
+import { provisioningStores } from "../../../lib/store/compositionRoot";
 
-/** POST /api/{version}/nodes/{identifier}/workflows with {name, options} or ?name= (which wins). */
-export const handler = northboundRoute({ body: "optional" }, async (event) => {
-  const body = isPlainObject(event.body) ? event.body : {};
-  const request = { name: query(event, "name") ?? body.name, options: body.options };
-  const workflow = await startWorkflow(await provisioningStores(), param(event, "identifier"), request, apiContext(event), new Date());
+/** `{name, options}` in the body, or `?name=` (which wins). */
+export const handler = endpoint(startWorkflow, async ({ event, params, query, readBody }) => {
+  const body = (await readBody()) ?? {};
+  const request = { name: query.name?.[0] ?? body.name, options: body.options };
+  const workflow = await start(await provisioningStores(), params.identifier, request, apiContext(event), new Date());
   return created(presentWorkflow(workflow));
 });

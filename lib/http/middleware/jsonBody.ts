@@ -1,7 +1,6 @@
-import type middy from "@middy/core";
 import httpJsonBodyParser from "@middy/http-json-body-parser";
 import { ValidationError } from "../../errors";
-import type { HttpEvent, HttpResult } from "../event";
+import type { HttpEvent } from "../event";
 
 /** Deeper bodies are refused before any domain code walks them (recursion would overflow). */
 export const MAX_JSON_DEPTH = 64;
@@ -52,13 +51,4 @@ export async function parseJsonBody(event: HttpEvent, presence: BodyPresence): P
     throw new ValidationError(`Error parsing JSON: nested deeper than ${MAX_JSON_DEPTH} levels`);
   }
   return request.event.body;
-}
-
-/** Parses the body before the handler runs; the handler finds the parsed value in `event.body`. */
-export function jsonBody(presence: BodyPresence): middy.MiddlewareObj<HttpEvent, HttpResult> {
-  return {
-    before: async (request) => {
-      request.event.body = await parseJsonBody(request.event, presence);
-    },
-  };
 }

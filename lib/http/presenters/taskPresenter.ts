@@ -14,7 +14,7 @@ export type PresentedTask = Omit<Task, "id"> & ({ id: number } | { uri: string }
  * How tasks are shown in this answer. The public form puts `uri` (absolute URL of
  * GET /tasks/{id}) in place of `id`: in the list (`list`) or everywhere (`all`).
  */
-export function taskPresenter(event: HttpEvent, answer: TaskAnswer): (task: Task) => PresentedTask {
+export function presentTasks(event: HttpEvent, answer: TaskAnswer): (task: Task) => PresentedTask {
   const config = settings();
   const form = config.tasksPublicForm;
   if (form === "off" || (form === "list" && answer !== "list")) {

@@ -5,7 +5,7 @@ import { assertServicesSupported, upsertObmSettings } from "../obm/obmSetting";
 import { keepRedactedSecrets } from "../secrets";
 import type { ProvisioningStores } from "../ports";
 import { advanceWorkflow } from "../workflows/progress";
-import { buildNode, parseNewNode, parseNodePatch, type Node } from "./node";
+import { buildNode, type Node, type NodeInput, parseNewNode, parseNodePatch } from "./node";
 
 const IPV4 = /^(\d{1,3}\.){3}\d{1,3}$/;
 
@@ -44,7 +44,7 @@ export async function listNodes(stores: ProvisioningStores, filters: Record<stri
   return Object.keys(filters).length === 0 ? nodes : nodes.filter((node) => matchesFilters(node, filters));
 }
 
-export async function createNode(stores: ProvisioningStores, body: unknown, now: Date): Promise<Node> {
+export async function createNode(stores: ProvisioningStores, body: NodeInput & { name: string }, now: Date): Promise<Node> {
   const input = parseNewNode(body);
   const node = buildNode(input, input.id ?? newObjectId(now), now);
   assertServicesSupported(node.obmSettings, node);
@@ -52,7 +52,7 @@ export async function createNode(stores: ProvisioningStores, body: unknown, now:
 }
 
 /** 404 first, then the body; a whole node echoed back (with "REDACTED" secrets) is accepted. */
-export async function patchNode(stores: ProvisioningStores, identifier: string, readBody: () => Promise<unknown>, now: Date): Promise<Node> {
+export async function patchNode(stores: ProvisioningStores, identifier: string, readBody: () => Promise<NodeInput>, now: Date): Promise<Node> {
   const found = await findNode(stores, identifier);
   const patch = parseNodePatch(await readBody());
   const updated = await stores.nodes.update(found.id, (current) => {

@@ -1,5 +1,4 @@
 import { ValidationError } from "../../errors";
-import { isPlainObject } from "../../json";
 import { keepRedactedSecrets } from "../secrets";
 import { obmServiceEntry, serviceSupportsNode } from "./obmLibrary";
 
@@ -8,21 +7,21 @@ export interface ObmSetting {
   config: Record<string, unknown>;
 }
 
-/** One `{service, config}` entry; `config` defaults to `{}` (noop needs none). */
-export function parseObmSetting(value: unknown): ObmSetting {
-  if (!isPlainObject(value)) throw new ValidationError("OBM setting must be an object with service and config");
-  if (typeof value.service !== "string" || value.service === "") throw new ValidationError("OBM setting needs a service name");
+/** An OBM setting as the HTTP adapter hands it over (checked against its schema). */
+export interface ObmSettingInput {
+  service: string;
+  config?: Record<string, unknown>;
+}
+
+/** One `{service, config}` entry of a known service; `config` defaults to `{}` (noop needs none). */
+export function parseObmSetting(value: ObmSettingInput): ObmSetting {
   if (!obmServiceEntry(value.service)) throw new ValidationError(`Unknown OBM service ${value.service}`);
-  const config = value.config ?? {};
-  if (!isPlainObject(config)) throw new ValidationError("OBM config must be an object");
-  return { service: value.service, config };
+  return { service: value.service, config: value.config ?? {} };
 }
 
 /** The body of POST /nodes/{id}/obm (or a node's `obmSettings`): one setting or an array of them. */
-export function parseObmSettings(body: unknown): ObmSetting[] {
-  const entries = Array.isArray(body) ? body : [body];
-  if (entries.length === 0) throw new ValidationError("At least one OBM setting is required");
-  return entries.map(parseObmSetting);
+export function parseObmSettings(body: ObmSettingInput | readonly ObmSettingInput[]): ObmSetting[] {
+  return (Array.isArray(body) ? body : [body]).map(parseObmSetting);
 }
 
 export function assertServicesSupported(settings: readonly ObmSetting[], node: Record<string, unknown>): void {

@@ -1,12 +1,10 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-import { ALL_ROUTES, methodsAt } from "../../../lib/http/routeTable";
+import { methodsAt } from "../../../lib/http/routeTable";
+import { ROUTES } from "../../../lib/http/routes";
+import { ROUTE_TABLE } from "../../../lib/http/routes/routeTable.generated";
 
-describe("route table", () => {
-  it("lists exactly the httpApi routes serverless.yml declares", () => {
-    const yml = readFileSync(join(__dirname, "../../../serverless.yml"), "utf8");
-    const declared = [...yml.matchAll(/httpApi: \{ method: (\w+), path: "?([^"\s]+?)"? \}/g)].map((m) => `${m[1]} ${m[2]}`);
-    expect(declared.sort()).toEqual(ALL_ROUTES.map((r) => `${r.method} ${r.path}`).sort());
+describe("the catch-all's route table", () => {
+  it("is the registry's methods and paths", () => {
+    expect(ROUTE_TABLE.map(([method, path]) => `${method} ${path}`)).toEqual(ROUTES.map((route) => `${route.method} ${route.path}`));
   });
 
   it("finds the methods served at a path", () => {
@@ -14,14 +12,5 @@ describe("route table", () => {
     expect(methodsAt("/todo/api/v1.0/tasks/17").sort()).toEqual(["DELETE", "GET", "PUT"]);
     expect(methodsAt("/todo/api/v1.0/tasks/17/x")).toEqual([]);
     expect(methodsAt("/nope")).toEqual([]);
-  });
-});
-
-describe("serverless.yml", () => {
-  it("binds every function to a handler and gives each one a role", () => {
-    const yml = readFileSync(join(__dirname, "../../../serverless.yml"), "utf8");
-    const functions = [...yml.matchAll(/\n  (\w+):\n    handler: (\S+)\n    role: \$\{self:custom\.roles\.\$\{param:store\}\.(\w+)\}\n/g)];
-    expect(functions).toHaveLength(ALL_ROUTES.length + 1); // + the $default fallback
-    for (const [, , , group] of functions) expect(["noData", "taskRead", "taskWrite", "provisioningRead", "provisioningWrite"]).toContain(group);
   });
 });

@@ -8,10 +8,9 @@ describe("OBM settings", () => {
     expect(parseObmSettings([{ service: "ipmi-obm-service", config: { host: "h" } }])).toHaveLength(1);
   });
 
-  it.each([[undefined], [null], [[]], [{}], [{ service: 1 }], [{ service: "x-obm-service" }], [{ service: "noop-obm-service", config: [] }], ["noop"]])(
-    "refuse %p",
-    (body) => expect(() => parseObmSettings(body)).toThrow(ValidationError),
-  );
+  it("refuse an unknown service (shapes are the schema's to check)", () => {
+    expect(() => parseObmSettings({ service: "x-obm-service" })).toThrow(new ValidationError("Unknown OBM service x-obm-service"));
+  });
 
   it("check the node type (RackHD's ObmSettings rules)", () => {
     expect(serviceSupportsNode("noop-obm-service", { type: "compute" })).toBe(true);

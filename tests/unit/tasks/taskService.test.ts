@@ -7,7 +7,7 @@ const newStore = () => new MemoryTaskStore({ capacity: 100, maxBytes: 1 << 20 })
 describe("task use cases", () => {
   it("creates, reads, lists, updates and deletes", async () => {
     const store = newStore();
-    const task = await createTask(store, { title: "Learn Python", description: "tutorial", done: true });
+    const task = await createTask(store, { title: "Learn Python", description: "tutorial" });
     expect(task).toEqual({ id: 1, title: "Learn Python", description: "tutorial", done: false });
     expect(await getTask(store, 1)).toEqual(task);
     expect(await updateTask(store, 1, async () => ({ done: true }))).toEqual({ ...task, done: true });
@@ -18,16 +18,23 @@ describe("task use cases", () => {
 
   it("answers not found on update before reading the body", async () => {
     const store = newStore();
-    const readBody = jest.fn(async () => ({ title: 5 }));
+    const readBody = jest.fn(async () => ({ title: "never read" }));
     await expect(updateTask(store, 42, readBody)).rejects.toThrow(NotFoundError);
     expect(readBody).not.toHaveBeenCalled();
   });
 
-  it("changes nothing when the update body is rejected", async () => {
+  it("changes nothing when reading the update body fails (a rejected body)", async () => {
     const store = newStore();
     await createTask(store, { title: "a" });
-    await expect(updateTask(store, 1, async () => ({ title: "b", done: "true" }))).rejects.toThrow(ValidationError);
+    await expect(updateTask(store, 1, async () => { throw new ValidationError("done must be a boolean"); })).rejects.toThrow(ValidationError);
     expect(await getTask(store, 1)).toEqual({ id: 1, title: "a", description: "", done: false });
+  });
+
+  it("changes only the patchable fields of the body", async () => {
+    const store = newStore();
+    await createTask(store, { title: "a" });
+    const body = { done: true, id: 9, title: "b" } as { done: boolean; title: string };
+    expect(await updateTask(store, 1, async () => body)).toEqual({ id: 1, title: "b", description: "", done: true });
   });
 
   it("propagates a body-reading failure as is", async () => {

@@ -1,0 +1,70 @@
+import type { Settings } from "../../config/settings";
+import type { CompiledSchema } from "../validation";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/** Which service an endpoint belongs to; it decides the error body (Flask's or RackHD's). */
+export type Service = "tasks" | "provisioning";
+
+/**
+ * When an endpoint asks for Basic credentials: `tasksList` under TASKS_AUTH=list|all (the seed
+ * protects the list), `tasks` under TASKS_AUTH=all, `northbound` under PROVISIONING_AUTH=on, `none`
+ * never (a machine in PXE cannot log in).
+ */
+export type AuthRule = "tasksList" | "tasks" | "northbound" | "none";
+
+/**
+ * The IAM role a function runs with: read or write per data area, or none (static libraries).
+ * serverless.yml maps each class to a role per store (custom.roles).
+ */
+export type Access = "noData" | "taskRead" | "taskWrite" | "provisioningRead" | "provisioningWrite";
+
+/** One endpoint: everything about it is written here and derived everywhere else. */
+export interface Endpoint {
+  /** The Lambda function's name in serverless.yml. */
+  function: string;
+  method: HttpMethod;
+  /** API Gateway route path, with `{name}` parameters. */
+  path: string;
+  /** The module exporting `handler`, from the repository root, without extension. */
+  handler: string;
+  service: Service;
+  auth: AuthRule;
+  access: Access;
+  /** What the endpoint does, in one line. */
+  summary: string;
+  request: {
+    /** Path parameters; a value that does not fit names nothing (404). */
+    params?: CompiledSchema<unknown>;
+    /** Query parameters, each with all its values. */
+    query?: CompiledSchema<unknown>;
+    /** The JSON body, read when the handler asks for it (after its 404 checks). */
+    body?: CompiledSchema<unknown>;
+    /** The body may be absent (RackHD's POST /workflows?name=…). */
+    bodyOptional?: true;
+  };
+  /** Answer schemas per status (JSON Schema literals from lib/http/schemas). */
+  responses: Readonly<Record<number, object>>;
+}
+
+/** The catch-all `$default` function: preflight, 405 with Allow, JSON 404, HEAD of templates. */
+export interface CatchAll {
+  function: string;
+  handler: string;
+  access: Access;
+  summary: string;
+}
+
+/** Whether the rule asks for credentials under these settings. */
+export function requiresAuth(rule: AuthRule, config: Pick<Settings, "tasksAuth" | "provisioningAuth">): boolean {
+  switch (rule) {
+    case "tasksList":
+      return config.tasksAuth !== "off";
+    case "tasks":
+      return config.tasksAuth === "all";
+    case "northbound":
+      return config.provisioningAuth;
+    case "none":
+      return false;
+  }
+}

@@ -1,0 +1,23 @@
+import type { CatchAll, Endpoint } from "./endpoint";
+import * as provisioning from "./provisioning";
+import * as tasks from "./tasks";
+
+const METHOD_ORDER = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+
+/** Reading order: by service, then path, then method (the order of an Allow header). */
+const byPathThenMethod = (a: Endpoint, b: Endpoint): number =>
+  a.path.localeCompare(b.path) || METHOD_ORDER.indexOf(a.method) - METHOD_ORDER.indexOf(b.method);
+
+/** The route registry: every endpoint of both services. */
+export const ROUTES: readonly Endpoint[] = [
+  ...Object.values(tasks).sort(byPathThenMethod),
+  ...Object.values(provisioning).sort(byPathThenMethod),
+];
+
+/** API Gateway's `$default` route (it answers HEAD of templates, so it may write provisioning data). */
+export const CATCH_ALL: CatchAll = {
+  function: "fallback",
+  handler: "handlers/http/fallback",
+  access: "provisioningWrite",
+  summary: "CORS preflight, 405 with Allow, JSON 404, and HEAD of templates",
+};

@@ -1,0 +1,277 @@
+import * as schema from "../schemas/provisioning";
+import * as check from "../schemas/validators.generated";
+import type { Endpoint } from "./endpoint";
+
+/**
+ * The provisioning service (RackHD 1.1), under /api/{1.1|current|common}. Northbound routes are
+ * for operators (behind PROVISIONING_AUTH); southbound ones for booting machines (never behind
+ * auth). Entries are object literals without spreads, so a bundle keeps only its own.
+ */
+
+// Northbound: nodes.
+
+export const listNodes = {
+  function: "listNodes",
+  method: "GET",
+  path: "/api/{version}/nodes",
+  handler: "handlers/provisioning/nodes/list",
+  service: "provisioning",
+  auth: "northbound",
+  access: "provisioningRead",
+  summary: "Every node in creation order; equality filters on top-level fields (`?type=compute`, `?identifiers=<mac>`)",
+  request: { params: check.VersionParams, query: check.Query },
+  responses: { 200: schema.NodeList, 400: schema.RackhdError, 401: schema.RackhdError },
+} as const satisfies Endpoint;
+
+export const createNode = {
+  function: "createNode",
+  method: "POST",
+  path: "/api/{version}/nodes",
+  handler: "handlers/provisioning/nodes/create",
+  service: "provisioning",
+  auth: "northbound",
+  access: "provisioningWrite",
+  summary: "Create a node: `name` required; a client-supplied unused 24-hex `id` and extra keys are kept; 409 for an identifier another node has",
+  request: { params: check.VersionParams, query: check.Query, body: check.NewNodeBody },
+  responses: { 201: schema.Node, 400: schema.RackhdError, 401: schema.RackhdError, 409: schema.RackhdError },
+} as const satisfies Endpoint;
+
+export const getNode = {
+  function: "getNode",
+  method: "GET",
+  path: "/api/{version}/nodes/{identifier}",
+  handler: "handlers/provisioning/nodes/get",
+  service: "provisioning",
+  auth: "northbound",
+  access: "provisioningRead",
+  summary: "One node, by id or by one of its MACs (any spelling)",
+  request: { params: check.NodeParams, query: check.Query },
+  responses: { 200: schema.Node, 401: schema.RackhdError, 404: schema.RackhdError },
+} as const satisfies Endpoint;
+
+export const patchNode = {
+  function: "patchNode",
+  method: "PATCH",
+  path: "/api/{version}/nodes/{identifier}",
+  handler: "handlers/provisioning/nodes/patch",
+  service: "provisioning",
+  auth: "northbound",
+  access: "provisioningWrite",
+  summary: "Change a node (404, then 400); a whole node echoed back is accepted",
+  request: { params: check.NodeParams, query: check.Query, body: check.NodePatchBody },
+  responses: { 200: schema.Node, 400: schema.RackhdError, 401: schema.RackhdError, 404: schema.RackhdError, 409: schema.RackhdError },
+} as const satisfies Endpoint;
+
+export const deleteNode = {
+  function: "deleteNode",
+  method: "DELETE",
+  path: "/api/{version}/nodes/{identifier}",
+  handler: "handlers/provisioning/nodes/remove",
+  service: "provisioning",
+  auth: "northbound",
+  access: "provisioningWrite",
+  summary: "Delete a node and answer it; 409 while a workflow is active",
+  request: { params: check.NodeParams, query: check.Query },
+  responses: { 200: schema.Node, 401: schema.RackhdError, 404: schema.RackhdError, 409: schema.RackhdError },
+} as const satisfies Endpoint;
+
+// Northbound: OBM settings and the OBM library.
+
+export const getNodeObm = {
+  function: "getNodeObm",
+  method: "GET",
+  path: "/api/{version}/nodes/{identifier}/obm",
+  handler: "handlers/provisioning/obms/getNodeObm",
+  service: "provisioning",
+  auth: "northbound",
+  access: "provisioningRead",
+  summary: "The node's OBM settings (`[{service, config}]`), secrets redacted",
+  request: { params: check.NodeParams, query: check.Query },
+  responses: { 200: schema.ObmSettingList, 401: schema.RackhdError, 404: schema.RackhdError },
+} as const satisfies Endpoint;
+
+export const setNodeObm = {
+  function: "setNodeObm",
+  method: "POST",
+  path: "/api/{version}/nodes/{identifier}/obm",
+  handler: "handlers/provisioning/obms/setNodeObm",
+  service: "provisioning",
+  auth: "northbound",
+  access: "provisioningWrite",
+  summary: "Add OBM settings (one or an array), upsert per service; 404, then 400 (bad body, unknown service, service the node type does not support)",
+  request: { params: check.NodeParams, query: check.Query, body: check.ObmSettingsBody },
+  responses: { 201: schema.Node, 400: schema.RackhdError, 401: schema.RackhdError, 404: schema.RackhdError },
+} as const satisfies Endpoint;
+
+export const obmLibrary = {
+  function: "obmLibrary",
+  method: "GET",
+  path: "/api/{version}/obms/library",
+  handler: "handlers/provisioning/obms/library",
+  service: "provisioning",
+  auth: "northbound",
+  access: "noData",
+  summary: "The OBM services known, with their config fields",
+  request: { params: check.VersionParams, query: check.Query },
+  responses: { 200: schema.ObmServiceList, 401: schema.RackhdError },
+} as const satisfies Endpoint;
+
+export const obmLibraryEntry = {
+  function: "obmLibraryEntry",
+  method: "GET",
+  path: "/api/{version}/obms/library/{service}",
+  handler: "handlers/provisioning/obms/libraryEntry",
+  service: "provisioning",
+  auth: "northbound",
+  access: "noData",
+  summary: "One OBM service",
+  request: { params: check.ObmServiceParams, query: check.Query },
+  responses: { 200: schema.ObmService, 401: schema.RackhdError, 404: schema.RackhdError },
+} as const satisfies Endpoint;
+
+// Northbound: the graph library and workflows.
+
+export const graphLibrary = {
+  function: "graphLibrary",
+  method: "GET",
+  path: "/api/{version}/workflows/library",
+  handler: "handlers/provisioning/workflows/library",
+  service: "provisioning",
+  auth: "northbound",
+  access: "noData",
+  summary: "Every graph definition",
+  request: { params: check.VersionParams, query: check.Query },
+  responses: { 200: schema.GraphList, 401: schema.RackhdError },
+} as const satisfies Endpoint;
+
+export const graphLibraryEntry = {
+  function: "graphLibraryEntry",
+  method: "GET",
+  path: "/api/{version}/workflows/library/{name}",
+  handler: "handlers/provisioning/workflows/libraryEntry",
+  service: "provisioning",
+  auth: "northbound",
+  access: "noData",
+  summary: "One graph definition; `*` answers all of them",
+  request: { params: check.NameParams, query: check.Query },
+  responses: { 200: { oneOf: [schema.Graph, schema.GraphList] }, 401: schema.RackhdError, 404: schema.RackhdError },
+} as const satisfies Endpoint;
+
+export const listWorkflows = {
+  function: "listWorkflows",
+  method: "GET",
+  path: "/api/{version}/workflows",
+  handler: "handlers/provisioning/workflows/list",
+  service: "provisioning",
+  auth: "northbound",
+  access: "provisioningWrite",
+  summary: "Every workflow, brought up to date; `?active=true|false` filters",
+  request: { params: check.VersionParams, query: check.Query },
+  responses: { 200: schema.WorkflowList, 401: schema.RackhdError },
+} as const satisfies Endpoint;
+
+export const getWorkflow = {
+  function: "getWorkflow",
+  method: "GET",
+  path: "/api/{version}/workflows/{id}",
+  handler: "handlers/provisioning/workflows/get",
+  service: "provisioning",
+  auth: "northbound",
+  access: "provisioningWrite",
+  summary: "One workflow, by instanceId or record id",
+  request: { params: check.WorkflowIdParams, query: check.Query },
+  responses: { 200: schema.Workflow, 401: schema.RackhdError, 404: schema.RackhdError },
+} as const satisfies Endpoint;
+
+export const listNodeWorkflows = {
+  function: "listNodeWorkflows",
+  method: "GET",
+  path: "/api/{version}/nodes/{identifier}/workflows",
+  handler: "handlers/provisioning/workflows/listForNode",
+  service: "provisioning",
+  auth: "northbound",
+  access: "provisioningWrite",
+  summary: "The node's workflows, past and active",
+  request: { params: check.NodeParams, query: check.Query },
+  responses: { 200: schema.WorkflowList, 401: schema.RackhdError, 404: schema.RackhdError },
+} as const satisfies Endpoint;
+
+export const startWorkflow = {
+  function: "startWorkflow",
+  method: "POST",
+  path: "/api/{version}/nodes/{identifier}/workflows",
+  handler: "handlers/provisioning/workflows/start",
+  service: "provisioning",
+  auth: "northbound",
+  access: "provisioningWrite",
+  summary: "Run a graph on the node: `{name, options}` or `?name=`",
+  request: { params: check.NodeParams, query: check.Query, body: check.StartWorkflowBody, bodyOptional: true },
+  responses: { 201: schema.Workflow, 400: schema.RackhdError, 401: schema.RackhdError, 404: schema.RackhdError },
+} as const satisfies Endpoint;
+
+export const getActiveWorkflow = {
+  function: "getActiveWorkflow",
+  method: "GET",
+  path: "/api/{version}/nodes/{identifier}/workflows/active",
+  handler: "handlers/provisioning/workflows/getActive",
+  service: "provisioning",
+  auth: "northbound",
+  access: "provisioningWrite",
+  summary: "The node's active workflow; 204 when none",
+  request: { params: check.NodeParams, query: check.Query },
+  responses: { 200: schema.Workflow, 204: {}, 401: schema.RackhdError, 404: schema.RackhdError },
+} as const satisfies Endpoint;
+
+export const cancelActiveWorkflow = {
+  function: "cancelActiveWorkflow",
+  method: "DELETE",
+  path: "/api/{version}/nodes/{identifier}/workflows/active",
+  handler: "handlers/provisioning/workflows/cancelActive",
+  service: "provisioning",
+  auth: "northbound",
+  access: "provisioningWrite",
+  summary: "Cancel the node's active workflow; 404 when none",
+  request: { params: check.NodeParams, query: check.Query },
+  responses: { 200: schema.Workflow, 401: schema.RackhdError, 404: schema.RackhdError },
+} as const satisfies Endpoint;
+
+// Southbound: what a booting machine calls.
+
+export const bootProfile = {
+  function: "bootProfile",
+  method: "GET",
+  path: "/api/{version}/profiles",
+  handler: "handlers/provisioning/boot/profiles",
+  service: "provisioning",
+  auth: "none",
+  access: "provisioningWrite",
+  summary: "The iPXE script: without `?macs=`, one that collects the MACs and chains back; unknown MACs: discovery (node named after the first MAC) and a disk boot; an install task waiting: its profile; otherwise \"Unable to locate active workflow.\" and a disk boot; a value that is not a MAC: 400",
+  request: { params: check.VersionParams, query: check.Query },
+  responses: { 200: schema.Script, 400: schema.RackhdError },
+} as const satisfies Endpoint;
+
+export const nodeTemplate = {
+  function: "nodeTemplate",
+  method: "GET",
+  path: "/api/{version}/templates/{name}",
+  handler: "handlers/provisioning/boot/templates",
+  service: "provisioning",
+  auth: "none",
+  access: "provisioningWrite",
+  summary: "`centos-ks`, `ubuntu-preseed`, `pxe-cloud-config.yml`, `esx-ks`, `renasar-ansible.pub` for the node found by `?nodeId=`, then `?macs=`, then the source IP that last fetched a profile (HEAD too, through the catch-all)",
+  request: { params: check.NameParams, query: check.Query },
+  responses: { 200: schema.Script, 400: schema.RackhdError, 404: schema.RackhdError },
+} as const satisfies Endpoint;
+
+export const notification = {
+  function: "notification",
+  method: "POST",
+  path: "/api/{version}/notification",
+  handler: "handlers/provisioning/boot/notification",
+  service: "provisioning",
+  auth: "none",
+  access: "provisioningWrite",
+  summary: "The node says its install is done (`?nodeId=`): completes its waiting task; 201 with the message",
+  request: { params: check.VersionParams, query: check.Query, body: check.NotificationBody, bodyOptional: true },
+  responses: { 201: schema.NotificationEcho, 400: schema.RackhdError, 404: schema.RackhdError },
+} as const satisfies Endpoint;

@@ -1,0 +1,73 @@
+import * as schema from "../schemas/tasks";
+import * as check from "../schemas/validators.generated";
+import type { Endpoint } from "./endpoint";
+
+/**
+ * The task list service (/todo/api/v1.0): the Flask tutorial's five routes. Entries are object
+ * literals without spreads, so a bundle keeps only the entry (and validators) its handler uses.
+ */
+
+export const listTasks = {
+  function: "listTasks",
+  method: "GET",
+  path: "/todo/api/v1.0/tasks",
+  handler: "handlers/tasks/list",
+  service: "tasks",
+  auth: "tasksList",
+  access: "taskRead",
+  summary: "Every task, in creation order",
+  request: {},
+  responses: { 200: schema.TaskListEnvelope, 401: schema.TaskError, 403: schema.TaskError },
+} as const satisfies Endpoint;
+
+export const createTask = {
+  function: "createTask",
+  method: "POST",
+  path: "/todo/api/v1.0/tasks",
+  handler: "handlers/tasks/create",
+  service: "tasks",
+  auth: "tasks",
+  access: "taskWrite",
+  summary: "Create a task (id = the last task's + 1)",
+  request: { body: check.NewTaskBody },
+  responses: { 201: schema.TaskEnvelope, 400: schema.TaskError, 507: schema.TaskError, 401: schema.TaskError, 403: schema.TaskError },
+} as const satisfies Endpoint;
+
+export const getTask = {
+  function: "getTask",
+  method: "GET",
+  path: "/todo/api/v1.0/tasks/{id}",
+  handler: "handlers/tasks/get",
+  service: "tasks",
+  auth: "tasks",
+  access: "taskRead",
+  summary: "One task",
+  request: { params: check.TaskIdParams },
+  responses: { 200: schema.TaskEnvelope, 404: schema.TaskError, 401: schema.TaskError, 403: schema.TaskError },
+} as const satisfies Endpoint;
+
+export const updateTask = {
+  function: "updateTask",
+  method: "PUT",
+  path: "/todo/api/v1.0/tasks/{id}",
+  handler: "handlers/tasks/update",
+  service: "tasks",
+  auth: "tasks",
+  access: "taskWrite",
+  summary: "Change the fields sent (404 before 400)",
+  request: { params: check.TaskIdParams, body: check.TaskPatchBody },
+  responses: { 200: schema.TaskEnvelope, 400: schema.TaskError, 404: schema.TaskError, 401: schema.TaskError, 403: schema.TaskError },
+} as const satisfies Endpoint;
+
+export const deleteTask = {
+  function: "deleteTask",
+  method: "DELETE",
+  path: "/todo/api/v1.0/tasks/{id}",
+  handler: "handlers/tasks/remove",
+  service: "tasks",
+  auth: "tasks",
+  access: "taskWrite",
+  summary: "Delete a task",
+  request: { params: check.TaskIdParams },
+  responses: { 200: schema.DeleteResult, 404: schema.TaskError, 401: schema.TaskError, 403: schema.TaskError },
+} as const satisfies Endpoint;

@@ -1,0 +1,270 @@
+/**
+ * The provisioning service's schemas (RackHD 1.1): JSON Schema literals, the one source of the
+ * run-time check, the TypeScript types and the docs. `x-error` is the contract's text for a value
+ * that fails at that node (`x-errors` per keyword). Every string and array is bounded, so that no
+ * input reaches a store that cannot hold it (a DynamoDB key holds at most 1 KB).
+ */
+
+/** Longest node identifier, graph, template or service name accepted anywhere. */
+export const NAME_MAX = 255;
+export const IDENTIFIERS_MAX = 64;
+
+// Path parameters. A value out of bounds names nothing: the route answers 404.
+
+const version = { enum: ["1.1", "current", "common"] } as const;
+const name = { type: "string", minLength: 1, maxLength: NAME_MAX } as const;
+
+export const VersionParams = {
+  type: "object",
+  properties: { version },
+  required: ["version"],
+} as const;
+
+export const NodeParams = {
+  type: "object",
+  properties: { version, identifier: name },
+  required: ["version", "identifier"],
+} as const;
+
+export const ObmServiceParams = {
+  type: "object",
+  properties: { version, service: name },
+  required: ["version", "service"],
+} as const;
+
+/** A graph or a template by name. */
+export const NameParams = {
+  type: "object",
+  properties: { version, name },
+  required: ["version", "name"],
+} as const;
+
+export const WorkflowIdParams = {
+  type: "object",
+  properties: { version, id: name },
+  required: ["version", "id"],
+} as const;
+
+// Query strings: every parameter with all its values (`?macs=a&macs=b`), bounded.
+
+export const Query = {
+  type: "object",
+  maxProperties: 64,
+  "x-error": "Query string has more than 64 parameters",
+  additionalProperties: {
+    type: "array",
+    maxItems: 64,
+    items: { type: "string", maxLength: 1_024 },
+    "x-error": "Query parameters take at most 64 values of at most 1024 characters each",
+  },
+} as const;
+
+// Bodies.
+
+const obmSetting = {
+  type: "object",
+  "x-error": "OBM setting must be an object with service and config",
+  properties: {
+    service: { type: "string", minLength: 1, maxLength: NAME_MAX, "x-error": "OBM setting needs a service name" },
+    config: { type: "object", maxProperties: 64, "x-error": "OBM config must be an object with at most 64 keys" },
+  },
+  required: ["service"],
+} as const;
+
+/** POST /nodes/{id}/obm: one `{service, config}` or an array of them. */
+export const ObmSettingsBody = {
+  type: ["object", "array"],
+  "x-error": "OBM setting must be an object with service and config",
+  if: { type: "array" },
+  then: {
+    type: "array",
+    minItems: 1,
+    maxItems: 16,
+    items: obmSetting,
+    "x-errors": { minItems: "At least one OBM setting is required", maxItems: "At most 16 OBM settings at a time" },
+  },
+  else: obmSetting,
+} as const;
+
+const nodeFields = {
+  name: {
+    type: "string",
+    minLength: 1,
+    maxLength: NAME_MAX,
+    "x-error": "JSON Schema Violation: name must be a non-empty string of at most 255 characters",
+  },
+  type: {
+    enum: ["compute", "switch", "dae", "pdu", "mgmt", "enclosure"],
+    "x-error": "JSON Schema Violation: type must be one of compute, switch, dae, pdu, mgmt, enclosure",
+  },
+  identifiers: {
+    type: "array",
+    maxItems: IDENTIFIERS_MAX,
+    items: { type: "string", minLength: 1, maxLength: NAME_MAX },
+    "x-error": "JSON Schema Violation: identifiers must be an array of at most 64 strings of 1 to 255 characters",
+  },
+  autoDiscover: {
+    // RackHD's clients (FIT) send the strings "true"/"false"; RackHD took them.
+    anyOf: [{ type: "boolean" }, { enum: ["true", "false"] }],
+    "x-error": "JSON Schema Violation: autoDiscover must be a boolean",
+  },
+  obmSettings: {
+    type: "array",
+    maxItems: 16,
+    items: obmSetting,
+    "x-error": "JSON Schema Violation: obmSettings must be an array of at most 16 settings",
+  },
+  tags: {
+    type: "array",
+    maxItems: 256,
+    items: { type: "string", maxLength: NAME_MAX },
+    "x-error": "JSON Schema Violation: tags must be an array of at most 256 strings of at most 255 characters",
+  },
+  relations: { type: "array", maxItems: 256, "x-error": "JSON Schema Violation: relations must be an array of at most 256 entries" },
+  sku: { type: ["string", "null"], maxLength: NAME_MAX, "x-error": "JSON Schema Violation: sku must be a string or null" },
+} as const;
+
+/** PATCH /nodes/{id}: any subset; a whole node echoed back is accepted (id and times are ignored). */
+export const NodePatchBody = {
+  type: "object",
+  "x-error": "JSON Schema Violation: body must be a JSON object",
+  properties: nodeFields,
+} as const;
+
+/** POST /nodes: the fields of a PATCH with `name` required; a client may choose the id. */
+export const NewNodeBody = {
+  type: "object",
+  "x-error": "JSON Schema Violation: body must be a JSON object",
+  "x-errors": { required: "JSON Schema Violation: name is required" },
+  allOf: [NodePatchBody],
+  properties: {
+    id: { type: "string", pattern: "^[0-9a-fA-F]{24}$", "x-error": "JSON Schema Violation: id must be 24 hexadecimal characters" },
+  },
+  required: ["name"],
+} as const;
+
+/** POST /nodes/{id}/workflows: the name may come from `?name=` instead; the domain checks both in RackHD's order. */
+export const StartWorkflowBody = {
+  type: "object",
+  "x-error": "Body must be a JSON object",
+  properties: {
+    name: { type: "string", maxLength: NAME_MAX, "x-error": "Graph name is missing or in wrong format" },
+    options: {},
+  },
+} as const;
+
+/** POST /notification: any message; `nodeId` names the node whose install is done. */
+export const NotificationBody = {
+  type: "object",
+  "x-error": "Body must be a JSON object",
+  properties: { nodeId: { type: "string", minLength: 1, maxLength: NAME_MAX, "x-error": "Invalid node ID in query or body" } },
+} as const;
+
+// Responses (documented, and checked against every answer in the handler tests).
+
+const isoTime = { type: "string", pattern: "^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z$" } as const;
+const objectId = { type: "string", pattern: "^[0-9a-f]{24}$" } as const;
+
+const presentedObmSetting = {
+  type: "object",
+  properties: { service: { type: "string" }, config: { type: "object" } },
+  required: ["service", "config"],
+} as const;
+
+const obmSettingList = { type: "array", items: presentedObmSetting } as const;
+export const ObmSettingList = obmSettingList;
+
+const node = {
+  type: "object",
+  properties: {
+    id: objectId,
+    name: { type: "string" },
+    identifiers: { type: "array", items: { type: "string" } },
+    type: { enum: ["compute", "switch", "dae", "pdu", "mgmt", "enclosure"] },
+    obmSettings: obmSettingList,
+    autoDiscover: { type: "boolean" },
+    sku: { type: ["string", "null"] },
+    relations: { type: "array" },
+    tags: { type: "array" },
+    workflows: { type: "array" },
+    catalogs: { type: "array" },
+    createdAt: isoTime,
+    updatedAt: isoTime,
+  },
+  required: ["id", "name", "identifiers", "type", "obmSettings", "autoDiscover", "sku", "relations", "tags", "createdAt", "updatedAt"],
+} as const;
+
+export const Node = node;
+export const NodeList = { type: "array", items: node } as const;
+
+const obmService = {
+  type: "object",
+  properties: { service: { type: "string" }, config: { type: "object" } },
+  required: ["service", "config"],
+  additionalProperties: false,
+} as const;
+
+export const ObmService = obmService;
+export const ObmServiceList = { type: "array", items: obmService } as const;
+
+const graph = {
+  type: "object",
+  properties: {
+    friendlyName: { type: "string" },
+    injectableName: { type: "string" },
+    options: { type: "object" },
+    tasks: {
+      type: "array",
+      items: { type: "object", properties: { label: { type: "string" }, taskName: { type: "string" } }, required: ["label", "taskName"] },
+    },
+  },
+  required: ["friendlyName", "injectableName", "options", "tasks"],
+} as const;
+
+export const Graph = graph;
+export const GraphList = { type: "array", items: graph } as const;
+
+const taskState = { enum: ["pending", "running", "succeeded", "failed", "cancelled", "timeout"] } as const;
+
+const workflow = {
+  type: "object",
+  properties: {
+    id: { type: "string" },
+    instanceId: { type: "string" },
+    name: { type: "string" },
+    injectableName: { type: "string" },
+    _status: { enum: ["running", "succeeded", "failed", "cancelled", "timeout"] },
+    node: objectId,
+    context: { type: "object", properties: { target: objectId, graphId: { type: "string" } }, required: ["target", "graphId"] },
+    definition: { type: "object" },
+    tasks: {
+      type: "object",
+      additionalProperties: {
+        type: "object",
+        properties: { label: { type: "string" }, state: taskState, options: { type: "object" }, waitingOn: { type: "object" } },
+        required: ["label", "state", "options", "waitingOn"],
+        not: { required: ["kind"] },
+      },
+    },
+    createdAt: isoTime,
+    updatedAt: isoTime,
+  },
+  required: ["id", "instanceId", "name", "injectableName", "_status", "node", "context", "definition", "tasks", "createdAt", "updatedAt"],
+} as const;
+
+export const Workflow = workflow;
+export const WorkflowList = { type: "array", items: workflow } as const;
+
+/** POST /notification answers the message it was given. */
+export const NotificationEcho = { type: "object" } as const;
+
+/** iPXE scripts and install templates (text/plain). */
+export const Script = { type: "string" } as const;
+
+/** Every provisioning error: RackHD's `{"message": text}`. */
+export const RackhdError = {
+  type: "object",
+  properties: { message: { type: "string" } },
+  required: ["message"],
+  additionalProperties: false,
+} as const;
