@@ -15,10 +15,7 @@ const shared = {
   moduleNameMapper: { "^@middy/([^/]+)$": "<rootDir>/node_modules/@middy/$1/index.js" },
   transformIgnorePatterns: ["/node_modules/(?!@middy/)"],
   transform: {
-    "^.+\\.(t|j)s$": [
-      "@swc/jest",
-      { jsc: { parser: { syntax: "typescript" }, target: "es2022" }, module: { type: "commonjs" } },
-    ],
+    "^.+\\.(t|j)s$": ["@swc/jest", { jsc: { parser: { syntax: "typescript" }, target: "es2022" }, module: { type: "commonjs" } }],
   },
   setupFiles: ["<rootDir>/tests/support/quietEnv.ts"],
 };

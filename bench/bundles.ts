@@ -1,6 +1,6 @@
-import { build } from "esbuild";
 import { statSync } from "node:fs";
 import { join } from "node:path";
+import { build } from "esbuild";
 import { CATCH_ALL, ROUTES } from "../lib/http/routes";
 
 export const ROOT = join(__dirname, "..");

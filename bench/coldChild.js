@@ -8,5 +8,7 @@ const loaded = performance.now();
 const context = { awsRequestId: "cold", functionName: "cold", getRemainingTimeInMillis: () => 10000 };
 Promise.resolve(handler(JSON.parse(eventJson), context)).then((answer) => {
   const done = performance.now();
-  process.stdout.write(JSON.stringify({ loadMs: loaded - beforeLoad, invokeMs: done - loaded, firstResponseMs: done, status: answer.statusCode }));
+  process.stdout.write(
+    JSON.stringify({ loadMs: loaded - beforeLoad, invokeMs: done - loaded, firstResponseMs: done, status: answer.statusCode }),
+  );
 });

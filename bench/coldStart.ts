@@ -1,9 +1,9 @@
 import { execFile } from "node:child_process";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { event } from "./harness";
-import { functionsOf } from "./bundles";
 import { nodeIdForMac } from "../lib/provisioning/ids";
+import { functionsOf } from "./bundles";
+import { event } from "./harness";
 
 const run = promisify(execFile);
 
@@ -20,7 +20,13 @@ const median = (values: number[]): number => [...values].sort((a, b) => a - b)[M
 
 /** A first request for a function: its route with plausible path parameters. */
 function firstEvent(method: string | undefined, path: string | undefined) {
-  const params: Record<string, string> = { id: "1", version: "1.1", identifier: nodeIdForMac("08:00:27:27:eb:12"), name: "Graph.InstallCentOS", service: "noop-obm-service" };
+  const params: Record<string, string> = {
+    id: "1",
+    version: "1.1",
+    identifier: nodeIdForMac("08:00:27:27:eb:12"),
+    name: "Graph.InstallCentOS",
+    service: "noop-obm-service",
+  };
   if (!method || !path) return event({ method: "GET", path: "/nothing", route: "$default" });
   const concrete = path.replace(/\{(\w+)\}/g, (_, name: string) => params[name]);
   const pathParameters = Object.fromEntries([...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => [name, params[name]]));
@@ -35,11 +41,19 @@ function firstEvent(method: string | undefined, path: string | undefined) {
 export async function coldStarts(bundles: Record<string, { file: string; bytes: number }>, runs: number): Promise<ColdFigure[]> {
   const child = join(__dirname, "coldChild.js");
   const env = { ...process.env, LOG_REQUESTS: "off", DEMO_NODES: "on", STORE: "memory" };
-  const specs = [{ name: "baseline", method: "POST", path: "/records/{id}" }, { name: "middyBaseline", method: "POST", path: "/records/{id}" }, ...functionsOf()];
+  const specs = [
+    { name: "baseline", method: "POST", path: "/records/{id}" },
+    { name: "middyBaseline", method: "POST", path: "/records/{id}" },
+    ...functionsOf(),
+  ];
   const figures: ColdFigure[] = [];
   for (const spec of specs) {
     const samples: { loadMs: number; firstResponseMs: number }[] = [];
-    const payload = JSON.stringify(spec.name.endsWith("aseline") ? event({ method: "POST", path: "/records/1", route: "/records/{id}", pathParameters: { id: "1" }, body: "{}" }) : firstEvent(spec.method, spec.path));
+    const payload = JSON.stringify(
+      spec.name.endsWith("aseline")
+        ? event({ method: "POST", path: "/records/1", route: "/records/{id}", pathParameters: { id: "1" }, body: "{}" })
+        : firstEvent(spec.method, spec.path),
+    );
     for (let i = 0; i < runs; i += 1) {
       const { stdout } = await run(process.execPath, [child, bundles[spec.name].file, payload], { env });
       samples.push(JSON.parse(stdout));

@@ -1,7 +1,8 @@
 // The DynamoDB section's container: started by bench/dynamodb.ts with STORE=dynamodb and the
 // table's settings in its environment; loads the bundles and prints its figures as JSON.
-import { OUT } from "./bundles";
+
 import { join } from "node:path";
+import { OUT } from "./bundles";
 import { measureDynamo } from "./dynamodb";
 import type { Handler } from "./harness";
 

@@ -1,6 +1,6 @@
-import { Bench } from "tinybench";
 import type { Context } from "aws-lambda";
-import { apiGatewayEvent, lambdaContext, type EventInput } from "../tests/support/apiGatewayEvent";
+import { Bench } from "tinybench";
+import { apiGatewayEvent, type EventInput, lambdaContext } from "../tests/support/apiGatewayEvent";
 
 export type Handler = (event: unknown, context: Context) => Promise<{ statusCode: number; body?: string }>;
 
@@ -18,8 +18,8 @@ export interface Case {
   /** Runs once per measured call; its work is what is measured. */
   run: (() => Promise<unknown>) & { prepare?: () => void };
   /** Unmeasured work before / after each call (keeps the store the same size). */
-  beforeEach?: () => Promise<unknown> | void;
-  afterEach?: () => Promise<unknown> | void;
+  beforeEach?: () => Promise<unknown> | undefined;
+  afterEach?: () => Promise<unknown> | undefined;
 }
 
 export const context: Context = lambdaContext("bench");
@@ -42,7 +42,8 @@ export function call(handler: Handler, input: EventInput & { route: string }, ex
     const current = next ?? event(input);
     next = undefined;
     const answer = await handler(current, context);
-    if (answer.statusCode !== expected) throw new Error(`${input.method} ${input.path} answered ${answer.statusCode}, expected ${expected}: ${answer.body}`);
+    if (answer.statusCode !== expected)
+      throw new Error(`${input.method} ${input.path} answered ${answer.statusCode}, expected ${expected}: ${answer.body}`);
     return answer;
   };
   run.prepare = () => {
@@ -65,7 +66,7 @@ export function alternate(...calls: Call[]): Call {
  * warm-up cannot grow the data a read case before it is measured on.
  */
 export async function measure(cases: Case[], timeMs: number): Promise<Figure[]> {
-  const hook = (fn?: () => Promise<unknown> | void) => fn && (async () => void (await fn()));
+  const hook = (fn?: () => Promise<unknown> | undefined) => fn && (async () => void (await fn()));
   const figures: Figure[] = [];
   for (const c of cases) {
     const bench = new Bench({ time: timeMs, warmupTime: Math.min(200, timeMs / 2), warmupIterations: 20, iterations: 20 });

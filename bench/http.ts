@@ -1,7 +1,7 @@
-import autocannon from "autocannon";
 import { createServer } from "node:http";
-import { startOffline, http as request, freePort } from "../tests/support/offlineServer";
+import autocannon from "autocannon";
 import { nodeIdForMac } from "../lib/provisioning/ids";
+import { freePort, http as request, startOffline } from "../tests/support/offlineServer";
 
 export interface HttpFigure {
   name: string;
@@ -11,9 +11,27 @@ export interface HttpFigure {
   non2xx: number;
 }
 
-async function load(name: string, url: string, seconds: number, options: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<HttpFigure> {
-  const result = await autocannon({ url, connections: 10, duration: seconds, method: (options.method ?? "GET") as "GET", headers: options.headers, body: options.body });
-  return { name, requestsPerSec: Math.round(result.requests.average), p50Ms: result.latency.p50, p99Ms: result.latency.p99, non2xx: result.non2xx };
+async function load(
+  name: string,
+  url: string,
+  seconds: number,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<HttpFigure> {
+  const result = await autocannon({
+    url,
+    connections: 10,
+    duration: seconds,
+    method: (options.method ?? "GET") as "GET",
+    headers: options.headers,
+    body: options.body,
+  });
+  return {
+    name,
+    requestsPerSec: Math.round(result.requests.average),
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    non2xx: result.non2xx,
+  };
 }
 
 /**
@@ -39,13 +57,24 @@ export async function httpFigures(seconds: number): Promise<HttpFigure[]> {
     await request(base, "POST", `/api/1.1/nodes/${node}/obm`, { headers: json, body: '{"service":"noop-obm-service","config":{}}' });
     const started = await request(base, "POST", `/api/1.1/nodes/${node}/workflows`, {
       headers: json,
-      body: JSON.stringify({ name: "Graph.InstallCentOS", options: { "install-os": { version: "7.0", repo: "{{api.server}}/Centos/7.0", rootPassword: "root" } } }),
+      body: JSON.stringify({
+        name: "Graph.InstallCentOS",
+        options: { "install-os": { version: "7.0", repo: "{{api.server}}/Centos/7.0", rootPassword: "root" } },
+      }),
     });
     if (started.status !== 201) throw new Error(`workflow start answered ${started.status}`);
     figures.push(await load("GET /todo/api/v1.0/tasks/1", `${base}/todo/api/v1.0/tasks/1`, seconds));
-    figures.push(await load("POST /todo/api/v1.0/tasks", `${base}/todo/api/v1.0/tasks`, seconds, { method: "POST", headers: json, body: '{"title":"Read a book"}' }));
+    figures.push(
+      await load("POST /todo/api/v1.0/tasks", `${base}/todo/api/v1.0/tasks`, seconds, {
+        method: "POST",
+        headers: json,
+        body: '{"title":"Read a book"}',
+      }),
+    );
     figures.push(await load("GET /api/1.1/nodes", `${base}/api/1.1/nodes`, seconds));
-    figures.push(await load("GET /api/current/profiles?macs= (install profile)", `${base}/api/current/profiles?macs=08:00:27:27:eb:12`, seconds));
+    figures.push(
+      await load("GET /api/current/profiles?macs= (install profile)", `${base}/api/current/profiles?macs=08:00:27:27:eb:12`, seconds),
+    );
   } finally {
     await server.stop();
   }

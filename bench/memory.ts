@@ -12,10 +12,14 @@ export interface MemoryFigure {
 }
 
 async function measureHeap(kind: "tasks" | "nodes", count: number): Promise<MemoryFigure> {
-  const { stdout } = await run(process.execPath, ["--expose-gc", "--require", "tsx/cjs", join(__dirname, "memoryChild.ts"), kind, String(count)], {
-    cwd: join(__dirname, ".."),
-    maxBuffer: 1 << 20,
-  });
+  const { stdout } = await run(
+    process.execPath,
+    ["--expose-gc", "--require", "tsx/cjs", join(__dirname, "memoryChild.ts"), kind, String(count)],
+    {
+      cwd: join(__dirname, ".."),
+      maxBuffer: 1 << 20,
+    },
+  );
   const result = JSON.parse(stdout);
   return {
     what: kind === "tasks" ? "tasks" : "nodes, each with a finished Graph.InstallCentOS workflow",

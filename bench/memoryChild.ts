@@ -1,14 +1,15 @@
 // Heap held by the memory stores, measured in a fresh process with --expose-gc.
-import { MemoryTaskStore } from "../lib/store/memory/taskStore";
-import { MemoryNodeStore } from "../lib/store/memory/nodeStore";
-import { MemoryWorkflowStore } from "../lib/store/memory/workflowStore";
+
+import { randomUUID } from "node:crypto";
+import { apiContextFor } from "../lib/provisioning/apiContext";
+import { graphDefinition } from "../lib/provisioning/graphs/graphLibrary";
+import { newObjectId } from "../lib/provisioning/ids";
 import { buildNode, parseNewNode } from "../lib/provisioning/nodes/node";
 import { buildWorkflow } from "../lib/provisioning/workflows/buildWorkflow";
 import { advanceWorkflow, completeWaitingTask } from "../lib/provisioning/workflows/progress";
-import { graphDefinition } from "../lib/provisioning/graphs/graphLibrary";
-import { apiContextFor } from "../lib/provisioning/apiContext";
-import { newObjectId } from "../lib/provisioning/ids";
-import { randomUUID } from "node:crypto";
+import { MemoryNodeStore } from "../lib/store/memory/nodeStore";
+import { MemoryTaskStore } from "../lib/store/memory/taskStore";
+import { MemoryWorkflowStore } from "../lib/store/memory/workflowStore";
 
 const gc = (globalThis as { gc?: () => void }).gc!;
 const heap = () => {
@@ -26,7 +27,8 @@ async function main(): Promise<void> {
   if (kind === "tasks") {
     const store = new MemoryTaskStore(limits);
     keep.push(store);
-    for (let i = 1; i <= count; i += 1) await store.create({ title: `Task number ${i}`, description: "Milk, Cheese, Pizza, Fruit, Tylenol" });
+    for (let i = 1; i <= count; i += 1)
+      await store.create({ title: `Task number ${i}`, description: "Milk, Cheese, Pizza, Fruit, Tylenol" });
   } else {
     const nodes = new MemoryNodeStore(limits);
     const workflows = new MemoryWorkflowStore(limits);
@@ -37,7 +39,17 @@ async function main(): Promise<void> {
     // One real finished workflow; the others are copies of it with their own ids (building each
     // would spend 20 ms on the root password's SHA-512 crypt, which changes nothing in its size).
     const template = completeWaitingTask(
-      advanceWorkflow(buildWorkflow(graph, { "install-os": { version: "7.0", repo: "{{api.server}}/Centos/7.0", rootPassword: "root" } }, "0".repeat(24), api, new Date()), noop, new Date()),
+      advanceWorkflow(
+        buildWorkflow(
+          graph,
+          { "install-os": { version: "7.0", repo: "{{api.server}}/Centos/7.0", rootPassword: "root" } },
+          "0".repeat(24),
+          api,
+          new Date(),
+        ),
+        noop,
+        new Date(),
+      ),
       noop,
       new Date(),
     );
@@ -50,12 +62,14 @@ async function main(): Promise<void> {
       await nodes.create(buildNode(parseNewNode({ name: mac, identifiers: [mac], obmSettings: noop }), id, now));
       const fresh = [newObjectId(now), randomUUID(), ...Object.keys(template.tasks).map(() => randomUUID()), id];
       let text = templateText;
-      templateIds.forEach((old, n) => (text = text.split(old).join(fresh[n])));
+      for (const [n, old] of templateIds.entries()) text = text.split(old).join(fresh[n]);
       await workflows.create(JSON.parse(text));
     }
   }
   const after = heap();
-  process.stdout.write(JSON.stringify({ kind, count, heapBytes: after - before, bytesPerItem: Math.round((after - before) / count), kept: keep.length }));
+  process.stdout.write(
+    JSON.stringify({ kind, count, heapBytes: after - before, bytesPerItem: Math.round((after - before) / count), kept: keep.length }),
+  );
 }
 
 void main();

@@ -1,8 +1,8 @@
-import type { Figure } from "./harness";
-import type { GrowthRow } from "./growth";
 import type { ColdFigure } from "./coldStart";
-import type { MemoryFigure } from "./memory";
+import type { GrowthRow } from "./growth";
+import type { Figure } from "./harness";
 import type { HttpFigure } from "./http";
+import type { MemoryFigure } from "./memory";
 
 export interface Results {
   date: string;
@@ -41,47 +41,94 @@ export function renderReport(r: Results, analysis: string): string {
   lines.push("Every figure is from the same run as its baseline. Raw figures: `bench/results.json`.", "");
 
   lines.push("## Warm invocations", "");
-  lines.push("Each bundled handler (minified, as deployed) is invoked in-process with an API Gateway v2 event, through its whole middy stack. Request logs are off (`LOG_REQUESTS=off`) so that stdout is not measured. The baseline is a bare handler: it parses JSON, looks a key up in a Map, and calls `JSON.stringify`, with no middy.", "");
+  lines.push(
+    "Each bundled handler (minified, as deployed) is invoked in-process with an API Gateway v2 event, through its whole middy stack. Request logs are off (`LOG_REQUESTS=off`) so that stdout is not measured. The baseline is a bare handler: it parses JSON, looks a key up in a Map, and calls `JSON.stringify`, with no middy.",
+    "",
+  );
   const floor = r.warm.find((f) => f.name.startsWith("middy,"));
-  table(["endpoint", "ops/s", "mean µs", "p50 µs", "p99 µs", "× baseline", "× middy floor", "target ≤ 3× (single item)"], "lrrrrrrl", r.warm.map((f) => {
-    const ratio = f.meanUs / baseline.meanUs;
-    const overFloor = floor ? (f.meanUs / floor.meanUs).toFixed(1) : "–";
-    return [f.name, f.opsPerSec, f.meanUs, f.p50Us, f.p99Us, ratio.toFixed(1), overFloor, isSingleItem(f.name) ? mark(ratio <= 3) : "–"];
-  }));
+  table(
+    ["endpoint", "ops/s", "mean µs", "p50 µs", "p99 µs", "× baseline", "× middy floor", "target ≤ 3× (single item)"],
+    "lrrrrrrl",
+    r.warm.map((f) => {
+      const ratio = f.meanUs / baseline.meanUs;
+      const overFloor = floor ? (f.meanUs / floor.meanUs).toFixed(1) : "–";
+      return [f.name, f.opsPerSec, f.meanUs, f.p50Us, f.p99Us, ratio.toFixed(1), overFloor, isSingleItem(f.name) ? mark(ratio <= 3) : "–"];
+    }),
+  );
 
   lines.push("## Growth with stored data", "");
   const sizes = Object.keys(r.growth[0]?.bySize ?? {});
-  lines.push(`Mean µs per call at each store size, and the ratio largest ÷ smallest. Flat (O(1)) reads ≈ 1; O(n) reads grow with the size. For the workflow start, the size is the node's workflow history ÷ 10.`, "");
-  table(["operation", ...sizes.map((s) => `${Number(s).toLocaleString("en")} items`), "ratio", "target ≤ 1.5× (single item)"], `l${"r".repeat(sizes.length)}rl`, r.growth.map((g) => [
-    g.operation,
-    ...sizes.map((s) => g.bySize[s]?.meanUs ?? "–"),
-    g.ratio,
-    /list/.test(g.operation) ? "– (O(n) by nature)" : mark(g.ratio <= 1.5),
-  ]));
+  lines.push(
+    `Mean µs per call at each store size, and the ratio largest ÷ smallest. Flat (O(1)) reads ≈ 1; O(n) reads grow with the size. For the workflow start, the size is the node's workflow history ÷ 10.`,
+    "",
+  );
+  table(
+    ["operation", ...sizes.map((s) => `${Number(s).toLocaleString("en")} items`), "ratio", "target ≤ 1.5× (single item)"],
+    `l${"r".repeat(sizes.length)}rl`,
+    r.growth.map((g) => [
+      g.operation,
+      ...sizes.map((s) => g.bySize[s]?.meanUs ?? "–"),
+      g.ratio,
+      /list/.test(g.operation) ? "– (O(n) by nature)" : mark(g.ratio <= 1.5),
+    ]),
+  );
 
   lines.push("## Cold start", "");
-  lines.push("Each bundle is run in a fresh `node` process, and the figure is the median of the runs. The time is counted from the process's start to its first response, so it includes Node's own start-up, loading the bundle and the first invocation. The bare baseline is measured the same way.", "");
-  table(["function", "bundle (minified)", "target ≤ 50 KB", "load ms", "first response ms", "× baseline", "target ≤ 2×"], "lrlrrrl", r.cold.map((c) => {
-    const reference = c.name === "baseline" || c.name === "middyBaseline";
-    return [c.name, `${(c.bundleBytes / 1024).toFixed(1)} KB`, reference ? "–" : mark(c.bundleBytes <= 50 * 1024), c.loadMs, c.firstResponseMs, c.ratio.toFixed(2), reference ? "–" : mark(c.ratio <= 2)];
-  }));
+  lines.push(
+    "Each bundle is run in a fresh `node` process, and the figure is the median of the runs. The time is counted from the process's start to its first response, so it includes Node's own start-up, loading the bundle and the first invocation. The bare baseline is measured the same way.",
+    "",
+  );
+  table(
+    ["function", "bundle (minified)", "target ≤ 50 KB", "load ms", "first response ms", "× baseline", "target ≤ 2×"],
+    "lrlrrrl",
+    r.cold.map((c) => {
+      const reference = c.name === "baseline" || c.name === "middyBaseline";
+      return [
+        c.name,
+        `${(c.bundleBytes / 1024).toFixed(1)} KB`,
+        reference ? "–" : mark(c.bundleBytes <= 50 * 1024),
+        c.loadMs,
+        c.firstResponseMs,
+        c.ratio.toFixed(2),
+        reference ? "–" : mark(c.ratio <= 2),
+      ];
+    }),
+  );
 
   lines.push("## Memory", "");
-  table(["what", "count", "heap", "bytes each", "target"], "lrrrl", r.memory.map((m) => [
-    m.what,
-    m.count.toLocaleString("en"),
-    `${m.heapMB} MB`,
-    m.bytesPerItem,
-    m.what === "tasks" ? `≤ 40 MB per 100k: ${mark((m.heapMB * 100_000) / m.count <= 40)}` : "– (none set)",
-  ]));
+  table(
+    ["what", "count", "heap", "bytes each", "target"],
+    "lrrrl",
+    r.memory.map((m) => [
+      m.what,
+      m.count.toLocaleString("en"),
+      `${m.heapMB} MB`,
+      m.bytesPerItem,
+      m.what === "tasks" ? `≤ 40 MB per 100k: ${mark((m.heapMB * 100_000) / m.count <= 40)}` : "– (none set)",
+    ]),
+  );
 
   lines.push("## HTTP through serverless offline", "");
-  lines.push("The tool is autocannon, with 10 connections over loopback. The server is the real `serverless offline` in-process (`npm start`'s mode), and its request logs are off. The baseline is a bare `node:http` server answering a JSON body, measured in the same run.", "");
-  table(["request", "requests/s", "p50 ms", "p99 ms", "non-2xx"], "lrrrr", r.http.map((h) => [h.name, h.requestsPerSec, h.p50Ms, h.p99Ms, h.non2xx]));
+  lines.push(
+    "The tool is autocannon, with 10 connections over loopback. The server is the real `serverless offline` in-process (`npm start`'s mode), and its request logs are off. The baseline is a bare `node:http` server answering a JSON body, measured in the same run.",
+    "",
+  );
+  table(
+    ["request", "requests/s", "p50 ms", "p99 ms", "non-2xx"],
+    "lrrrr",
+    r.http.map((h) => [h.name, h.requestsPerSec, h.p50Ms, h.p99Ms, h.non2xx]),
+  );
 
   lines.push("## DynamoDB store", "");
-  lines.push("The same bundled handlers are run with `STORE=dynamodb` against DynamoDB Local (Amazon's engine, on Java) over loopback. Each figure includes the engine's round trips, so compare them with each other and not with the memory store. On AWS, a DynamoDB round trip from Lambda typically takes single-digit milliseconds.", "");
-  table(["operation", "ops/s", "mean µs", "p50 µs", "p99 µs"], "lrrrr", r.dynamodb.map((f) => [f.name, f.opsPerSec, f.meanUs, f.p50Us, f.p99Us]));
+  lines.push(
+    "The same bundled handlers are run with `STORE=dynamodb` against DynamoDB Local (Amazon's engine, on Java) over loopback. Each figure includes the engine's round trips, so compare them with each other and not with the memory store. On AWS, a DynamoDB round trip from Lambda typically takes single-digit milliseconds.",
+    "",
+  );
+  table(
+    ["operation", "ops/s", "mean µs", "p50 µs", "p99 µs"],
+    "lrrrr",
+    r.dynamodb.map((f) => [f.name, f.opsPerSec, f.meanUs, f.p50Us, f.p99Us]),
+  );
 
   lines.push(analysis.trim(), "");
   return `${lines.join("\n")}\n`;

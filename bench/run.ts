@@ -6,18 +6,19 @@
  *   --out DIR      where to write results.json and BENCHMARKS.md (default: bench/ and the repo root)
  *   --render       only rewrite BENCHMARKS.md from bench/results.json and bench/analysis.md
  */
-import { cpus, totalmem, platform, release } from "node:os";
+
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpus, platform, release, totalmem } from "node:os";
 import { join } from "node:path";
 import { buildBundles, ROOT } from "./bundles";
-import { measure, type Handler } from "./harness";
-import { warmCases, baselineCases } from "./warm";
-import { growth } from "./growth";
 import { coldStarts } from "./coldStart";
-import { memoryFigures } from "./memory";
-import { httpFigures } from "./http";
 import { dynamoFigures } from "./dynamodb";
-import { renderReport, type Results } from "./report";
+import { growth } from "./growth";
+import { type Handler, measure } from "./harness";
+import { httpFigures } from "./http";
+import { memoryFigures } from "./memory";
+import { type Results, renderReport } from "./report";
+import { baselineCases, warmCases } from "./warm";
 
 const args = process.argv.slice(2);
 const smoke = args.includes("--smoke");
@@ -41,7 +42,8 @@ async function main(): Promise<void> {
     MEMORY_STORE_MAX_BYTES: String(Number.MAX_SAFE_INTEGER),
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
   });
-  for (const name of ["TASKS_AUTH", "PROVISIONING_AUTH", "TASKS_PUBLIC_FORM", "PUBLIC_BASE_URL", "API_SERVER", "CORS_ORIGINS"]) delete process.env[name];
+  for (const name of ["TASKS_AUTH", "PROVISIONING_AUTH", "TASKS_PUBLIC_FORM", "PUBLIC_BASE_URL", "API_SERVER", "CORS_ORIGINS"])
+    delete process.env[name];
 
   log(`bench${smoke ? " (smoke)" : ""}: bundling the handlers as serverless-esbuild does...`);
   const bundles = await buildBundles();
@@ -72,7 +74,12 @@ async function main(): Promise<void> {
   const results: Results = {
     date: new Date().toISOString(),
     smoke,
-    machine: { cpu: cpu[0]?.model ?? "unknown", cores: cpu.length, memoryGiB: Math.round(totalmem() / 2 ** 30), os: `${platform()} ${release()}` },
+    machine: {
+      cpu: cpu[0]?.model ?? "unknown",
+      cores: cpu.length,
+      memoryGiB: Math.round(totalmem() / 2 ** 30),
+      os: `${platform()} ${release()}`,
+    },
     node: process.version,
     warm,
     growth: growthRows,

@@ -1,6 +1,6 @@
-import { alternate, call, type Case, type Handler } from "./harness";
-import { nodeIdForMac } from "../lib/provisioning/ids";
 import { DEMO_MACS } from "../lib/provisioning/demoNodes";
+import { nodeIdForMac } from "../lib/provisioning/ids";
+import { alternate, type Case, call, type Handler } from "./harness";
 
 const JSON_TYPE = { "content-type": "application/json" };
 const T = "/todo/api/v1.0/tasks";
@@ -24,36 +24,113 @@ export async function warmCases(h: Record<string, Handler>): Promise<Case[]> {
 
   // State: 10 tasks; both demo nodes with the noop OBM; an install waiting on node 1.
   for (let i = 1; i <= 10; i += 1) {
-    await call(h.createTask, { method: "POST", path: T, route: T, headers: JSON_TYPE, body: JSON.stringify({ title: `Task ${i}`, description: "Milk, Cheese" }) }, 201)();
+    await call(
+      h.createTask,
+      { method: "POST", path: T, route: T, headers: JSON_TYPE, body: JSON.stringify({ title: `Task ${i}`, description: "Milk, Cheese" }) },
+      201,
+    )();
   }
   for (const id of [n1, n2]) {
-    await call(h.setNodeObm, { method: "POST", path: `${A}/nodes/${id}/obm`, route: `${R}/nodes/{identifier}/obm`, pathParameters: { ...v(), identifier: id }, headers: JSON_TYPE, body: '{"service":"noop-obm-service","config":{}}' }, 201)();
+    await call(
+      h.setNodeObm,
+      {
+        method: "POST",
+        path: `${A}/nodes/${id}/obm`,
+        route: `${R}/nodes/{identifier}/obm`,
+        pathParameters: { ...v(), identifier: id },
+        headers: JSON_TYPE,
+        body: '{"service":"noop-obm-service","config":{}}',
+      },
+      201,
+    )();
   }
-  const started = await call(h.startWorkflow, { method: "POST", path: `${A}/nodes/${n1}/workflows`, route: `${R}/nodes/{identifier}/workflows`, pathParameters: { ...v(), identifier: n1 }, headers: JSON_TYPE, body: CENTOS }, 201)();
+  const started = await call(
+    h.startWorkflow,
+    {
+      method: "POST",
+      path: `${A}/nodes/${n1}/workflows`,
+      route: `${R}/nodes/{identifier}/workflows`,
+      pathParameters: { ...v(), identifier: n1 },
+      headers: JSON_TYPE,
+      body: CENTOS,
+    },
+    201,
+  )();
   const instanceId = JSON.parse(started.body!).instanceId as string;
-  const spare = await call(h.createNode, { method: "POST", path: `${A}/nodes`, route: `${R}/nodes`, pathParameters: v(), headers: JSON_TYPE, body: '{"name":"spare","identifiers":["52:54:00:00:00:01"],"obmSettings":[{"service":"noop-obm-service","config":{}}]}' }, 201)();
+  const spare = await call(
+    h.createNode,
+    {
+      method: "POST",
+      path: `${A}/nodes`,
+      route: `${R}/nodes`,
+      pathParameters: v(),
+      headers: JSON_TYPE,
+      body: '{"name":"spare","identifiers":["52:54:00:00:00:01"],"obmSettings":[{"service":"noop-obm-service","config":{}}]}',
+    },
+    201,
+  )();
   const n3 = JSON.parse(spare.body!).id as string;
 
   const startOn = (id: string, body = CENTOS) =>
-    call(h.startWorkflow, { method: "POST", path: `${A}/nodes/${id}/workflows`, route: `${R}/nodes/{identifier}/workflows`, pathParameters: { ...v(), identifier: id }, headers: JSON_TYPE, body }, 201);
+    call(
+      h.startWorkflow,
+      {
+        method: "POST",
+        path: `${A}/nodes/${id}/workflows`,
+        route: `${R}/nodes/{identifier}/workflows`,
+        pathParameters: { ...v(), identifier: id },
+        headers: JSON_TYPE,
+        body,
+      },
+      201,
+    );
   const cancelOn = (id: string) =>
-    call(h.cancelActiveWorkflow, { method: "DELETE", path: `${A}/nodes/${id}/workflows/active`, route: `${R}/nodes/{identifier}/workflows/active`, pathParameters: { ...v(), identifier: id } }, 200);
+    call(
+      h.cancelActiveWorkflow,
+      {
+        method: "DELETE",
+        path: `${A}/nodes/${id}/workflows/active`,
+        route: `${R}/nodes/{identifier}/workflows/active`,
+        pathParameters: { ...v(), identifier: id },
+      },
+      200,
+    );
 
   let lastNodeId = "";
   const tempNode = "ffffffffffffffffffffffff";
 
   return [
     { name: "GET /tasks", run: call(h.listTasks, { method: "GET", path: T, route: T }, 200) },
-    { name: "GET /tasks/{id}", run: call(h.getTask, { method: "GET", path: `${T}/5`, route: `${T}/{id}`, pathParameters: { id: "5" } }, 200) },
+    {
+      name: "GET /tasks/{id}",
+      run: call(h.getTask, { method: "GET", path: `${T}/5`, route: `${T}/{id}`, pathParameters: { id: "5" } }, 200),
+    },
     {
       name: "POST /tasks",
-      run: call(h.createTask, { method: "POST", path: T, route: T, headers: JSON_TYPE, body: '{"title":"Read a book","description":"The Hobbit"}' }, 201),
+      run: call(
+        h.createTask,
+        { method: "POST", path: T, route: T, headers: JSON_TYPE, body: '{"title":"Read a book","description":"The Hobbit"}' },
+        201,
+      ),
       afterEach: () => call(h.deleteTask, { method: "DELETE", path: `${T}/11`, route: `${T}/{id}`, pathParameters: { id: "11" } }, 200)(),
     },
     {
       name: "PUT /tasks/{id}",
       run: alternate(
-        ...[true, false].map((done) => call(h.updateTask, { method: "PUT", path: `${T}/5`, route: `${T}/{id}`, pathParameters: { id: "5" }, headers: JSON_TYPE, body: `{"done":${done}}` }, 200)),
+        ...[true, false].map((done) =>
+          call(
+            h.updateTask,
+            {
+              method: "PUT",
+              path: `${T}/5`,
+              route: `${T}/{id}`,
+              pathParameters: { id: "5" },
+              headers: JSON_TYPE,
+              body: `{"done":${done}}`,
+            },
+            200,
+          ),
+        ),
       ),
     },
     {
@@ -63,52 +140,243 @@ export async function warmCases(h: Record<string, Handler>): Promise<Case[]> {
       run: call(h.deleteTask, { method: "DELETE", path: `${T}/11`, route: `${T}/{id}`, pathParameters: { id: "11" } }, 200),
     },
     { name: "GET /nodes", run: call(h.listNodes, { method: "GET", path: `${A}/nodes`, route: `${R}/nodes`, pathParameters: v() }, 200) },
-    { name: "GET /nodes/{id}", run: call(h.getNode, { method: "GET", path: `${A}/nodes/${n2}`, route: `${R}/nodes/{identifier}`, pathParameters: { ...v(), identifier: n2 } }, 200) },
+    {
+      name: "GET /nodes/{id}",
+      run: call(
+        h.getNode,
+        { method: "GET", path: `${A}/nodes/${n2}`, route: `${R}/nodes/{identifier}`, pathParameters: { ...v(), identifier: n2 } },
+        200,
+      ),
+    },
     {
       name: "POST /nodes",
       run: async () => {
-        const answer = await call(h.createNode, { method: "POST", path: `${A}/nodes`, route: `${R}/nodes`, pathParameters: v(), headers: JSON_TYPE, body: '{"name":"rack-3","type":"compute","identifiers":["52:54:00:00:10:01"]}' }, 201)();
+        const answer = await call(
+          h.createNode,
+          {
+            method: "POST",
+            path: `${A}/nodes`,
+            route: `${R}/nodes`,
+            pathParameters: v(),
+            headers: JSON_TYPE,
+            body: '{"name":"rack-3","type":"compute","identifiers":["52:54:00:00:10:01"]}',
+          },
+          201,
+        )();
         lastNodeId = JSON.parse(answer.body!).id;
       },
-      afterEach: () => call(h.deleteNode, { method: "DELETE", path: `${A}/nodes/${lastNodeId}`, route: `${R}/nodes/{identifier}`, pathParameters: { ...v(), identifier: lastNodeId } }, 200)(),
+      afterEach: () =>
+        call(
+          h.deleteNode,
+          {
+            method: "DELETE",
+            path: `${A}/nodes/${lastNodeId}`,
+            route: `${R}/nodes/{identifier}`,
+            pathParameters: { ...v(), identifier: lastNodeId },
+          },
+          200,
+        )(),
     },
     {
       name: "PATCH /nodes/{id}",
       run: alternate(
         ...["available", "reserved"].map((status) =>
-          call(h.patchNode, { method: "PATCH", path: `${A}/nodes/${n3}`, route: `${R}/nodes/{identifier}`, pathParameters: { ...v(), identifier: n3 }, headers: JSON_TYPE, body: `{"status":"${status}"}` }, 200),
+          call(
+            h.patchNode,
+            {
+              method: "PATCH",
+              path: `${A}/nodes/${n3}`,
+              route: `${R}/nodes/{identifier}`,
+              pathParameters: { ...v(), identifier: n3 },
+              headers: JSON_TYPE,
+              body: `{"status":"${status}"}`,
+            },
+            200,
+          ),
         ),
       ),
     },
     {
       name: "DELETE /nodes/{id}",
-      beforeEach: () => call(h.createNode, { method: "POST", path: `${A}/nodes`, route: `${R}/nodes`, pathParameters: v(), headers: JSON_TYPE, body: `{"name":"temp","id":"${tempNode}"}` }, 201)(),
-      run: call(h.deleteNode, { method: "DELETE", path: `${A}/nodes/${tempNode}`, route: `${R}/nodes/{identifier}`, pathParameters: { ...v(), identifier: tempNode } }, 200),
+      beforeEach: () =>
+        call(
+          h.createNode,
+          {
+            method: "POST",
+            path: `${A}/nodes`,
+            route: `${R}/nodes`,
+            pathParameters: v(),
+            headers: JSON_TYPE,
+            body: `{"name":"temp","id":"${tempNode}"}`,
+          },
+          201,
+        )(),
+      run: call(
+        h.deleteNode,
+        {
+          method: "DELETE",
+          path: `${A}/nodes/${tempNode}`,
+          route: `${R}/nodes/{identifier}`,
+          pathParameters: { ...v(), identifier: tempNode },
+        },
+        200,
+      ),
     },
-    { name: "GET /nodes/{id}/obm", run: call(h.getNodeObm, { method: "GET", path: `${A}/nodes/${n2}/obm`, route: `${R}/nodes/{identifier}/obm`, pathParameters: { ...v(), identifier: n2 } }, 200) },
-    { name: "POST /nodes/{id}/obm", run: call(h.setNodeObm, { method: "POST", path: `${A}/nodes/${n3}/obm`, route: `${R}/nodes/{identifier}/obm`, pathParameters: { ...v(), identifier: n3 }, headers: JSON_TYPE, body: '{"service":"noop-obm-service","config":{}}' }, 201) },
-    { name: "GET /obms/library", run: call(h.obmLibrary, { method: "GET", path: `${A}/obms/library`, route: `${R}/obms/library`, pathParameters: v() }, 200) },
-    { name: "GET /obms/library/{service}", run: call(h.obmLibraryEntry, { method: "GET", path: `${A}/obms/library/ipmi-obm-service`, route: `${R}/obms/library/{service}`, pathParameters: { ...v(), service: "ipmi-obm-service" } }, 200) },
-    { name: "GET /workflows/library", run: call(h.graphLibrary, { method: "GET", path: `${A}/workflows/library`, route: `${R}/workflows/library`, pathParameters: v() }, 200) },
-    { name: "GET /workflows/library/{name}", run: call(h.graphLibraryEntry, { method: "GET", path: `${A}/workflows/library/Graph.InstallCentOS`, route: `${R}/workflows/library/{name}`, pathParameters: { ...v(), name: "Graph.InstallCentOS" } }, 200) },
-    { name: "GET /workflows", run: call(h.listWorkflows, { method: "GET", path: `${A}/workflows`, route: `${R}/workflows`, pathParameters: v() }, 200) },
-    { name: "GET /workflows/{id}", run: call(h.getWorkflow, { method: "GET", path: `${A}/workflows/${instanceId}`, route: `${R}/workflows/{id}`, pathParameters: { ...v(), id: instanceId } }, 200) },
-    { name: "GET /nodes/{id}/workflows", run: call(h.listNodeWorkflows, { method: "GET", path: `${A}/nodes/${n1}/workflows`, route: `${R}/nodes/{identifier}/workflows`, pathParameters: { ...v(), identifier: n1 } }, 200) },
-    { name: "GET /nodes/{id}/workflows/active", run: call(h.getActiveWorkflow, { method: "GET", path: `${A}/nodes/${n1}/workflows/active`, route: `${R}/nodes/{identifier}/workflows/active`, pathParameters: { ...v(), identifier: n1 } }, 200) },
-    { name: "GET /profiles?macs=", run: call(h.bootProfile, { method: "GET", path: `/api/current/profiles?macs=${mac1}`, route: `${R}/profiles`, pathParameters: v("current"), sourceIp: "172.31.128.10" }, 200) },
-    { name: "GET /templates/centos-ks", run: call(h.nodeTemplate, { method: "GET", path: `/api/current/templates/centos-ks?nodeId=${n1}`, route: `${R}/templates/{name}`, pathParameters: { ...v("current"), name: "centos-ks" } }, 200) },
+    {
+      name: "GET /nodes/{id}/obm",
+      run: call(
+        h.getNodeObm,
+        { method: "GET", path: `${A}/nodes/${n2}/obm`, route: `${R}/nodes/{identifier}/obm`, pathParameters: { ...v(), identifier: n2 } },
+        200,
+      ),
+    },
+    {
+      name: "POST /nodes/{id}/obm",
+      run: call(
+        h.setNodeObm,
+        {
+          method: "POST",
+          path: `${A}/nodes/${n3}/obm`,
+          route: `${R}/nodes/{identifier}/obm`,
+          pathParameters: { ...v(), identifier: n3 },
+          headers: JSON_TYPE,
+          body: '{"service":"noop-obm-service","config":{}}',
+        },
+        201,
+      ),
+    },
+    {
+      name: "GET /obms/library",
+      run: call(h.obmLibrary, { method: "GET", path: `${A}/obms/library`, route: `${R}/obms/library`, pathParameters: v() }, 200),
+    },
+    {
+      name: "GET /obms/library/{service}",
+      run: call(
+        h.obmLibraryEntry,
+        {
+          method: "GET",
+          path: `${A}/obms/library/ipmi-obm-service`,
+          route: `${R}/obms/library/{service}`,
+          pathParameters: { ...v(), service: "ipmi-obm-service" },
+        },
+        200,
+      ),
+    },
+    {
+      name: "GET /workflows/library",
+      run: call(
+        h.graphLibrary,
+        { method: "GET", path: `${A}/workflows/library`, route: `${R}/workflows/library`, pathParameters: v() },
+        200,
+      ),
+    },
+    {
+      name: "GET /workflows/library/{name}",
+      run: call(
+        h.graphLibraryEntry,
+        {
+          method: "GET",
+          path: `${A}/workflows/library/Graph.InstallCentOS`,
+          route: `${R}/workflows/library/{name}`,
+          pathParameters: { ...v(), name: "Graph.InstallCentOS" },
+        },
+        200,
+      ),
+    },
+    {
+      name: "GET /workflows",
+      run: call(h.listWorkflows, { method: "GET", path: `${A}/workflows`, route: `${R}/workflows`, pathParameters: v() }, 200),
+    },
+    {
+      name: "GET /workflows/{id}",
+      run: call(
+        h.getWorkflow,
+        { method: "GET", path: `${A}/workflows/${instanceId}`, route: `${R}/workflows/{id}`, pathParameters: { ...v(), id: instanceId } },
+        200,
+      ),
+    },
+    {
+      name: "GET /nodes/{id}/workflows",
+      run: call(
+        h.listNodeWorkflows,
+        {
+          method: "GET",
+          path: `${A}/nodes/${n1}/workflows`,
+          route: `${R}/nodes/{identifier}/workflows`,
+          pathParameters: { ...v(), identifier: n1 },
+        },
+        200,
+      ),
+    },
+    {
+      name: "GET /nodes/{id}/workflows/active",
+      run: call(
+        h.getActiveWorkflow,
+        {
+          method: "GET",
+          path: `${A}/nodes/${n1}/workflows/active`,
+          route: `${R}/nodes/{identifier}/workflows/active`,
+          pathParameters: { ...v(), identifier: n1 },
+        },
+        200,
+      ),
+    },
+    {
+      name: "GET /profiles?macs=",
+      run: call(
+        h.bootProfile,
+        {
+          method: "GET",
+          path: `/api/current/profiles?macs=${mac1}`,
+          route: `${R}/profiles`,
+          pathParameters: v("current"),
+          sourceIp: "172.31.128.10",
+        },
+        200,
+      ),
+    },
+    {
+      name: "GET /templates/centos-ks",
+      run: call(
+        h.nodeTemplate,
+        {
+          method: "GET",
+          path: `/api/current/templates/centos-ks?nodeId=${n1}`,
+          route: `${R}/templates/{name}`,
+          pathParameters: { ...v("current"), name: "centos-ks" },
+        },
+        200,
+      ),
+    },
     { name: "404 (fallback)", run: call(h.fallback, { method: "GET", path: "/api/1.1/nothing", route: "$default" }, 404) },
     { name: "POST /nodes/{id}/workflows", run: startOn(n2), afterEach: () => cancelOn(n2)() },
     { name: "DELETE /nodes/{id}/workflows/active", beforeEach: () => startOn(n2)(), run: cancelOn(n2) },
     {
       name: "POST /notification?nodeId=",
       beforeEach: () => startOn(n3)(),
-      run: call(h.notification, { method: "POST", path: `/api/current/notification?nodeId=${n3}`, route: `${R}/notification`, pathParameters: v("current"), headers: JSON_TYPE }, 201),
+      run: call(
+        h.notification,
+        {
+          method: "POST",
+          path: `/api/current/notification?nodeId=${n3}`,
+          route: `${R}/notification`,
+          pathParameters: v("current"),
+          headers: JSON_TYPE,
+        },
+        201,
+      ),
     },
   ];
 }
 
-const baselineInput = { method: "POST", path: "/records/1", route: "/records/{id}", pathParameters: { id: "1" }, headers: JSON_TYPE, body: '{"title":"Read a book"}' };
+const baselineInput = {
+  method: "POST",
+  path: "/records/1",
+  route: "/records/{id}",
+  pathParameters: { id: "1" },
+  headers: JSON_TYPE,
+  body: '{"title":"Read a book"}',
+};
 
 /** The bare baseline, and the same work inside middy with no middleware, invoked the same way. */
 export const baselineCases = (h: Record<string, Handler>): Case[] => [

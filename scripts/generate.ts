@@ -86,8 +86,12 @@ export function generateReadme(current: string): string {
   const { ROUTES } = require("../lib/http/routes") as typeof import("../lib/http/routes");
   return current.replace(/(<!-- routes:(\w+) -->\n)[\s\S]*?(<!-- \/routes -->)/g, (_, open: string, service: string, close: string) => {
     const rows = ROUTES.filter((route) => route.service === service).map((route) => {
-      const success = Object.keys(route.responses).filter((status) => status.startsWith("2")).join(", ");
-      const auth = { tasksList: "`TASKS_AUTH` list, all", tasks: "`TASKS_AUTH` all", northbound: "`PROVISIONING_AUTH` on", none: "never" }[route.auth];
+      const success = Object.keys(route.responses)
+        .filter((status) => status.startsWith("2"))
+        .join(", ");
+      const auth = { tasksList: "`TASKS_AUTH` list, all", tasks: "`TASKS_AUTH` all", northbound: "`PROVISIONING_AUTH` on", none: "never" }[
+        route.auth
+      ];
       return `| ${route.method} | \`${route.path}\` | ${success} | ${auth} | ${route.summary.replace(/\|/g, "\\|")} |`;
     });
     return `${open}| method | path | success | auth | what it does |\n|---|---|---|---|---|\n${rows.join("\n")}\n${close}`;

@@ -5,8 +5,8 @@
  * DynamoDB Local unless DYNAMODB_LOCAL_PATH names a folder to keep it in.
  */
 import { spawn } from "node:child_process";
-import { join } from "node:path";
 import { mkdirSync } from "node:fs";
+import { join } from "node:path";
 import { startDynamoDbLocal } from "./dynamodbLocal";
 
 async function main(): Promise<void> {

@@ -1,4 +1,4 @@
-import { randomBytes, scryptSync, timingSafeEqual, createHash } from "node:crypto";
+import { createHash, randomBytes, scryptSync, timingSafeEqual } from "node:crypto";
 
 /**
  * Password hashes for AUTH_USERS: `scrypt$<N>$<r>$<p>$<salt base64url>$<key base64url>`.

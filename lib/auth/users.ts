@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { ConfigError } from "../errors";
-import { looksLikeHash, parseHash, sameSecret, verifyHash, type ScryptHash } from "./passwordHash";
+import { looksLikeHash, parseHash, type ScryptHash, sameSecret, verifyHash } from "./passwordHash";
 
 type Credential = { kind: "plain"; password: string } | { kind: "scrypt"; hash: ScryptHash };
 

@@ -1,5 +1,5 @@
-import { ConfigError } from "../errors";
 import { parseUsers, type UserTable } from "../auth/users";
+import { ConfigError } from "../errors";
 
 export type PublicForm = "off" | "list" | "all";
 export type TasksAuth = "off" | "list" | "all";

@@ -1,4 +1,4 @@
-import { header, type HttpEvent } from "./event";
+import { type HttpEvent, header } from "./event";
 
 /** Host names serverless-offline puts in requestContext that are not real hosts. */
 const PLACEHOLDER_DOMAIN = /^offlineContext_|^localhost$/;

@@ -5,7 +5,7 @@ import type { HttpEvent, HttpResult } from "./event";
 import { parseJsonBody } from "./middleware/jsonBody";
 import { type Endpoint, requiresAuth } from "./routes/endpoint";
 import { httpRoute } from "./stack";
-import { type SchemaType, check, fits } from "./validation";
+import { check, fits, type SchemaType } from "./validation";
 
 type Part<E extends Endpoint, K extends keyof Endpoint["request"]> = E["request"][K] extends infer C ? SchemaType<C> : never;
 type Body<E extends Endpoint> = E["request"] extends { bodyOptional: true } ? Part<E, "body"> | undefined : Part<E, "body">;
@@ -25,9 +25,13 @@ export type EndpointHandler<E extends Endpoint> = (request: EndpointRequest<E>) 
 export function queryParameters(event: HttpEvent): Record<string, string[]> {
   // No prototype: `?valueOf=` or `?__proto__=` are parameters like any other.
   const out: Record<string, string[]> = Object.create(null);
-  for (const [name, value] of new URLSearchParams(event.rawQueryString ?? "")) (out[name] ??= []).push(value);
+  for (const [name, value] of new URLSearchParams(event.rawQueryString ?? "")) {
+    out[name] ??= [];
+    out[name].push(value);
+  }
   // Events without rawQueryString (hand-made ones) still carry queryStringParameters.
-  if (event.rawQueryString === undefined) for (const [name, value] of Object.entries(event.queryStringParameters ?? {})) out[name] ??= [value ?? ""];
+  if (event.rawQueryString === undefined)
+    for (const [name, value] of Object.entries(event.queryStringParameters ?? {})) out[name] ??= [value ?? ""];
   return out;
 }
 
@@ -40,7 +44,10 @@ const noSuchPath = (entry: Endpoint, event: HttpEvent): NotFoundError =>
  * entry's auth rule, body limit), then path parameters (404 when they do not fit), the query
  * (400), and a body reader the handler calls when the contract's order of checks says so.
  */
-export function endpoint<E extends Endpoint>(entry: E, handler: EndpointHandler<E>): middy.MiddyfiedHandler<HttpEvent, HttpResult, Error, Context> {
+export function endpoint<E extends Endpoint>(
+  entry: E,
+  handler: EndpointHandler<E>,
+): middy.MiddyfiedHandler<HttpEvent, HttpResult, Error, Context> {
   const { request } = entry;
   return httpRoute(
     { style: entry.service === "tasks" ? "tasks" : "rackhd", isProtected: (config) => requiresAuth(entry.auth, config) },

@@ -1,5 +1,5 @@
-import { isDomainError, MethodNotAllowedError, type DomainError, type ErrorKind } from "../errors";
 import type { Settings } from "../config/settings";
+import { type DomainError, type ErrorKind, isDomainError, MethodNotAllowedError } from "../errors";
 import type { HttpResult } from "./event";
 import { json } from "./responses";
 
@@ -40,11 +40,7 @@ const quoted = (text: string): string => text.replace(/["\\]/g, (c) => `\\${c}`)
  * The one place where errors become HTTP answers. Unexpected errors (bugs, bad configuration)
  * become a bare 500 whose body says nothing of the cause; the caller logs the cause.
  */
-export function errorResponse(
-  error: unknown,
-  style: ErrorStyle,
-  config: Pick<Settings, "authFailureStatus" | "authRealm">,
-): HttpResult {
+export function errorResponse(error: unknown, style: ErrorStyle, config: Pick<Settings, "authFailureStatus" | "authRealm">): HttpResult {
   const status = statusOf(error, config);
   const title = TITLE[status];
   const headers: Record<string, string> = {};

@@ -1,10 +1,9 @@
 import { settings } from "../config/settings";
-import { apiContextFor, type ApiContext } from "../provisioning/apiContext";
+import { type ApiContext, apiContextFor } from "../provisioning/apiContext";
 import { requestBaseUrl } from "./baseUrl";
 import type { HttpEvent } from "./event";
 
 const PROVISIONING_ROOT = "/api/";
 
 /** API_SERVER when set, else the request's scheme, host and any stage prefix in front of /api/. */
-export const apiContext = (event: HttpEvent): ApiContext =>
-  apiContextFor(requestBaseUrl(event, PROVISIONING_ROOT, settings().apiServer));
+export const apiContext = (event: HttpEvent): ApiContext => apiContextFor(requestBaseUrl(event, PROVISIONING_ROOT, settings().apiServer));

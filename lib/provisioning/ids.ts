@@ -8,7 +8,9 @@ export const OBJECT_ID = /^[0-9a-f]{24}$/;
  * calls into OpenSSL each time): the UUID's hex digits less its fixed version and variant ones.
  */
 export function newObjectId(now: Date = new Date()): string {
-  const seconds = Math.floor(now.getTime() / 1000).toString(16).padStart(8, "0");
+  const seconds = Math.floor(now.getTime() / 1000)
+    .toString(16)
+    .padStart(8, "0");
   const hex = randomUUID().replace(/-/g, "");
   return seconds + hex.slice(0, 12) + hex.slice(13, 16) + hex.slice(17, 18);
 }

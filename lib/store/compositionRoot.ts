@@ -1,15 +1,15 @@
+import { type Settings, settings } from "../config/settings";
 import { isDomainError } from "../errors";
 import { logLine } from "../logger";
-import { settings, type Settings } from "../config/settings";
-import { processSingleton, resetProcessSingleton } from "./processSingleton";
-import type { TaskStore } from "../tasks/taskStore";
+import { demoNodes } from "../provisioning/demoNodes";
 import type { NodeStore } from "../provisioning/nodes/nodeStore";
 import type { ProvisioningStores } from "../provisioning/ports";
-import { demoNodes } from "../provisioning/demoNodes";
-import { MemoryTaskStore } from "./memory/taskStore";
-import { MemoryNodeStore } from "./memory/nodeStore";
-import { MemoryWorkflowStore } from "./memory/workflowStore";
+import type { TaskStore } from "../tasks/taskStore";
 import { MemoryLookupStore } from "./memory/lookupStore";
+import { MemoryNodeStore } from "./memory/nodeStore";
+import { MemoryTaskStore } from "./memory/taskStore";
+import { MemoryWorkflowStore } from "./memory/workflowStore";
+import { processSingleton, resetProcessSingleton } from "./processSingleton";
 
 /**
  * The composition root: the one module that knows both the domain's ports and the adapters, and
@@ -27,8 +27,9 @@ export function taskStore(): TaskStore {
       return new DynamoTaskStore(documentClient(config), config.dynamodbTable);
     });
   }
-  return processSingleton("taskStore.memory", () =>
-    new MemoryTaskStore({ capacity: config.memoryStoreCapacity, maxBytes: config.memoryStoreMaxBytes }),
+  return processSingleton(
+    "taskStore.memory",
+    () => new MemoryTaskStore({ capacity: config.memoryStoreCapacity, maxBytes: config.memoryStoreMaxBytes }),
   );
 }
 

@@ -27,7 +27,9 @@ describe("npm run bench --smoke", () => {
     expect(results.smoke).toBe(true);
     expect(results.node).toBe(process.version);
     const names = results.warm.map((figure: { name: string }) => figure.name);
-    expect(names).toEqual(expect.arrayContaining(["bare baseline", "GET /tasks/{id}", "POST /nodes/{id}/workflows", "GET /profiles?macs="]));
+    expect(names).toEqual(
+      expect.arrayContaining(["bare baseline", "GET /tasks/{id}", "POST /nodes/{id}/workflows", "GET /profiles?macs="]),
+    );
     for (const figure of results.warm) expect(figure.opsPerSec).toBeGreaterThan(0);
     expect(results.warm.length).toBe(2 + ROUTES.length + 1); // baselines, every endpoint, the catch-all
     expect(results.growth.map((row: { operation: string }) => row.operation)).toEqual(

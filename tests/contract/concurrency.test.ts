@@ -16,7 +16,9 @@ describe("DynamoDB task store under many writers", () => {
     const started = Date.now();
     const outputs = await Promise.all(
       Array.from({ length: WRITERS }, (_, writer) =>
-        run(process.execPath, ["--require", "tsx/cjs", script, testEndpoint(), table, String(writer), String(PER_WRITER)], { cwd: join(__dirname, "../..") }),
+        run(process.execPath, ["--require", "tsx/cjs", script, testEndpoint(), table, String(writer), String(PER_WRITER)], {
+          cwd: join(__dirname, "../.."),
+        }),
       ),
     );
     const elapsedMs = Date.now() - started;
@@ -25,7 +27,9 @@ describe("DynamoDB task store under many writers", () => {
     const distinct = new Set(ids).size;
     const lost = ids.filter((id) => !stored.some((task) => task.id === id)).length;
     // The figures for the record (see the README): writers, requests, distinct ids, lost writes.
-    console.log(JSON.stringify({ writers: WRITERS, requests: ids.length, distinctIds: distinct, stored: stored.length, lostWrites: lost, elapsedMs }));
+    console.log(
+      JSON.stringify({ writers: WRITERS, requests: ids.length, distinctIds: distinct, stored: stored.length, lostWrites: lost, elapsedMs }),
+    );
     expect(ids).toHaveLength(WRITERS * PER_WRITER);
     expect(distinct).toBe(WRITERS * PER_WRITER);
     expect(stored).toHaveLength(WRITERS * PER_WRITER);

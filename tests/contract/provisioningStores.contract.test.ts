@@ -1,37 +1,48 @@
-import { MemoryNodeStore } from "../../lib/store/memory/nodeStore";
-import { DynamoNodeStore } from "../../lib/store/dynamodb/nodeStore";
-import { MemoryWorkflowStore } from "../../lib/store/memory/workflowStore";
-import { DynamoWorkflowStore } from "../../lib/store/dynamodb/workflowStore";
-import { MemoryLookupStore } from "../../lib/store/memory/lookupStore";
-import { DynamoLookupStore } from "../../lib/store/dynamodb/lookupStore";
-import type { NodeStore } from "../../lib/provisioning/nodes/nodeStore";
-import type { WorkflowStore } from "../../lib/provisioning/workflows/workflowStore";
+import { ConflictError } from "../../lib/errors";
+import { apiContextFor } from "../../lib/provisioning/apiContext";
 import type { LookupStore } from "../../lib/provisioning/boot/lookupStore";
-import { buildNode, parseNewNode, type Node } from "../../lib/provisioning/nodes/node";
+import { graphDefinition } from "../../lib/provisioning/graphs/graphLibrary";
+import { buildNode, type Node, parseNewNode } from "../../lib/provisioning/nodes/node";
+import type { NodeStore } from "../../lib/provisioning/nodes/nodeStore";
 import { buildWorkflow } from "../../lib/provisioning/workflows/buildWorkflow";
 import { cancelWorkflow } from "../../lib/provisioning/workflows/progress";
-import { graphDefinition } from "../../lib/provisioning/graphs/graphLibrary";
-import { apiContextFor } from "../../lib/provisioning/apiContext";
-import { ConflictError } from "../../lib/errors";
+import type { WorkflowStore } from "../../lib/provisioning/workflows/workflowStore";
+import { DynamoLookupStore } from "../../lib/store/dynamodb/lookupStore";
+import { DynamoNodeStore } from "../../lib/store/dynamodb/nodeStore";
+import { DynamoWorkflowStore } from "../../lib/store/dynamodb/workflowStore";
+import { MemoryLookupStore } from "../../lib/store/memory/lookupStore";
+import { MemoryNodeStore } from "../../lib/store/memory/nodeStore";
+import { MemoryWorkflowStore } from "../../lib/store/memory/workflowStore";
 import { freshTable, testDocumentClient } from "../support/dynamoTables";
 
 const limits = { capacity: 100_000, maxBytes: 1 << 28 };
 const hex = (n: number) => n.toString(16).padStart(24, "0");
 let clock = Date.parse("2026-11-22T00:00:00.000Z");
+const tick = (): Date => {
+  clock += 1000;
+  return new Date(clock);
+};
 const node = (n: number, identifiers: string[] = [], extra: Record<string, unknown> = {}): Node =>
-  buildNode(parseNewNode({ name: `node-${n}`, identifiers, ...extra }), hex(n), new Date((clock += 1000)));
+  buildNode(parseNewNode({ name: `node-${n}`, identifiers, ...extra }), hex(n), tick());
 const api = apiContextFor("http://x");
-const workflow = (nodeId: string, graph = "Graph.Reboot.Node") => buildWorkflow(graphDefinition(graph)!, {}, nodeId, api, new Date((clock += 1000)));
+const workflow = (nodeId: string, graph = "Graph.Reboot.Node") => buildWorkflow(graphDefinition(graph)!, {}, nodeId, api, tick());
 
 type Stores = { nodes: NodeStore; workflows: WorkflowStore; lookups: LookupStore };
 const adapters: [string, () => Promise<Stores>][] = [
-  ["memory", async () => ({ nodes: new MemoryNodeStore(limits), workflows: new MemoryWorkflowStore(limits), lookups: new MemoryLookupStore(1000) })],
+  [
+    "memory",
+    async () => ({ nodes: new MemoryNodeStore(limits), workflows: new MemoryWorkflowStore(limits), lookups: new MemoryLookupStore(1000) }),
+  ],
   [
     "dynamodb",
     async () => {
       const table = await freshTable("prov");
       const client = testDocumentClient();
-      return { nodes: new DynamoNodeStore(client, table), workflows: new DynamoWorkflowStore(client, table), lookups: new DynamoLookupStore(client, table) };
+      return {
+        nodes: new DynamoNodeStore(client, table),
+        workflows: new DynamoWorkflowStore(client, table),
+        lookups: new DynamoLookupStore(client, table),
+      };
     },
   ],
 ];
@@ -72,7 +83,11 @@ describe.each(adapters)("provisioning stores contract: %s", (_name, makeStores) 
       expect(await stores.nodes.find("08:00:27:00:00:01")).toBeUndefined();
       expect((await stores.nodes.find("08:00:27:00:00:11"))?.id).toBe(hex(1));
       await expect(stores.nodes.update(hex(1), (n) => ({ ...n, identifiers: ["08:00:27:00:00:02"] }))).rejects.toThrow(ConflictError);
-      await expect(stores.nodes.update(hex(1), () => { throw new Error("refused"); })).rejects.toThrow("refused");
+      await expect(
+        stores.nodes.update(hex(1), () => {
+          throw new Error("refused");
+        }),
+      ).rejects.toThrow("refused");
       expect((await stores.nodes.get(hex(1)))?.name).toBe("renamed");
       expect(await stores.nodes.update(hex(9), (n) => n)).toBeUndefined();
     });
@@ -86,7 +101,9 @@ describe.each(adapters)("provisioning stores contract: %s", (_name, makeStores) 
     });
 
     it("gives a MAC to one node only when creates race", async () => {
-      const results = await Promise.allSettled(Array.from({ length: 12 }, (_, i) => stores.nodes.create(node(100 + i, ["08:00:27:aa:aa:aa"]))));
+      const results = await Promise.allSettled(
+        Array.from({ length: 12 }, (_, i) => stores.nodes.create(node(100 + i, ["08:00:27:aa:aa:aa"]))),
+      );
       expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
       for (const r of results) if (r.status === "rejected") expect(r.reason).toBeInstanceOf(ConflictError);
       expect(await stores.nodes.list()).toHaveLength(1);
@@ -134,7 +151,10 @@ describe.each(adapters)("provisioning stores contract: %s", (_name, makeStores) 
       const created = await stores.workflows.create(workflow("n1"));
       await Promise.all(
         Array.from({ length: 6 }, (_, i) =>
-          stores.workflows.update(created.instanceId, (w) => ({ ...w, definition: { ...w.definition, options: { ...w.definition.options, [`k${i}`]: i } } })),
+          stores.workflows.update(created.instanceId, (w) => ({
+            ...w,
+            definition: { ...w.definition, options: { ...w.definition.options, [`k${i}`]: i } },
+          })),
         ),
       );
       const options = (await stores.workflows.get(created.instanceId))!.definition.options;

@@ -1,5 +1,5 @@
-import { MemoryTaskStore } from "../../lib/store/memory/taskStore";
 import { DynamoTaskStore } from "../../lib/store/dynamodb/taskStore";
+import { MemoryTaskStore } from "../../lib/store/memory/taskStore";
 import type { TaskStore } from "../../lib/tasks/taskStore";
 import { freshTable, testDocumentClient } from "../support/dynamoTables";
 

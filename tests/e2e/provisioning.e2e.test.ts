@@ -1,5 +1,5 @@
-import { startOffline, http, type OfflineServer } from "../support/offlineServer";
 import { simulateBoot } from "../../scripts/nodeSimulator";
+import { http, type OfflineServer, startOffline } from "../support/offlineServer";
 
 jest.setTimeout(120_000);
 const JSON_TYPE = { "content-type": "application/json" };
@@ -16,19 +16,20 @@ globalThis.fetch = (async (input: Parameters<typeof fetch>[0], init?: Parameters
   return response;
 }) as typeof fetch;
 
-const installBody = (installOs: Record<string, unknown> = {}) => JSON.stringify({
-  name: "Graph.InstallCentOS",
-  options: {
-    defaults: { obmServiceName: "noop-obm-service" },
-    "install-os": {
-      version: "7.0",
-      repo: "{{api.server}}/Centos/7.0",
-      rootPassword: ROOT_PASSWORD,
-      users: [{ name: "ops", password: USER_PASSWORD, uid: 1010 }],
-      ...installOs,
+const installBody = (installOs: Record<string, unknown> = {}) =>
+  JSON.stringify({
+    name: "Graph.InstallCentOS",
+    options: {
+      defaults: { obmServiceName: "noop-obm-service" },
+      "install-os": {
+        version: "7.0",
+        repo: "{{api.server}}/Centos/7.0",
+        rootPassword: ROOT_PASSWORD,
+        users: [{ name: "ops", password: USER_PASSWORD, uid: 1010 }],
+        ...installOs,
+      },
     },
-  },
-});
+  });
 
 describe("provisioning service over HTTP (RackHD quick start with the node simulator)", () => {
   let server: OfflineServer;
@@ -53,7 +54,10 @@ describe("provisioning service over HTTP (RackHD quick start with the node simul
     // Before any workflow the node boots from disk.
     expect((await simulateBoot({ server: server.baseUrl, macs: [mac] })).outcome).toBe("no-workflow");
 
-    expect((await call("POST", `/api/1.1/nodes/${nodeId}/obm`, { headers: JSON_TYPE, body: '{"service":"noop-obm-service","config":{}}' })).status).toBe(201);
+    expect(
+      (await call("POST", `/api/1.1/nodes/${nodeId}/obm`, { headers: JSON_TYPE, body: '{"service":"noop-obm-service","config":{}}' }))
+        .status,
+    ).toBe(201);
     const started = await call("POST", `/api/1.1/nodes/${nodeId}/workflows`, { headers: JSON_TYPE, body: installBody() });
     expect(started.status).toBe(201);
     expect(started.body._status).toBe("running");
@@ -63,7 +67,10 @@ describe("provisioning service over HTTP (RackHD quick start with the node simul
     expect(boot.installScriptUrl).toBe(`${server.baseUrl}/api/current/templates/centos-ks?nodeId=${nodeId}`);
     expect(boot.installScript).toMatch(/^rootpw --iscrypted \$6\$/m);
     expect(boot.installScript).toMatch(/^user --name=ops --password=\$6\$\S+ --iscrypted --uid=1010$/m);
-    expect(boot.completionRequests.map((r) => [r.method, r.status])).toEqual([["HEAD", 200], ["POST", 201]]);
+    expect(boot.completionRequests.map((r) => [r.method, r.status])).toEqual([
+      ["HEAD", 200],
+      ["POST", 201],
+    ]);
 
     const workflow = await call("GET", `/api/1.1/workflows/${started.body.instanceId}`);
     expect(workflow.body._status).toBe("succeeded");
@@ -98,7 +105,10 @@ describe("provisioning service over HTTP (RackHD quick start with the node simul
   });
 
   it("times a workflow out by its _taskTimeout option, with no timer running", async () => {
-    const started = await call("POST", `/api/1.1/nodes/${nodeId}/workflows`, { headers: JSON_TYPE, body: installBody({ _taskTimeout: 300 }) });
+    const started = await call("POST", `/api/1.1/nodes/${nodeId}/workflows`, {
+      headers: JSON_TYPE,
+      body: installBody({ _taskTimeout: 300 }),
+    });
     expect(started.body._status).toBe("running");
     await new Promise((resolve) => setTimeout(resolve, 500));
     const read = await call("GET", `/api/1.1/workflows/${started.body.instanceId}`);
@@ -110,7 +120,11 @@ describe("provisioning service over HTTP (RackHD quick start with the node simul
   it("answers every error of the contract with its status and RackHD message", async () => {
     const ipmiNode = await call("POST", "/api/1.1/nodes", {
       headers: JSON_TYPE,
-      body: JSON.stringify({ name: "ipmi", identifiers: ["00:1e:67:98:bc:7e"], obmSettings: [{ service: "ipmi-obm-service", config: { host: "10.0.0.9", user: "root", password: IPMI_PASSWORD } }] }),
+      body: JSON.stringify({
+        name: "ipmi",
+        identifiers: ["00:1e:67:98:bc:7e"],
+        obmSettings: [{ service: "ipmi-obm-service", config: { host: "10.0.0.9", user: "root", password: IPMI_PASSWORD } }],
+      }),
     });
     expect(ipmiNode.status).toBe(201);
     const cases: [string, string, string | undefined, number, string | RegExp][] = [
@@ -171,7 +185,9 @@ describe("provisioning service over HTTP with PROVISIONING_AUTH=on", () => {
     const refused = await http(server.baseUrl, "GET", "/api/1.1/nodes");
     expect(refused).toMatchObject({ status: 401, body: { message: "Unauthorized access" } });
     expect(refused.headers.get("www-authenticate")).toBe('Basic realm="Authentication Required"');
-    const allowed = await http(server.baseUrl, "GET", "/api/1.1/nodes", { headers: { authorization: `Basic ${Buffer.from("admin:pw").toString("base64")}` } });
+    const allowed = await http(server.baseUrl, "GET", "/api/1.1/nodes", {
+      headers: { authorization: `Basic ${Buffer.from("admin:pw").toString("base64")}` },
+    });
     expect(allowed.status).toBe(200);
     expect((await simulateBoot({ server: server.baseUrl, macs: ["52:54:00:00:00:aa"] })).outcome).toBe("discovered");
     expect(server.output()).toContain('"route":"GET /api/{version}/profiles"');

@@ -1,4 +1,4 @@
-import { startOffline, http, onDynamoDb, type OfflineServer } from "../support/offlineServer";
+import { http, type OfflineServer, onDynamoDb, startOffline } from "../support/offlineServer";
 
 const TASKS = "/todo/api/v1.0/tasks";
 const JSON_TYPE = { "content-type": "application/json" };
@@ -15,7 +15,10 @@ describe("task service over HTTP, default settings", () => {
 
   it("serves the whole CRUD cycle", async () => {
     expect(await call("GET", TASKS)).toMatchObject({ status: 200, body: { tasks: [] } });
-    const created = await call("POST", TASKS, { headers: JSON_TYPE, body: JSON.stringify({ title: "Buy groceries", description: "Milk, Cheese" }) });
+    const created = await call("POST", TASKS, {
+      headers: JSON_TYPE,
+      body: JSON.stringify({ title: "Buy groceries", description: "Milk, Cheese" }),
+    });
     expect(created.status).toBe(201);
     expect(created.headers.get("content-type")).toMatch(/^application\/json/);
     expect(created.body).toEqual({ task: { id: 1, title: "Buy groceries", description: "Milk, Cheese", done: false } });
@@ -49,11 +52,16 @@ describe("task service over HTTP, default settings", () => {
     // The memory suite's store holds 20 tasks at most.
     const count = onDynamoDb() ? 50 : 15;
     const answers = await Promise.all(
-      Array.from({ length: count }, (_, i) => call("POST", TASKS, { headers: JSON_TYPE, body: JSON.stringify({ title: `parallel ${i}` }) })),
+      Array.from({ length: count }, (_, i) =>
+        call("POST", TASKS, { headers: JSON_TYPE, body: JSON.stringify({ title: `parallel ${i}` }) }),
+      ),
     );
     // On failure, say which statuses came back (and one body of each), not just "false".
     const statuses: Record<number, { count: number; example: string }> = {};
-    for (const answer of answers) (statuses[answer.status] ??= { count: 0, example: answer.raw.slice(0, 200) }).count += 1;
+    for (const answer of answers) {
+      statuses[answer.status] ??= { count: 0, example: answer.raw.slice(0, 200) };
+      statuses[answer.status].count += 1;
+    }
     expect(statuses).toEqual({ 201: { count, example: expect.any(String) } });
     const ids = answers.map((answer) => answer.body.task.id as number);
     expect(new Set(ids).size).toBe(count);
@@ -89,7 +97,12 @@ describe("task service over HTTP, default settings", () => {
     }
     expect((await call("POST", `${TASKS}/1`)).headers.get("allow")).toBe("GET, PUT, DELETE, OPTIONS");
     // Nothing above changed the first task.
-    expect((await call("GET", `${TASKS}/1`)).body.task).toEqual({ id: 1, title: "Buy groceries", description: "Milk, Cheese", done: false });
+    expect((await call("GET", `${TASKS}/1`)).body.task).toEqual({
+      id: 1,
+      title: "Buy groceries",
+      description: "Milk, Cheese",
+      done: false,
+    });
   });
 
   // The capacity is the memory store's; the DynamoDB store has none.
@@ -149,13 +162,18 @@ describe("task service over HTTP, the tutorial's browser client (public form all
     expect(added.body.task).toEqual({ uri, title: "Read", description: "a book", done: false });
 
     const path = new URL(uri).pathname;
-    const edited = await call("PUT", path, { headers: client, body: JSON.stringify({ title: "Read", description: "two books", done: false }) });
+    const edited = await call("PUT", path, {
+      headers: client,
+      body: JSON.stringify({ title: "Read", description: "two books", done: false }),
+    });
     expect(edited.body.task).toEqual({ uri, title: "Read", description: "two books", done: false });
     const marked = await call("PUT", path, { headers: client, body: JSON.stringify({ done: true }) });
     expect(marked.body.task.uri).toBe(uri);
     expect(marked.body.task.done).toBe(true);
 
-    expect((await call("GET", `${TASKS}?_=2`, { headers: client })).body.tasks).toEqual([{ uri, title: "Read", description: "two books", done: true }]);
+    expect((await call("GET", `${TASKS}?_=2`, { headers: client })).body.tasks).toEqual([
+      { uri, title: "Read", description: "two books", done: true },
+    ]);
     const removed = await call("DELETE", path, { headers: client });
     expect(removed).toMatchObject({ status: 200, body: { result: true } });
     expect(removed.headers.get("access-control-allow-origin")).toBe(origin);

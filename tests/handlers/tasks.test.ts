@@ -1,11 +1,21 @@
 import fc from "fast-check";
-import { taskApi, TASKS, JSON_HEADERS, freshTaskStore } from "../support/taskApi";
-import { basic, invoke } from "../support/apiGatewayEvent";
 import { handler as listHandler } from "../../handlers/tasks/list";
 import { hashPassword } from "../../lib/auth/passwordHash";
+import { basic, invoke } from "../support/apiGatewayEvent";
+import { freshTaskStore, JSON_HEADERS, TASKS, taskApi } from "../support/taskApi";
 
-const SETTINGS = ["TASKS_PUBLIC_FORM", "TASKS_AUTH", "AUTH_USERS", "AUTH_FAILURE_STATUS", "AUTH_REALM", "PUBLIC_BASE_URL",
-  "CORS_ORIGINS", "BODY_LIMIT_BYTES", "MEMORY_STORE_CAPACITY", "LOG_REQUESTS"];
+const SETTINGS = [
+  "TASKS_PUBLIC_FORM",
+  "TASKS_AUTH",
+  "AUTH_USERS",
+  "AUTH_FAILURE_STATUS",
+  "AUTH_REALM",
+  "PUBLIC_BASE_URL",
+  "CORS_ORIGINS",
+  "BODY_LIMIT_BYTES",
+  "MEMORY_STORE_CAPACITY",
+  "LOG_REQUESTS",
+];
 
 beforeEach(() => {
   for (const name of SETTINGS) delete process.env[name];
@@ -47,7 +57,9 @@ describe("task handlers, default settings (public form on the list)", () => {
   it("gets one task, accepting leading zeros", async () => {
     await post({ title: "a" });
     await post({ title: "b" });
-    expect((await taskApi({ method: "GET", path: `${TASKS}/02` })).body).toEqual({ task: { id: 2, title: "b", description: "", done: false } });
+    expect((await taskApi({ method: "GET", path: `${TASKS}/02` })).body).toEqual({
+      task: { id: 2, title: "b", description: "", done: false },
+    });
   });
 
   it("updates only the supplied fields", async () => {
@@ -55,7 +67,12 @@ describe("task handlers, default settings (public form on the list)", () => {
     const answer = await put(1, JSON.stringify({ done: true, foo: 1 }));
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({ task: { id: 1, title: "a", description: "d", done: true } });
-    expect((await put(1, JSON.stringify({ title: "b", done: false }))).body.task).toEqual({ id: 1, title: "b", description: "d", done: false });
+    expect((await put(1, JSON.stringify({ title: "b", done: false }))).body.task).toEqual({
+      id: 1,
+      title: "b",
+      description: "d",
+      done: false,
+    });
   });
 
   it("deletes a task, after which every route says not found", async () => {
@@ -116,8 +133,20 @@ describe("task handlers, default settings (public form on the list)", () => {
   });
 
   it("accepts +json types and charset parameters", async () => {
-    expect((await taskApi({ method: "POST", path: TASKS, headers: { "content-type": "Application/JSON; charset=UTF-8" }, body: '{"title":"x"}' })).status).toBe(201);
-    expect((await taskApi({ method: "POST", path: TASKS, headers: { "content-type": "application/vnd.api+json" }, body: '{"title":"y"}' })).status).toBe(201);
+    expect(
+      (
+        await taskApi({
+          method: "POST",
+          path: TASKS,
+          headers: { "content-type": "Application/JSON; charset=UTF-8" },
+          body: '{"title":"x"}',
+        })
+      ).status,
+    ).toBe(201);
+    expect(
+      (await taskApi({ method: "POST", path: TASKS, headers: { "content-type": "application/vnd.api+json" }, body: '{"title":"y"}' }))
+        .status,
+    ).toBe(201);
   });
 
   it("checks 404 before the body on PUT", async () => {
@@ -126,8 +155,18 @@ describe("task handlers, default settings (public form on the list)", () => {
   });
 
   it.each([
-    ['{"done":"true"}'], ['{"done":1}'], ['{"done":null}'], ['{"title":5}'], ['{"description":[]}'], ["[1]"], ['"abc"'], ["5"],
-    ["true"], ["null"], ["{"], [""],
+    ['{"done":"true"}'],
+    ['{"done":1}'],
+    ['{"done":null}'],
+    ['{"title":5}'],
+    ['{"description":[]}'],
+    ["[1]"],
+    ['"abc"'],
+    ["5"],
+    ["true"],
+    ["null"],
+    ["{"],
+    [""],
   ])("refuses the PUT body %s with 400 and changes nothing", async (body) => {
     await post({ title: "a", description: "d" });
     const answer = await put(1, body);
@@ -280,7 +319,10 @@ describe("secured form", () => {
     process.env.TASKS_AUTH = "list";
     delete process.env.AUTH_USERS;
     const lines: string[] = [];
-    const spy = jest.spyOn(process.stdout, "write").mockImplementation((chunk) => (lines.push(String(chunk)), true));
+    const spy = jest.spyOn(process.stdout, "write").mockImplementation((chunk) => {
+      lines.push(String(chunk));
+      return true;
+    });
     try {
       expect((await list(good)).status).toBe(401);
     } finally {
@@ -301,7 +343,11 @@ describe("CORS", () => {
     const answer = await taskApi({
       method: "OPTIONS",
       path: `${TASKS}/1`,
-      headers: { origin: "http://localhost:5000", "access-control-request-method": "PUT", "access-control-request-headers": "authorization,content-type" },
+      headers: {
+        origin: "http://localhost:5000",
+        "access-control-request-method": "PUT",
+        "access-control-request-headers": "authorization,content-type",
+      },
     });
     expect(answer.status).toBe(204);
     expect(answer.headers["access-control-allow-origin"]).toBe("*");
@@ -313,7 +359,11 @@ describe("CORS", () => {
   it("puts Access-Control-Allow-Origin on errors too", async () => {
     process.env.TASKS_AUTH = "all";
     process.env.AUTH_USERS = "miguel:python";
-    for (const request of [{ method: "GET", path: TASKS }, { method: "GET", path: `${TASKS}/x` }, { method: "PATCH", path: TASKS }]) {
+    for (const request of [
+      { method: "GET", path: TASKS },
+      { method: "GET", path: `${TASKS}/x` },
+      { method: "PATCH", path: TASKS },
+    ]) {
       expect((await taskApi({ ...request, headers: { origin: "http://a.example" } })).headers["access-control-allow-origin"]).toBe("*");
     }
   });
@@ -333,7 +383,10 @@ describe("request log", () => {
     process.env.TASKS_AUTH = "all";
     process.env.AUTH_USERS = "miguel:python";
     const lines: string[] = [];
-    const spy = jest.spyOn(process.stdout, "write").mockImplementation((chunk) => (lines.push(String(chunk)), true));
+    const spy = jest.spyOn(process.stdout, "write").mockImplementation((chunk) => {
+      lines.push(String(chunk));
+      return true;
+    });
     try {
       await post({ title: "secret-title" }, { authorization: basic("miguel", "python") });
       await list({ authorization: basic("miguel", "wrong") });
@@ -359,7 +412,12 @@ describe("properties", () => {
     fc.string().map((s) => `${TASKS}/${encodeURIComponent(s)}`),
     fc.webPath(),
   );
-  const bodies = fc.oneof(fc.string(), fc.json(), fc.jsonValue().map((v) => JSON.stringify(v)), fc.constant(undefined));
+  const bodies = fc.oneof(
+    fc.string(),
+    fc.json(),
+    fc.jsonValue().map((v) => JSON.stringify(v)),
+    fc.constant(undefined),
+  );
   const headers = fc.record(
     {
       "content-type": fc.oneof(fc.constant("application/json"), fc.string()),

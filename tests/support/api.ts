@@ -5,8 +5,8 @@ import { ROUTES } from "../../lib/http/routes";
 import type { Endpoint } from "../../lib/http/routes/endpoint";
 import { RackhdError } from "../../lib/http/schemas/provisioning";
 import { TaskError } from "../../lib/http/schemas/tasks";
-import type { Answer } from "./apiGatewayEvent";
 import { resetProcessSingleton } from "../../lib/store/processSingleton";
+import type { Answer } from "./apiGatewayEvent";
 import { makeRouter, type RouteBinding } from "./router";
 
 const ROOT = join(__dirname, "../..");
@@ -14,8 +14,10 @@ const ROOT = join(__dirname, "../..");
 const ajv = new Ajv({ strict: false, allowUnionTypes: true });
 const compiled = new Map<object, ValidateFunction>();
 const validator = (schema: object): ValidateFunction => {
-  let validate = compiled.get(schema);
-  if (!validate) compiled.set(schema, (validate = ajv.compile(schema)));
+  const known = compiled.get(schema);
+  if (known) return known;
+  const validate = ajv.compile(schema);
+  compiled.set(schema, validate);
   return validate;
 };
 
@@ -32,7 +34,9 @@ function answerChecker(route: Endpoint): (answer: Answer) => void {
     const validate = validator(schema);
     const body = answer.status === 204 ? {} : answer.body;
     if (!validate(body)) {
-      throw new Error(`${route.function} answered ${answer.status} off its schema: ${ajv.errorsText(validate.errors)}\n${answer.raw.slice(0, 500)}`);
+      throw new Error(
+        `${route.function} answered ${answer.status} off its schema: ${ajv.errorsText(validate.errors)}\n${answer.raw.slice(0, 500)}`,
+      );
     }
   };
 }

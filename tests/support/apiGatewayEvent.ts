@@ -1,6 +1,6 @@
 import type { APIGatewayProxyEventV2, Context } from "aws-lambda";
-import type { HttpEvent, HttpResult } from "../../lib/http/event";
 import { reloadSettings } from "../../lib/config/settings";
+import type { HttpEvent, HttpResult } from "../../lib/http/event";
 
 export interface EventInput {
   method: string;
@@ -108,5 +108,4 @@ export async function invoke(handler: Invocable, input: EventInput): Promise<Ans
   return { status: result.statusCode, headers: result.headers ?? {}, body, raw };
 }
 
-export const basic = (user: string, password: string): string =>
-  `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
+export const basic = (user: string, password: string): string => `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;

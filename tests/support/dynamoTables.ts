@@ -1,6 +1,6 @@
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { ensureTable } from "../../lib/store/dynamodb/table";
 import { documentClient } from "../../lib/store/dynamodb/client";
+import { ensureTable } from "../../lib/store/dynamodb/table";
 
 /** The DynamoDB Local the run started (see dynamoGlobalSetup.js). */
 export function testEndpoint(): string {
@@ -13,8 +13,13 @@ let counter = 0;
 
 /** A new, empty table in the local engine. */
 export async function freshTable(prefix = "t"): Promise<string> {
-  const name = `${prefix}-${process.pid}-${Date.now()}-${(counter += 1)}`;
-  const client = new DynamoDBClient({ endpoint: testEndpoint(), region: "us-east-1", credentials: { accessKeyId: "local", secretAccessKey: "local" } });
+  counter += 1;
+  const name = `${prefix}-${process.pid}-${Date.now()}-${counter}`;
+  const client = new DynamoDBClient({
+    endpoint: testEndpoint(),
+    region: "us-east-1",
+    credentials: { accessKeyId: "local", secretAccessKey: "local" },
+  });
   try {
     await ensureTable(client, name);
   } finally {

@@ -1,6 +1,6 @@
-import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
+import { type ChildProcess, spawn } from "node:child_process";
 import { rmSync } from "node:fs";
+import { createServer } from "node:net";
 import { join } from "node:path";
 
 const ROOT = join(__dirname, "../..");

@@ -1,7 +1,11 @@
 // Tests read settings from process.env; start every test file from the documented defaults,
 // without request log lines on stdout (tests that check logging switch them back on).
 for (const name of Object.keys(process.env)) {
-  if (/^(TASKS_|PROVISIONING_|AUTH_|PUBLIC_BASE_URL$|API_SERVER$|CORS_ORIGINS$|BODY_LIMIT_BYTES$|STORE$|DYNAMODB_|DEMO_NODES$|MEMORY_STORE_|LOG_REQUESTS$)/.test(name)) {
+  if (
+    /^(TASKS_|PROVISIONING_|AUTH_|PUBLIC_BASE_URL$|API_SERVER$|CORS_ORIGINS$|BODY_LIMIT_BYTES$|STORE$|DYNAMODB_|DEMO_NODES$|MEMORY_STORE_|LOG_REQUESTS$)/.test(
+      name,
+    )
+  ) {
     delete process.env[name];
   }
 }

@@ -1,6 +1,6 @@
 import type { Context } from "aws-lambda";
 import type { HttpEvent, HttpResult } from "../../lib/http/event";
-import { invoke, type Answer, type EventInput } from "./apiGatewayEvent";
+import { type Answer, type EventInput, invoke } from "./apiGatewayEvent";
 
 type Invocable = (event: HttpEvent, context: Context) => Promise<HttpResult>;
 
@@ -30,7 +30,10 @@ export function makeRouter(routes: RouteBinding[], fallback: Invocable) {
       })
       .join("/");
     // Literal segments sort before parameters, segment by segment: "/workflows/library" before "/workflows/{id}".
-    const rank = route.path.split("/").map((part) => (part.startsWith("{") ? "1" : "0")).join("");
+    const rank = route.path
+      .split("/")
+      .map((part) => (part.startsWith("{") ? "1" : "0"))
+      .join("");
     return { ...route, names, rank, regex: new RegExp(`^${source}$`) };
   });
   compiled.sort((a, b) => a.rank.localeCompare(b.rank));

@@ -1,9 +1,9 @@
 import type middy from "@middy/core";
-import { settings, type Settings } from "../../config/settings";
 import { parseBasicAuth } from "../../auth/basicAuth";
+import { type Settings, settings } from "../../config/settings";
 import { UnauthorizedError } from "../../errors";
-import { header, type HttpEvent, type HttpResult } from "../event";
 import { logLine } from "../../logger";
+import { type HttpEvent, type HttpResult, header } from "../event";
 
 let warnedNoUsers = false;
 

@@ -1,6 +1,6 @@
 import type middy from "@middy/core";
-import { settings, type Settings } from "../../config/settings";
-import { header, type HttpEvent, type HttpResult } from "../event";
+import { type Settings, settings } from "../../config/settings";
+import { type HttpEvent, type HttpResult, header } from "../event";
 
 export const CORS_ALLOW_METHODS = "GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS";
 /** Named one by one: a `*` would not cover Authorization. */

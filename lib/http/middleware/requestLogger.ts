@@ -1,9 +1,9 @@
 import type middy from "@middy/core";
 import type { Context } from "aws-lambda";
 import { settings } from "../../config/settings";
-import type { HttpEvent, HttpResult } from "../event";
-import { isExpected } from "../errorMapping";
 import { logLine } from "../../logger";
+import { isExpected } from "../errorMapping";
+import type { HttpEvent, HttpResult } from "../event";
 
 type Request = middy.Request<HttpEvent, HttpResult, Error, Context, { startedAt?: number }>;
 

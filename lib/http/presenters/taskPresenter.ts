@@ -1,7 +1,7 @@
 import { settings } from "../../config/settings";
+import type { Task } from "../../tasks/task";
 import { requestBaseUrl } from "../baseUrl";
 import type { HttpEvent } from "../event";
-import type { Task } from "../../tasks/task";
 
 export const TASKS_ROOT = "/todo/api/v1.0";
 

@@ -31,7 +31,8 @@ export const createNode = {
   service: "provisioning",
   auth: "northbound",
   access: "provisioningWrite",
-  summary: "Create a node: `name` required; a client-supplied unused 24-hex `id` and extra keys are kept; 409 for an identifier another node has",
+  summary:
+    "Create a node: `name` required; a client-supplied unused 24-hex `id` and extra keys are kept; 409 for an identifier another node has",
   request: { params: check.VersionParams, query: check.Query, body: check.NewNodeBody },
   responses: { 201: schema.Node, 400: schema.RackhdError, 401: schema.RackhdError, 409: schema.RackhdError },
 } as const satisfies Endpoint;
@@ -98,7 +99,8 @@ export const setNodeObm = {
   service: "provisioning",
   auth: "northbound",
   access: "provisioningWrite",
-  summary: "Add OBM settings (one or an array), upsert per service; 404, then 400 (bad body, unknown service, service the node type does not support)",
+  summary:
+    "Add OBM settings (one or an array), upsert per service; 404, then 400 (bad body, unknown service, service the node type does not support)",
   request: { params: check.NodeParams, query: check.Query, body: check.ObmSettingsBody },
   responses: { 201: schema.Node, 400: schema.RackhdError, 401: schema.RackhdError, 404: schema.RackhdError },
 } as const satisfies Endpoint;
@@ -245,7 +247,8 @@ export const bootProfile = {
   service: "provisioning",
   auth: "none",
   access: "provisioningWrite",
-  summary: "The iPXE script: without `?macs=`, one that collects the MACs and chains back; unknown MACs: discovery (node named after the first MAC) and a disk boot; an install task waiting: its profile; otherwise \"Unable to locate active workflow.\" and a disk boot; a value that is not a MAC: 400",
+  summary:
+    'The iPXE script: without `?macs=`, one that collects the MACs and chains back; unknown MACs: discovery (node named after the first MAC) and a disk boot; an install task waiting: its profile; otherwise "Unable to locate active workflow." and a disk boot; a value that is not a MAC: 400',
   request: { params: check.VersionParams, query: check.Query },
   responses: { 200: schema.Script, 400: schema.RackhdError },
 } as const satisfies Endpoint;
@@ -258,7 +261,8 @@ export const nodeTemplate = {
   service: "provisioning",
   auth: "none",
   access: "provisioningWrite",
-  summary: "`centos-ks`, `ubuntu-preseed`, `pxe-cloud-config.yml`, `esx-ks`, `renasar-ansible.pub` for the node found by `?nodeId=`, then `?macs=`, then the source IP that last fetched a profile (HEAD too, through the catch-all)",
+  summary:
+    "`centos-ks`, `ubuntu-preseed`, `pxe-cloud-config.yml`, `esx-ks`, `renasar-ansible.pub` for the node found by `?nodeId=`, then `?macs=`, then the source IP that last fetched a profile (HEAD too, through the catch-all)",
   request: { params: check.NameParams, query: check.Query },
   responses: { 200: schema.Script, 400: schema.RackhdError, 404: schema.RackhdError },
 } as const satisfies Endpoint;

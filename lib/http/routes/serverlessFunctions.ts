@@ -16,7 +16,10 @@ const role = (access: Access): string => `\${self:custom.roles.\${param:store}.$
  * The `functions:` block of serverless.yml, derived from the route registry: one function per
  * endpoint (its own bundle, its own role), plus the `$default` catch-all.
  */
-export function serverlessFunctions(routes: readonly Endpoint[] = ROUTES, catchAll: CatchAll = CATCH_ALL): Record<string, ServerlessFunction> {
+export function serverlessFunctions(
+  routes: readonly Endpoint[] = ROUTES,
+  catchAll: CatchAll = CATCH_ALL,
+): Record<string, ServerlessFunction> {
   const functions: Record<string, ServerlessFunction> = {};
   for (const route of routes) {
     functions[route.function] = {

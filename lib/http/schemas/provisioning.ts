@@ -76,6 +76,7 @@ export const ObmSettingsBody = {
   type: ["object", "array"],
   "x-error": "OBM setting must be an object with service and config",
   if: { type: "array" },
+  // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then/else keyword, not a thenable.
   then: {
     type: "array",
     minItems: 1,

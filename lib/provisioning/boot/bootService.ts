@@ -1,4 +1,4 @@
-import { NotFoundError, ValidationError, isDomainError } from "../../errors";
+import { isDomainError, NotFoundError, ValidationError } from "../../errors";
 import type { ApiContext } from "../apiContext";
 import { nodeIdForMac } from "../ids";
 import { normalizeMac } from "../mac";
@@ -7,8 +7,8 @@ import { findNode } from "../nodes/nodeService";
 import type { ProvisioningStores } from "../ports";
 import { markBooted, waitingInstallTask } from "../workflows/progress";
 import { activeWorkflowOf, completeNodeInstall } from "../workflows/workflowService";
-import { discoveredScript, messageScript, profileScript, redirectScript } from "./ipxe";
 import { isTemplateName, renderInstallTemplate } from "./installTemplates";
+import { discoveredScript, messageScript, profileScript, redirectScript } from "./ipxe";
 
 export const NO_ACTIVE_WORKFLOW = "Unable to locate active workflow.";
 
@@ -125,4 +125,3 @@ export async function notify(stores: ProvisioningStores, message: Record<string,
   }
   return message;
 }
-

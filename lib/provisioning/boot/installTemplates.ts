@@ -26,9 +26,11 @@ function centosKickstart(context: TemplateContext): string {
       ? `network --device=${oneLine(device.device)} --bootproto=static --ip=${oneLine(ipv4.ipAddr)} --netmask=${oneLine(ipv4.netmask)} --gateway=${oneLine(ipv4.gateway)}`
       : `network --device=${oneLine(device.device)} --bootproto=dhcp`;
   });
-  const dns = Array.isArray(options.dnsServers) && options.dnsServers.length > 0 ? ` --nameserver=${options.dnsServers.map(oneLine).join(",")}` : "";
+  const dns =
+    Array.isArray(options.dnsServers) && options.dnsServers.length > 0 ? ` --nameserver=${options.dnsServers.map(oneLine).join(",")}` : "";
   const users = asArray(options.users).map(
-    (user) => `user --name=${oneLine(user.name)} --password=${oneLine(user.encryptedPassword)} --iscrypted${user.uid !== undefined ? ` --uid=${oneLine(user.uid)}` : ""}`,
+    (user) =>
+      `user --name=${oneLine(user.name)} --password=${oneLine(user.encryptedPassword)} --iscrypted${user.uid !== undefined ? ` --uid=${oneLine(user.uid)}` : ""}`,
   );
   const disk = options.installDisk ? oneLine(options.installDisk) : "sda";
   return [
@@ -58,7 +60,9 @@ function centosKickstart(context: TemplateContext): string {
     "%end",
     "",
     "%post --log=/root/install-post.log",
-    ...(options.rootSshKey ? ["mkdir -p /root/.ssh", `echo '${oneLine(options.rootSshKey)}' >> /root/.ssh/authorized_keys`, "chmod 700 /root/.ssh"] : []),
+    ...(options.rootSshKey
+      ? ["mkdir -p /root/.ssh", `echo '${oneLine(options.rootSshKey)}' >> /root/.ssh/authorized_keys`, "chmod 700 /root/.ssh"]
+      : []),
     ...completionCommands(context),
     "%end",
     "",

@@ -27,7 +27,12 @@ const installGraph = (
   options: { ...options, [installLabel]: { _taskTimeout: 3_600_000, ...(options[installLabel] as object) } },
   tasks: [
     ...before,
-    { label: "set-boot-pxe", taskName: "Task.Obm.Node.PxeBoot", ignoreFailure: true, ...(before.length > 0 && { waitOn: { [before[before.length - 1].label]: "succeeded" } }) },
+    {
+      label: "set-boot-pxe",
+      taskName: "Task.Obm.Node.PxeBoot",
+      ignoreFailure: true,
+      ...(before.length > 0 && { waitOn: { [before[before.length - 1].label]: "succeeded" } }),
+    },
     { label: "reboot", taskName: "Task.Obm.Node.Reboot", waitOn: { "set-boot-pxe": "finished" } },
     { label: installLabel, taskName, waitOn: { reboot: "succeeded" } },
   ],

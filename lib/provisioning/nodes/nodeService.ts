@@ -2,8 +2,8 @@ import { ConflictError, NotFoundError } from "../../errors";
 import { newObjectId } from "../ids";
 import { normalizeIdentifier } from "../mac";
 import { assertServicesSupported, upsertObmSettings } from "../obm/obmSetting";
-import { keepRedactedSecrets } from "../secrets";
 import type { ProvisioningStores } from "../ports";
+import { keepRedactedSecrets } from "../secrets";
 import { advanceWorkflow } from "../workflows/progress";
 import { buildNode, type Node, type NodeInput, parseNewNode, parseNodePatch } from "./node";
 
@@ -52,7 +52,12 @@ export async function createNode(stores: ProvisioningStores, body: NodeInput & {
 }
 
 /** 404 first, then the body; a whole node echoed back (with "REDACTED" secrets) is accepted. */
-export async function patchNode(stores: ProvisioningStores, identifier: string, readBody: () => Promise<NodeInput>, now: Date): Promise<Node> {
+export async function patchNode(
+  stores: ProvisioningStores,
+  identifier: string,
+  readBody: () => Promise<NodeInput>,
+  now: Date,
+): Promise<Node> {
   const found = await findNode(stores, identifier);
   const patch = parseNodePatch(await readBody());
   const updated = await stores.nodes.update(found.id, (current) => {

@@ -2,7 +2,7 @@ import { NotFoundError } from "../../errors";
 import type { Node } from "../nodes/node";
 import { findNode } from "../nodes/nodeService";
 import type { ProvisioningStores } from "../ports";
-import { OBM_LIBRARY, obmServiceEntry, type ObmServiceEntry } from "./obmLibrary";
+import { OBM_LIBRARY, type ObmServiceEntry, obmServiceEntry } from "./obmLibrary";
 import { assertServicesSupported, type ObmSetting, type ObmSettingInput, parseObmSettings, upsertObmSettings } from "./obmSetting";
 
 export const obmLibrary = (): readonly ObmServiceEntry[] => OBM_LIBRARY;
@@ -21,7 +21,12 @@ export async function nodeObmSettings(stores: ProvisioningStores, identifier: st
  * POST /nodes/{id}/obm: 404 for an unknown node, then 400 for a bad body, an unknown service, or
  * a service the node's type does not support; then an upsert per service.
  */
-export async function setNodeObm(stores: ProvisioningStores, identifier: string, readBody: () => Promise<ObmSettingInput | readonly ObmSettingInput[]>, now: Date): Promise<Node> {
+export async function setNodeObm(
+  stores: ProvisioningStores,
+  identifier: string,
+  readBody: () => Promise<ObmSettingInput | readonly ObmSettingInput[]>,
+  now: Date,
+): Promise<Node> {
   const node = await findNode(stores, identifier);
   const settings = parseObmSettings(await readBody());
   const updated = await stores.nodes.update(node.id, (current) => {

@@ -38,8 +38,10 @@ export function upsertObmSettings(current: readonly ObmSetting[], incoming: read
   const result = current.map((setting) => ({ ...setting }));
   for (const setting of incoming) {
     const at = result.findIndex((existing) => existing.service === setting.service);
-    if (at === -1) result.push({ service: setting.service, config: keepRedactedSecrets(setting.config, undefined) as Record<string, unknown> });
-    else result[at] = { service: setting.service, config: keepRedactedSecrets(setting.config, result[at].config) as Record<string, unknown> };
+    if (at === -1)
+      result.push({ service: setting.service, config: keepRedactedSecrets(setting.config, undefined) as Record<string, unknown> });
+    else
+      result[at] = { service: setting.service, config: keepRedactedSecrets(setting.config, result[at].config) as Record<string, unknown> };
   }
   return result;
 }

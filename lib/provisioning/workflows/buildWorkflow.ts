@@ -1,12 +1,12 @@
 import { ValidationError } from "../../errors";
-import { newObjectId, newUuid } from "../ids";
+import { type ApiContext, renderContext } from "../apiContext";
 import type { GraphDefinition } from "../graphs/graphLibrary";
 import { taskDefinition } from "../graphs/taskDefinitions";
+import { newObjectId, newUuid } from "../ids";
 import { redact } from "../secrets";
-import { renderContext, type ApiContext } from "../apiContext";
 import { mergeGraphOptions, resolveTaskOptions } from "./options";
-import { renderDeep } from "./templateRender";
 import { sealInstallSecrets } from "./sealSecrets";
+import { renderDeep } from "./templateRender";
 import type { Workflow, WorkflowTask } from "./workflow";
 
 const TERMINAL_ON = ["succeeded", "timeout", "cancelled", "failed"];

@@ -1,10 +1,10 @@
-import { NotFoundError, ValidationError, isDomainError } from "../../errors";
+import { isDomainError, NotFoundError, ValidationError } from "../../errors";
 import { isPlainObject } from "../../json";
-import { GRAPH_LIBRARY, graphDefinition, type GraphDefinition } from "../graphs/graphLibrary";
+import type { ApiContext } from "../apiContext";
+import { GRAPH_LIBRARY, type GraphDefinition, graphDefinition } from "../graphs/graphLibrary";
 import type { Node } from "../nodes/node";
 import { findNode } from "../nodes/nodeService";
 import type { ProvisioningStores } from "../ports";
-import type { ApiContext } from "../apiContext";
 import { buildWorkflow } from "./buildWorkflow";
 import { advanceWorkflow, cancelWorkflow, completeWaitingTask } from "./progress";
 import { ACTIVE_CONFLICT, type Workflow } from "./workflow";
@@ -93,8 +93,10 @@ export async function cancelNodeWorkflow(stores: ProvisioningStores, identifier:
   const active = await activeWorkflowOf(stores, node, now);
   const cancelled =
     active &&
-    (await stores.workflows.update(active.instanceId, (current) => (current._status === "running" ? cancelWorkflow(current, now) : current)));
-  if (!cancelled || cancelled._status !== "cancelled") throw new NotFoundError(`No active workflow graph found for node ${identifier}`);
+    (await stores.workflows.update(active.instanceId, (current) =>
+      current._status === "running" ? cancelWorkflow(current, now) : current,
+    ));
+  if (cancelled?._status !== "cancelled") throw new NotFoundError(`No active workflow graph found for node ${identifier}`);
   return cancelled;
 }
 

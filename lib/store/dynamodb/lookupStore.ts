@@ -1,6 +1,6 @@
-import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { queryAll } from "./conditions";
+import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import type { LookupStore } from "../../provisioning/boot/lookupStore";
+import { queryAll } from "./conditions";
 
 /** Lookups in DynamoDB: `LOOKUP / <ip>` → node id. */
 const LOOKUP = "LOOKUP";
@@ -29,11 +29,18 @@ export class DynamoLookupStore implements LookupStore {
     });
     await Promise.all(
       items.map((item) =>
-        this.client.send(
-          new DeleteCommand({ TableName: this.table, Key: { pk: LOOKUP, sk: item.sk }, ConditionExpression: "node = :node", ExpressionAttributeValues: { ":node": nodeId } }),
-        ).catch((error: Error) => {
-          if (error.name !== "ConditionalCheckFailedException") throw error;
-        }),
+        this.client
+          .send(
+            new DeleteCommand({
+              TableName: this.table,
+              Key: { pk: LOOKUP, sk: item.sk },
+              ConditionExpression: "node = :node",
+              ExpressionAttributeValues: { ":node": nodeId },
+            }),
+          )
+          .catch((error: Error) => {
+            if (error.name !== "ConditionalCheckFailedException") throw error;
+          }),
       ),
     );
   }

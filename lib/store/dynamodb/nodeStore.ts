@@ -1,10 +1,10 @@
-import { GetCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { type DynamoDBDocumentClient, GetCommand } from "@aws-sdk/lib-dynamodb";
 import { ConflictError } from "../../errors";
-import { rethrowItemTooLarge, transactionReasons } from "./conditions";
-import { VersionedDocuments, type TransactItem } from "./versionedDocuments";
 import { OBJECT_ID } from "../../provisioning/ids";
 import type { Node } from "../../provisioning/nodes/node";
 import type { NodeStore } from "../../provisioning/nodes/nodeStore";
+import { rethrowItemTooLarge, transactionReasons } from "./conditions";
+import { type TransactItem, VersionedDocuments } from "./versionedDocuments";
 
 /**
  * Nodes in DynamoDB, shared by every container.
@@ -45,7 +45,10 @@ export class DynamoNodeStore implements NodeStore {
 
   async create(node: Node): Promise<Node> {
     try {
-      await this.documents.transact([this.documents.putNew(node.id, node), ...node.identifiers.map((identifier) => this.claim(identifier, node.id))]);
+      await this.documents.transact([
+        this.documents.putNew(node.id, node),
+        ...node.identifiers.map((identifier) => this.claim(identifier, node.id)),
+      ]);
       return node;
     } catch (error) {
       const reasons = transactionReasons(error);
@@ -65,30 +68,44 @@ export class DynamoNodeStore implements NodeStore {
         ...added(current, next).map((identifier) => this.claim(identifier, id)),
         ...current.identifiers
           .filter((identifier) => !next.identifiers.includes(identifier))
-          .map((identifier): TransactItem => ({
-            Delete: { TableName: this.table, Key: { pk: CLAIM, sk: identifier }, ConditionExpression: "attribute_not_exists(pk) OR node = :id", ExpressionAttributeValues: { ":id": id } },
-          })),
+          .map(
+            (identifier): TransactItem => ({
+              Delete: {
+                TableName: this.table,
+                Key: { pk: CLAIM, sk: identifier },
+                ConditionExpression: "attribute_not_exists(pk) OR node = :id",
+                ExpressionAttributeValues: { ":id": id },
+              },
+            }),
+          ),
       ],
       (reasons, current, next) => this.throwIfClaimed(added(current, next), reasons),
     );
   }
 
   delete(id: string): Promise<Node | undefined> {
-    return this.documents.delete(id, (current) => current.identifiers.map((identifier): TransactItem => ({ Delete: { TableName: this.table, Key: { pk: CLAIM, sk: identifier } } })));
+    return this.documents.delete(id, (current) =>
+      current.identifiers.map((identifier): TransactItem => ({ Delete: { TableName: this.table, Key: { pk: CLAIM, sk: identifier } } })),
+    );
   }
 
   private claim(identifier: string, nodeId: string): TransactItem {
-    return { Put: { TableName: this.table, Item: { pk: CLAIM, sk: identifier, node: nodeId }, ConditionExpression: "attribute_not_exists(pk)" } };
+    return {
+      Put: { TableName: this.table, Item: { pk: CLAIM, sk: identifier, node: nodeId }, ConditionExpression: "attribute_not_exists(pk)" },
+    };
   }
 
   /** The claims follow the record in the transaction: reasons[i + 1] is identifiers[i]'s. */
   private async throwIfClaimed(identifiers: string[], reasons: string[]): Promise<void> {
     const taken = identifiers.find((_, i) => reasons[i + 1] === "ConditionalCheckFailed");
-    if (taken !== undefined) throw new ConflictError(`Identifier ${taken} already belongs to node ${(await this.claimOwner(taken)) ?? "another node"}`);
+    if (taken !== undefined)
+      throw new ConflictError(`Identifier ${taken} already belongs to node ${(await this.claimOwner(taken)) ?? "another node"}`);
   }
 
   private async claimOwner(identifier: string): Promise<string | undefined> {
-    const { Item } = await this.client.send(new GetCommand({ TableName: this.table, Key: { pk: CLAIM, sk: identifier }, ConsistentRead: true }));
+    const { Item } = await this.client.send(
+      new GetCommand({ TableName: this.table, Key: { pk: CLAIM, sk: identifier }, ConsistentRead: true }),
+    );
     return Item?.node as string | undefined;
   }
 }

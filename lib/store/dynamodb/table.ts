@@ -1,4 +1,4 @@
-import { CreateTableCommand, DescribeTableCommand, waitUntilTableExists, type DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { CreateTableCommand, DescribeTableCommand, type DynamoDBClient, waitUntilTableExists } from "@aws-sdk/client-dynamodb";
 
 /**
  * One table for both services (single-table design): string partition key `pk` and sort key

@@ -1,7 +1,7 @@
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { isConditionFailure, queryAll, rethrowItemTooLarge } from "./conditions";
+import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { NewTask, Task, TaskPatch } from "../../tasks/task";
 import type { TaskStore } from "../../tasks/taskStore";
+import { isConditionFailure, queryAll, rethrowItemTooLarge } from "./conditions";
 
 /**
  * Tasks in DynamoDB, shared by every container.
@@ -41,7 +41,9 @@ export class DynamoTaskStore implements TaskStore {
   }
 
   async get(id: number): Promise<Task | undefined> {
-    const { Item } = await this.client.send(new GetCommand({ TableName: this.table, Key: { pk: TASK, sk: sortKey(id) }, ConsistentRead: true }));
+    const { Item } = await this.client.send(
+      new GetCommand({ TableName: this.table, Key: { pk: TASK, sk: sortKey(id) }, ConsistentRead: true }),
+    );
     return Item && toTask(Item);
   }
 

@@ -1,5 +1,5 @@
-import { GetCommand, TransactWriteCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { queryAll, retry, RETRY, rethrowItemTooLarge, transactionReasons } from "./conditions";
+import { type DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
+import { queryAll, RETRY, rethrowItemTooLarge, retry, transactionReasons } from "./conditions";
 
 /** One item of a TransactWriteItems call. */
 export type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]["TransactItems"]>[number];
@@ -28,7 +28,9 @@ export class VersionedDocuments<T extends { createdAt: string }> {
   ) {}
 
   async read(id: string): Promise<{ doc: T; version: number } | undefined> {
-    const { Item } = await this.client.send(new GetCommand({ TableName: this.table, Key: { pk: this.partition, sk: id }, ConsistentRead: true }));
+    const { Item } = await this.client.send(
+      new GetCommand({ TableName: this.table, Key: { pk: this.partition, sk: id }, ConsistentRead: true }),
+    );
     return Item && { doc: JSON.parse(Item.doc as string) as T, version: Item.version as number };
   }
 
@@ -53,7 +55,12 @@ export class VersionedDocuments<T extends { createdAt: string }> {
   /** A transaction item that writes version `version + 1`, on the condition that `version` is still stored. */
   putOver(id: string, doc: T, version: number): TransactItem {
     return {
-      Put: { TableName: this.table, Item: this.item(id, doc, version + 1), ConditionExpression: "version = :version", ExpressionAttributeValues: { ":version": version } },
+      Put: {
+        TableName: this.table,
+        Item: this.item(id, doc, version + 1),
+        ConditionExpression: "version = :version",
+        ExpressionAttributeValues: { ":version": version },
+      },
     };
   }
 
@@ -93,7 +100,14 @@ export class VersionedDocuments<T extends { createdAt: string }> {
       if (!current) return undefined;
       try {
         await this.transact([
-          { Delete: { TableName: this.table, Key: { pk: this.partition, sk: id }, ConditionExpression: "version = :version", ExpressionAttributeValues: { ":version": current.version } } },
+          {
+            Delete: {
+              TableName: this.table,
+              Key: { pk: this.partition, sk: id },
+              ConditionExpression: "version = :version",
+              ExpressionAttributeValues: { ":version": current.version },
+            },
+          },
           ...sideItems(current.doc),
         ]);
         return current.doc;

@@ -1,9 +1,9 @@
-import { GetCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { type DynamoDBDocumentClient, GetCommand } from "@aws-sdk/lib-dynamodb";
 import { ConflictError } from "../../errors";
-import { queryAll, rethrowItemTooLarge, transactionReasons } from "./conditions";
-import { VersionedDocuments, type TransactItem } from "./versionedDocuments";
 import { ACTIVE_CONFLICT, isActive, type Workflow } from "../../provisioning/workflows/workflow";
 import type { WorkflowStore } from "../../provisioning/workflows/workflowStore";
+import { queryAll, rethrowItemTooLarge, transactionReasons } from "./conditions";
+import { type TransactItem, VersionedDocuments } from "./versionedDocuments";
 
 /**
  * Workflows in DynamoDB, shared by every container.
@@ -65,14 +65,16 @@ export class DynamoWorkflowStore implements WorkflowStore {
       },
       (current, next) =>
         isActive(current) && !isActive(next)
-          ? [{
-              Delete: {
-                TableName: this.table,
-                Key: { pk: ACTIVE, sk: next.node },
-                ConditionExpression: "attribute_not_exists(pk) OR instanceId = :instanceId",
-                ExpressionAttributeValues: { ":instanceId": instanceId },
+          ? [
+              {
+                Delete: {
+                  TableName: this.table,
+                  Key: { pk: ACTIVE, sk: next.node },
+                  ConditionExpression: "attribute_not_exists(pk) OR instanceId = :instanceId",
+                  ExpressionAttributeValues: { ":instanceId": instanceId },
+                },
               },
-            }]
+            ]
           : [],
     );
   }
@@ -93,8 +95,9 @@ export class DynamoWorkflowStore implements WorkflowStore {
   }
 
   async activeForNode(nodeId: string): Promise<Workflow | undefined> {
-    const { Item } = await this.client.send(new GetCommand({ TableName: this.table, Key: { pk: ACTIVE, sk: nodeId }, ConsistentRead: true }));
+    const { Item } = await this.client.send(
+      new GetCommand({ TableName: this.table, Key: { pk: ACTIVE, sk: nodeId }, ConsistentRead: true }),
+    );
     return Item ? (await this.documents.read(Item.instanceId as string))?.doc : undefined;
   }
 }
-

@@ -1,8 +1,8 @@
 import { ConflictError } from "../../errors";
+import { type Node, nodeFootprint } from "../../provisioning/nodes/node";
+import type { NodeStore } from "../../provisioning/nodes/nodeStore";
 import { Budget, type BudgetLimits } from "./budget";
 import { deepFreeze } from "./deepFreeze";
-import { nodeFootprint, type Node } from "../../provisioning/nodes/node";
-import type { NodeStore } from "../../provisioning/nodes/nodeStore";
 
 /**
  * Nodes in this container's memory, with an identifier index so lookups by MAC are O(1).

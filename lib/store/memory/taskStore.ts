@@ -1,6 +1,6 @@
-import { Budget, type BudgetLimits } from "./budget";
-import { taskFootprint, type NewTask, type Task, type TaskPatch } from "../../tasks/task";
+import { type NewTask, type Task, type TaskPatch, taskFootprint } from "../../tasks/task";
 import type { TaskStore } from "../../tasks/taskStore";
+import { Budget, type BudgetLimits } from "./budget";
 
 /**
  * Tasks in this container's memory, in an array indexed by id. Ids grow by one with creation

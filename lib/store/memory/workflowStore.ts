@@ -1,8 +1,8 @@
 import { ConflictError } from "../../errors";
+import { ACTIVE_CONFLICT, isActive, type Workflow, workflowFootprint } from "../../provisioning/workflows/workflow";
+import type { WorkflowStore } from "../../provisioning/workflows/workflowStore";
 import { Budget, type BudgetLimits } from "./budget";
 import { deepFreeze } from "./deepFreeze";
-import { ACTIVE_CONFLICT, isActive, workflowFootprint, type Workflow } from "../../provisioning/workflows/workflow";
-import type { WorkflowStore } from "../../provisioning/workflows/workflowStore";
 
 /** Workflows in this container's memory, indexed by record id, by node and by active node. */
 export class MemoryWorkflowStore implements WorkflowStore {

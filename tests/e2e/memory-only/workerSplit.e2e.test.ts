@@ -1,4 +1,4 @@
-import { startOffline, http, type OfflineServer } from "../../support/offlineServer";
+import { http, type OfflineServer, startOffline } from "../../support/offlineServer";
 
 jest.setTimeout(120_000);
 const TASKS = "/todo/api/v1.0/tasks";
@@ -16,11 +16,17 @@ describe("memory store in worker-thread mode (one worker per function, like sepa
   afterAll(() => server?.stop());
 
   it("splits state: a created task is not seen by the other functions", async () => {
-    const created = await http(server.baseUrl, "POST", TASKS, { headers: { "content-type": "application/json" }, body: '{"title":"lost"}' });
+    const created = await http(server.baseUrl, "POST", TASKS, {
+      headers: { "content-type": "application/json" },
+      body: '{"title":"lost"}',
+    });
     expect(created).toMatchObject({ status: 201, body: { task: { id: 1, title: "lost" } } });
     expect((await http(server.baseUrl, "GET", TASKS)).body).toEqual({ tasks: [] });
     expect((await http(server.baseUrl, "GET", `${TASKS}/1`)).status).toBe(404);
     // The create function's own container still has it: the next create continues from there.
-    expect((await http(server.baseUrl, "POST", TASKS, { headers: { "content-type": "application/json" }, body: '{"title":"again"}' })).body.task.id).toBe(2);
+    expect(
+      (await http(server.baseUrl, "POST", TASKS, { headers: { "content-type": "application/json" }, body: '{"title":"again"}' })).body.task
+        .id,
+    ).toBe(2);
   });
 });

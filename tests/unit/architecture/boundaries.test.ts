@@ -25,12 +25,20 @@ const DOMAIN = ["lib/tasks", "lib/provisioning"];
 const DOMAIN_MAY_IMPORT = [/^lib\/tasks\//, /^lib\/provisioning\//, /^lib\/errors$/, /^lib\/json$/, /^node:/];
 
 function violations(dirs: string[], allowed: (target: string, file: string) => boolean): string[] {
-  return dirs.flatMap((dir) => sourceFiles(dir).flatMap((file) => importsOf(file).filter((target) => !allowed(target, file)).map((target) => `${file} imports ${target}`)));
+  return dirs.flatMap((dir) =>
+    sourceFiles(dir).flatMap((file) =>
+      importsOf(file)
+        .filter((target) => !allowed(target, file))
+        .map((target) => `${file} imports ${target}`),
+    ),
+  );
 }
 
 describe("architecture boundaries", () => {
   it("finds the imports it checks (the scan itself works)", () => {
-    expect(importsOf("lib/store/compositionRoot.ts")).toEqual(expect.arrayContaining(["lib/config/settings", "lib/store/memory/taskStore"]));
+    expect(importsOf("lib/store/compositionRoot.ts")).toEqual(
+      expect.arrayContaining(["lib/config/settings", "lib/store/memory/taskStore"]),
+    );
     expect(sourceFiles("lib/provisioning").length).toBeGreaterThan(20);
   });
 

@@ -27,13 +27,17 @@ describe("parseBasicAuth", () => {
 
   it("round-trips any user without a colon and any password", () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 1 }).filter((u) => !u.includes(":")), fc.string(), (user, password) => {
-        const parsed = parseBasicAuth(`Basic ${Buffer.from(`${user}:${password}`, "utf8").toString("base64")}`);
-        // Lone surrogates do not survive UTF-8; everything else must round-trip.
-        if (Buffer.from(user + password, "utf8").toString("utf8") === user + password) {
-          expect(parsed).toEqual({ user, password });
-        }
-      }),
+      fc.property(
+        fc.string({ minLength: 1 }).filter((u) => !u.includes(":")),
+        fc.string(),
+        (user, password) => {
+          const parsed = parseBasicAuth(`Basic ${Buffer.from(`${user}:${password}`, "utf8").toString("base64")}`);
+          // Lone surrogates do not survive UTF-8; everything else must round-trip.
+          if (Buffer.from(user + password, "utf8").toString("utf8") === user + password) {
+            expect(parsed).toEqual({ user, password });
+          }
+        },
+      ),
     );
   });
 

@@ -1,5 +1,5 @@
-import { parseUsers } from "../../../lib/auth/users";
 import { hashPassword, parseHash, verifyHash } from "../../../lib/auth/passwordHash";
+import { parseUsers } from "../../../lib/auth/users";
 import { ConfigError } from "../../../lib/errors";
 
 const cheap = { N: 1024, r: 8, p: 1 } as const;

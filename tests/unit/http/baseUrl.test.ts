@@ -1,6 +1,6 @@
 import { requestBaseUrl } from "../../../lib/http/baseUrl";
-import { apiGatewayEvent } from "../../support/apiGatewayEvent";
 import type { HttpEvent } from "../../../lib/http/event";
+import { apiGatewayEvent } from "../../support/apiGatewayEvent";
 
 const event = (input: Parameters<typeof apiGatewayEvent>[0]) => apiGatewayEvent(input) as HttpEvent;
 

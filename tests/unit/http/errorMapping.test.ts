@@ -1,8 +1,14 @@
-import { errorResponse } from "../../../lib/http/errorMapping";
 import {
-  CapacityError, ConfigError, ConflictError, MethodNotAllowedError, NotFoundError, PayloadTooLargeError,
-  UnauthorizedError, ValidationError,
+  CapacityError,
+  ConfigError,
+  ConflictError,
+  MethodNotAllowedError,
+  NotFoundError,
+  PayloadTooLargeError,
+  UnauthorizedError,
+  ValidationError,
 } from "../../../lib/errors";
+import { errorResponse } from "../../../lib/http/errorMapping";
 
 const config = { authFailureStatus: 401 as const, authRealm: 'My "realm"' };
 const parse = (r: { body?: string }) => JSON.parse(r.body ?? "");

@@ -1,7 +1,7 @@
 import fc from "fast-check";
-import { jsonDepth, parseJsonBody, MAX_JSON_DEPTH } from "../../../lib/http/middleware/jsonBody";
 import { ValidationError } from "../../../lib/errors";
 import type { HttpEvent } from "../../../lib/http/event";
+import { jsonDepth, MAX_JSON_DEPTH, parseJsonBody } from "../../../lib/http/middleware/jsonBody";
 
 const event = (body: string | undefined, contentType = "application/json", isBase64Encoded = false) =>
   ({ headers: { "content-type": contentType }, body, isBase64Encoded }) as unknown as HttpEvent;
@@ -14,7 +14,9 @@ describe("parseJsonBody", () => {
   });
 
   it("decodes base64 bodies", async () => {
-    await expect(parseJsonBody(event(Buffer.from('{"a":2}').toString("base64"), "application/json", true), "required")).resolves.toEqual({ a: 2 });
+    await expect(parseJsonBody(event(Buffer.from('{"a":2}').toString("base64"), "application/json", true), "required")).resolves.toEqual({
+      a: 2,
+    });
   });
 
   it.each([

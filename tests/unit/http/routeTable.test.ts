@@ -1,6 +1,6 @@
-import { methodsAt } from "../../../lib/http/routeTable";
 import { ROUTES } from "../../../lib/http/routes";
 import { ROUTE_TABLE } from "../../../lib/http/routes/routeTable.generated";
+import { methodsAt } from "../../../lib/http/routeTable";
 
 describe("the catch-all's route table", () => {
   it("is the registry's methods and paths", () => {

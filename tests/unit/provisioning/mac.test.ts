@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { normalizeMac, normalizeIdentifier } from "../../../lib/provisioning/mac";
+import { normalizeIdentifier, normalizeMac } from "../../../lib/provisioning/mac";
 
 describe("normalizeMac", () => {
   it.each([

@@ -1,12 +1,12 @@
-import { MemoryNodeStore } from "../../../lib/store/memory/nodeStore";
-import { MemoryWorkflowStore } from "../../../lib/store/memory/workflowStore";
-import { MemoryLookupStore } from "../../../lib/store/memory/lookupStore";
+import { CapacityError, ConflictError } from "../../../lib/errors";
+import { apiContextFor } from "../../../lib/provisioning/apiContext";
+import { graphDefinition } from "../../../lib/provisioning/graphs/graphLibrary";
 import { buildNode, parseNewNode } from "../../../lib/provisioning/nodes/node";
 import { buildWorkflow } from "../../../lib/provisioning/workflows/buildWorkflow";
 import { cancelWorkflow } from "../../../lib/provisioning/workflows/progress";
-import { graphDefinition } from "../../../lib/provisioning/graphs/graphLibrary";
-import { apiContextFor } from "../../../lib/provisioning/apiContext";
-import { CapacityError, ConflictError } from "../../../lib/errors";
+import { MemoryLookupStore } from "../../../lib/store/memory/lookupStore";
+import { MemoryNodeStore } from "../../../lib/store/memory/nodeStore";
+import { MemoryWorkflowStore } from "../../../lib/store/memory/workflowStore";
 
 const limits = { capacity: 100, maxBytes: 1 << 20 };
 const node = (id: string, identifiers: string[]) => buildNode(parseNewNode({ name: id, identifiers }), id, new Date());
@@ -45,7 +45,11 @@ describe("MemoryNodeStore", () => {
     const store = new MemoryNodeStore(limits);
     const stored = await store.create(node("a".repeat(24), []));
     expect(Object.isFrozen(stored.identifiers)).toBe(true);
-    await expect(store.update("a".repeat(24), () => { throw new Error("no"); })).rejects.toThrow("no");
+    await expect(
+      store.update("a".repeat(24), () => {
+        throw new Error("no");
+      }),
+    ).rejects.toThrow("no");
     expect((await store.get("a".repeat(24)))?.name).toBe("a".repeat(24));
   });
 

@@ -1,5 +1,5 @@
-import { buildNode, parseNewNode, parseNodePatch } from "../../../lib/provisioning/nodes/node";
 import { ValidationError } from "../../../lib/errors";
+import { buildNode, parseNewNode, parseNodePatch } from "../../../lib/provisioning/nodes/node";
 
 describe("parseNewNode", () => {
   it("requires a name and keeps extra keys", () => {

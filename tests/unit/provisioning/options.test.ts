@@ -1,6 +1,6 @@
-import { deepMerge, resolveTaskOptions } from "../../../lib/provisioning/workflows/options";
 import { graphDefinition } from "../../../lib/provisioning/graphs/graphLibrary";
 import { taskDefinition } from "../../../lib/provisioning/graphs/taskDefinitions";
+import { deepMerge, resolveTaskOptions } from "../../../lib/provisioning/workflows/options";
 
 describe("deepMerge (lodash merge semantics)", () => {
   it("merges objects recursively with the source winning", () => {
@@ -28,7 +28,13 @@ describe("resolveTaskOptions", () => {
       "install-os": { version: "7.0", rootPassword: "root", extra: "x" },
     }) as Record<string, unknown>;
     const installOptions = resolveTaskOptions(graph, install, taskDefinition(install.taskName)!, options);
-    expect(installOptions).toMatchObject({ version: "7.0", rootPassword: "root", extra: "x", profile: "install-centos.ipxe", _taskTimeout: 3_600_000 });
+    expect(installOptions).toMatchObject({
+      version: "7.0",
+      rootPassword: "root",
+      extra: "x",
+      profile: "install-centos.ipxe",
+      _taskTimeout: 3_600_000,
+    });
     expect(installOptions.repo).toBe("{{api.server}}/centos/{{options.version}}/os/x86_64");
     expect(installOptions).not.toHaveProperty("unknownKey");
     expect(installOptions).not.toHaveProperty("obmServiceName");
@@ -37,8 +43,8 @@ describe("resolveTaskOptions", () => {
   });
 
   it("fails when a required option ends up empty", () => {
-    expect(() =>
-      resolveTaskOptions(graph, install, taskDefinition(install.taskName)!, { "install-os": { profile: "" } }),
-    ).toThrow("required option profile for task Task.Os.Install.CentOS in graph Graph.InstallCentOS");
+    expect(() => resolveTaskOptions(graph, install, taskDefinition(install.taskName)!, { "install-os": { profile: "" } })).toThrow(
+      "required option profile for task Task.Os.Install.CentOS in graph Graph.InstallCentOS",
+    );
   });
 });

@@ -1,4 +1,4 @@
-import { keepRedactedSecrets, redact, REDACTED } from "../../../lib/provisioning/secrets";
+import { keepRedactedSecrets, REDACTED, redact } from "../../../lib/provisioning/secrets";
 
 describe("redact", () => {
   it("hides password, community and any key containing password, at any depth", () => {
@@ -26,8 +26,13 @@ describe("redact", () => {
 
 describe("keepRedactedSecrets", () => {
   it("keeps the stored secret where an echo sends REDACTED", () => {
-    expect(keepRedactedSecrets({ host: "new", password: REDACTED }, { host: "old", password: "secret" })).toEqual({ host: "new", password: "secret" });
-    expect(keepRedactedSecrets({ snmp: { community: REDACTED } }, { snmp: { community: "public" } })).toEqual({ snmp: { community: "public" } });
+    expect(keepRedactedSecrets({ host: "new", password: REDACTED }, { host: "old", password: "secret" })).toEqual({
+      host: "new",
+      password: "secret",
+    });
+    expect(keepRedactedSecrets({ snmp: { community: REDACTED } }, { snmp: { community: "public" } })).toEqual({
+      snmp: { community: "public" },
+    });
   });
 
   it("stores a new secret as sent, and REDACTED literally when nothing was stored", () => {

@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import fc from "fast-check";
-import { sha512Crypt, randomSalt } from "../../../lib/provisioning/boot/sha512crypt";
+import { randomSalt, sha512Crypt } from "../../../lib/provisioning/boot/sha512crypt";
 
 describe("sha512Crypt", () => {
   it("matches the specification's test vectors", () => {
@@ -14,11 +14,16 @@ describe("sha512Crypt", () => {
 
   it("agrees with openssl passwd -6 for any password and salt", () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 1, maxLength: 80, unit: "grapheme-ascii" }).filter((p) => !p.includes("\n")), (password) => {
-        const salt = randomSalt();
-        const expected = execFileSync("openssl", ["passwd", "-6", "-salt", salt, "-stdin"], { input: `${password}\n` }).toString().trim();
-        expect(sha512Crypt(password, salt)).toBe(expected);
-      }),
+      fc.property(
+        fc.string({ minLength: 1, maxLength: 80, unit: "grapheme-ascii" }).filter((p) => !p.includes("\n")),
+        (password) => {
+          const salt = randomSalt();
+          const expected = execFileSync("openssl", ["passwd", "-6", "-salt", salt, "-stdin"], { input: `${password}\n` })
+            .toString()
+            .trim();
+          expect(sha512Crypt(password, salt)).toBe(expected);
+        },
+      ),
       { numRuns: 25 },
     );
   });

@@ -1,7 +1,11 @@
 import fc from "fast-check";
 import { renderDeep, renderString, TemplateRenderError } from "../../../lib/provisioning/workflows/templateRender";
 
-const context = { api: { server: "http://10.1.1.1:8080" }, options: { version: "7.0", repo: "{{api.server}}/centos/{{options.version}}", empty: "" }, task: { nodeId: "abc" } };
+const context = {
+  api: { server: "http://10.1.1.1:8080" },
+  options: { version: "7.0", repo: "{{api.server}}/centos/{{options.version}}", empty: "" },
+  task: { nodeId: "abc" },
+};
 
 describe("renderString", () => {
   it("fills values, recursively", () => {
@@ -24,7 +28,12 @@ describe("renderString", () => {
   });
 
   it("leaves text without templates as it is", () => {
-    fc.assert(fc.property(fc.string().filter((s) => !s.includes("{{")), (text) => expect(renderString(text, context)).toBe(text)));
+    fc.assert(
+      fc.property(
+        fc.string().filter((s) => !s.includes("{{")),
+        (text) => expect(renderString(text, context)).toBe(text),
+      ),
+    );
   });
 
   it("never throws anything but TemplateRenderError", () => {

@@ -1,17 +1,23 @@
+import { ValidationError } from "../../../lib/errors";
+import { apiContextFor } from "../../../lib/provisioning/apiContext";
+import { graphDefinition } from "../../../lib/provisioning/graphs/graphLibrary";
 import { buildWorkflow } from "../../../lib/provisioning/workflows/buildWorkflow";
 import { advanceWorkflow, cancelWorkflow, completeWaitingTask, waitingInstallTask } from "../../../lib/provisioning/workflows/progress";
-import { graphDefinition } from "../../../lib/provisioning/graphs/graphLibrary";
-import { apiContextFor } from "../../../lib/provisioning/apiContext";
 import type { Workflow } from "../../../lib/provisioning/workflows/workflow";
-import { ValidationError } from "../../../lib/errors";
 
 const api = apiContextFor("http://172.31.128.1:8080");
 const t0 = new Date("2026-11-22T10:00:00.000Z");
 const noop = [{ service: "noop-obm-service", config: {} }];
 const centos = (options: Record<string, unknown> = {}) =>
-  buildWorkflow(graphDefinition("Graph.InstallCentOS")!, {
-    "install-os": { version: "7.0", repo: "{{api.server}}/Centos/7.0", rootPassword: "root", ...options },
-  }, "1234abcd1234abcd1234abcd", api, t0);
+  buildWorkflow(
+    graphDefinition("Graph.InstallCentOS")!,
+    {
+      "install-os": { version: "7.0", repo: "{{api.server}}/Centos/7.0", rootPassword: "root", ...options },
+    },
+    "1234abcd1234abcd1234abcd",
+    api,
+    t0,
+  );
 const states = (workflow: Workflow) => Object.fromEntries(Object.values(workflow.tasks).map((task) => [task.label, task.state]));
 
 describe("buildWorkflow", () => {
@@ -21,7 +27,9 @@ describe("buildWorkflow", () => {
     expect(install.options.repo).toBe("http://172.31.128.1:8080/Centos/7.0");
     expect(install.options.rootPassword).toBe("REDACTED");
     expect(install.options.rootEncryptedPassword).toMatch(/^\$6\$/);
-    expect(install.options.users).toEqual([{ name: "ops", password: "REDACTED", uid: 1010, encryptedPassword: expect.stringMatching(/^\$6\$/) }]);
+    expect(install.options.users).toEqual([
+      { name: "ops", password: "REDACTED", uid: 1010, encryptedPassword: expect.stringMatching(/^\$6\$/) },
+    ]);
     expect(JSON.stringify(workflow)).not.toContain("opspass");
     expect(JSON.stringify(workflow)).not.toContain('"root"');
     expect(workflow).toMatchObject({ _status: "running", injectableName: "Graph.InstallCentOS", node: "1234abcd1234abcd1234abcd" });
@@ -29,7 +37,9 @@ describe("buildWorkflow", () => {
   });
 
   it("refuses a template value that does not exist (RackHD's missing-version quirk)", () => {
-    expect(() => buildWorkflow(graphDefinition("Graph.InstallCentOS")!, {}, "n", api, t0)).toThrow("Value does not exist for options.version");
+    expect(() => buildWorkflow(graphDefinition("Graph.InstallCentOS")!, {}, "n", api, t0)).toThrow(
+      "Value does not exist for options.version",
+    );
   });
 
   it("refuses malformed users", () => {
@@ -88,7 +98,13 @@ describe("advanceWorkflow", () => {
   });
 
   it("honours an explicit obmServiceName the node lacks", () => {
-    const workflow = buildWorkflow(graphDefinition("Graph.Reboot.Node")!, { defaults: { obmServiceName: "ipmi-obm-service" } }, "n", api, t0);
+    const workflow = buildWorkflow(
+      graphDefinition("Graph.Reboot.Node")!,
+      { defaults: { obmServiceName: "ipmi-obm-service" } },
+      "n",
+      api,
+      t0,
+    );
     const done = advanceWorkflow(workflow, noop, t0);
     expect(done._status).toBe("failed");
     expect(Object.values(done.tasks)[0].error).toBe("Node should have OBM settings for service: ipmi-obm-service");

@@ -1,5 +1,5 @@
-import { MemoryTaskStore } from "../../../lib/store/memory/taskStore";
 import { CapacityError } from "../../../lib/errors";
+import { MemoryTaskStore } from "../../../lib/store/memory/taskStore";
 
 const roomy = () => new MemoryTaskStore({ capacity: 1000, maxBytes: 1 << 20 });
 

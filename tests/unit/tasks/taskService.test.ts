@@ -1,6 +1,6 @@
-import { createTask, deleteTask, getTask, listTasks, updateTask } from "../../../lib/tasks/taskService";
-import { MemoryTaskStore } from "../../../lib/store/memory/taskStore";
 import { NotFoundError, ValidationError } from "../../../lib/errors";
+import { MemoryTaskStore } from "../../../lib/store/memory/taskStore";
+import { createTask, deleteTask, getTask, listTasks, updateTask } from "../../../lib/tasks/taskService";
 
 const newStore = () => new MemoryTaskStore({ capacity: 100, maxBytes: 1 << 20 });
 
@@ -26,7 +26,11 @@ describe("task use cases", () => {
   it("changes nothing when reading the update body fails (a rejected body)", async () => {
     const store = newStore();
     await createTask(store, { title: "a" });
-    await expect(updateTask(store, 1, async () => { throw new ValidationError("done must be a boolean"); })).rejects.toThrow(ValidationError);
+    await expect(
+      updateTask(store, 1, async () => {
+        throw new ValidationError("done must be a boolean");
+      }),
+    ).rejects.toThrow(ValidationError);
     expect(await getTask(store, 1)).toEqual({ id: 1, title: "a", description: "", done: false });
   });
 
@@ -40,7 +44,11 @@ describe("task use cases", () => {
   it("propagates a body-reading failure as is", async () => {
     const store = newStore();
     await createTask(store, { title: "a" });
-    await expect(updateTask(store, 1, async () => { throw new ValidationError("bad json"); })).rejects.toThrow("bad json");
+    await expect(
+      updateTask(store, 1, async () => {
+        throw new ValidationError("bad json");
+      }),
+    ).rejects.toThrow("bad json");
   });
 
   it("answers not found when deleting a missing task", async () => {

@@ -16,7 +16,13 @@ const verdict = (schema: Parameters<typeof check>[0], body: unknown): string => 
 
 describe("the POST /nodes body schema", () => {
   it("takes a named node with RackHD's fields and keeps extra keys", () => {
-    const body = { name: "n1", profile: "diskboot.ipxe", identifiers: ["00:1E:67:98:BC:7E", "serial-1"], autoDiscover: "false", id: "1234ABCD1234abcd1234abcd" };
+    const body = {
+      name: "n1",
+      profile: "diskboot.ipxe",
+      identifiers: ["00:1E:67:98:BC:7E", "serial-1"],
+      autoDiscover: "false",
+      id: "1234ABCD1234abcd1234abcd",
+    };
     expect(check(validate.NewNodeBody, body)).toEqual(body);
   });
 
@@ -29,7 +35,10 @@ describe("the POST /nodes body schema", () => {
     [{ name: "n", identifiers: "08:00:27:27:eb:12" }, expect.stringContaining("identifiers must be an array")],
     [{ name: "n", identifiers: [1] }, expect.stringContaining("identifiers must be an array")],
     [{ name: "n", identifiers: ["x".repeat(4000)] }, expect.stringContaining("identifiers must be an array")],
-    [{ name: "n", identifiers: Array.from({ length: IDENTIFIERS_MAX + 1 }, (_, i) => `id-${i}`) }, expect.stringContaining("identifiers must be an array")],
+    [
+      { name: "n", identifiers: Array.from({ length: IDENTIFIERS_MAX + 1 }, (_, i) => `id-${i}`) },
+      expect.stringContaining("identifiers must be an array"),
+    ],
     [{ name: "n", id: "xyz" }, "JSON Schema Violation: id must be 24 hexadecimal characters"],
     [{ name: "n", autoDiscover: "yes" }, "JSON Schema Violation: autoDiscover must be a boolean"],
     [{ name: "n", obmSettings: {} }, expect.stringContaining("obmSettings must be an array")],
@@ -45,10 +54,16 @@ describe("the POST /nodes body schema", () => {
 
   it("answers every JSON value with ok or a 400 text, never anything else", () => {
     fc.assert(
-      fc.property(fc.oneof(fc.jsonValue(), fc.record({ name: fc.jsonValue(), identifiers: fc.jsonValue(), type: fc.jsonValue() }, { requiredKeys: [] })), (body) => {
-        const answer = verdict(validate.NewNodeBody, body);
-        expect(answer === "ok" || answer.startsWith("JSON Schema Violation: ") || answer.startsWith("OBM ")).toBe(true);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.jsonValue(),
+          fc.record({ name: fc.jsonValue(), identifiers: fc.jsonValue(), type: fc.jsonValue() }, { requiredKeys: [] }),
+        ),
+        (body) => {
+          const answer = verdict(validate.NewNodeBody, body);
+          expect(answer === "ok" || answer.startsWith("JSON Schema Violation: ") || answer.startsWith("OBM ")).toBe(true);
+        },
+      ),
     );
   });
 
@@ -67,7 +82,9 @@ describe("the POST /nodes body schema", () => {
 describe("the PATCH /nodes/{id} body schema", () => {
   it("accepts any subset, and a whole node echoed back", () => {
     expect(verdict(validate.NodePatchBody, { status: "available" })).toBe("ok");
-    expect(verdict(validate.NodePatchBody, { id: "whatever", name: "n", createdAt: "x", workflows: [], catalogs: [], terraform: true })).toBe("ok");
+    expect(
+      verdict(validate.NodePatchBody, { id: "whatever", name: "n", createdAt: "x", workflows: [], catalogs: [], terraform: true }),
+    ).toBe("ok");
   });
 });
 
@@ -99,6 +116,8 @@ describe("path parameters and queries", () => {
 
   it("bound query values", () => {
     expect(verdict(validate.Query, { macs: ["08:00:27:27:eb:12"] })).toBe("ok");
-    expect(verdict(validate.Query, { macs: ["x".repeat(1025)] })).toBe("Query parameters take at most 64 values of at most 1024 characters each");
+    expect(verdict(validate.Query, { macs: ["x".repeat(1025)] })).toBe(
+      "Query parameters take at most 64 values of at most 1024 characters each",
+    );
   });
 });

@@ -28,7 +28,10 @@ const verdict = (schema: Parameters<typeof check>[0], body: unknown): string => 
 
 describe("the POST /tasks body schema", () => {
   it("takes title and description and lets unknown fields through for the domain to ignore", () => {
-    expect(check(NewTaskBody, { title: "Buy", description: "Milk", done: true, id: 7 })).toMatchObject({ title: "Buy", description: "Milk" });
+    expect(check(NewTaskBody, { title: "Buy", description: "Milk", done: true, id: 7 })).toMatchObject({
+      title: "Buy",
+      description: "Milk",
+    });
     expect(check(NewTaskBody, { title: "" })).toEqual({ title: "" });
   });
 
@@ -46,7 +49,11 @@ describe("the POST /tasks body schema", () => {
     ["true", true, "Body must be a JSON object"],
     ["null", null, "Body must be a JSON object"],
     ["a title over the bound", { title: "x".repeat(TITLE_MAX + 1) }, `title must be at most ${TITLE_MAX} characters`],
-    ["a description over the bound", { title: "t", description: "x".repeat(DESCRIPTION_MAX + 1) }, `description must be at most ${DESCRIPTION_MAX} characters`],
+    [
+      "a description over the bound",
+      { title: "t", description: "x".repeat(DESCRIPTION_MAX + 1) },
+      `description must be at most ${DESCRIPTION_MAX} characters`,
+    ],
   ])("rejects %s with the contract's text", (_label, body, text) => {
     expect(verdict(NewTaskBody, body)).toBe(text);
   });
@@ -56,8 +63,11 @@ describe("the POST /tasks body schema", () => {
       fc.property(fc.jsonValue(), (body) => {
         const fields = body as Record<string, unknown>;
         const valid =
-          typeof body === "object" && body !== null && !Array.isArray(body) &&
-          typeof fields.title === "string" && [...fields.title].length <= TITLE_MAX &&
+          typeof body === "object" &&
+          body !== null &&
+          !Array.isArray(body) &&
+          typeof fields.title === "string" &&
+          [...fields.title].length <= TITLE_MAX &&
           (!Object.hasOwn(fields, "description") || typeof fields.description === "string");
         const answer = verdict(NewTaskBody, body);
         if (valid) expect(answer).toBe("ok");
