@@ -143,6 +143,9 @@ describe("provisioning service over HTTP (RackHD quick start with the node simul
       ["GET", "/api/1.1/workflows/nope", undefined, 404, /nope/],
       ["GET", "/api/current/profiles?macs=fooey", undefined, 400, "Invalid MAC address: fooey"],
       ["GET", "/api/1.1/nope", undefined, 404, "Cannot GET /api/1.1/nope"],
+      // Bounded: a 4,000-character identifier never reaches the store (DynamoDB keys hold 1 KB).
+      ["GET", `/api/1.1/nodes/${"x".repeat(4000)}`, undefined, 404, /^Cannot GET \/api\/1\.1\/nodes\/x+$/],
+      ["POST", "/api/1.1/nodes", JSON.stringify({ name: "long", identifiers: ["x".repeat(4000)] }), 400, /identifiers must be an array/],
     ];
     for (const [method, path, body, status, message] of cases) {
       const answer = await call(method, path, { headers: JSON_TYPE, body });
@@ -150,6 +153,11 @@ describe("provisioning service over HTTP (RackHD quick start with the node simul
       expect(answer.headers.get("content-type")).toMatch(/^application\/json/);
       expect(answer.body.message).toMatch(message);
     }
+    // No Content-Type (a Buffer body makes fetch send none): 400, as behind API Gateway.
+    expect(await call("POST", "/api/1.1/nodes", { body: Buffer.from('{"name":"untyped"}') })).toMatchObject({
+      status: 400,
+      body: { message: "Content-Type must be application/json" },
+    });
     // An active workflow: a second start is 400, deleting the node 409.
     await call("POST", `/api/1.1/nodes/${nodeId}/workflows`, { headers: JSON_TYPE, body: installBody() });
     expect((await call("POST", `/api/1.1/nodes/${nodeId}/workflows`, { headers: JSON_TYPE, body: installBody() })).body.message).toBe(

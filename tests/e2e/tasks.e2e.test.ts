@@ -70,6 +70,15 @@ describe("task service over HTTP, default settings", () => {
     for (const id of ids) expect((await call("DELETE", `${TASKS}/${id}`)).status).toBe(200);
   });
 
+  it("answers a body sent without Content-Type with 400, as API Gateway does (not as serverless-offline would)", async () => {
+    // A Buffer body makes fetch send no Content-Type at all.
+    const bare = (method: string, path: string, json: string) => call(method, path, { body: Buffer.from(json) });
+    for (const answer of [await bare("POST", TASKS, '{"title":"x"}'), await bare("PUT", `${TASKS}/1`, '{"done":true}')]) {
+      expect(answer).toMatchObject({ status: 400, body: { error: "Bad request", message: "Content-Type must be application/json" } });
+    }
+    expect((await call("GET", `${TASKS}/1`)).body.task.done).toBe(false);
+  });
+
   it("answers every error as JSON", async () => {
     const cases: [string, string, Parameters<typeof http>[3], number][] = [
       ["GET", `${TASKS}/999`, {}, 404],
