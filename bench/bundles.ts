@@ -6,6 +6,9 @@ import { CATCH_ALL, ROUTES } from "../lib/http/routes";
 export const ROOT = join(__dirname, "..");
 export const OUT = join(ROOT, ".bench", "bundles");
 
+/** Where the bundles of a store's deployment go. */
+export const bundleDir = (store: "memory" | "dynamodb"): string => join(OUT, store);
+
 export interface FunctionSpec {
   name: string;
   handler: string; // e.g. handlers/tasks/create
@@ -22,11 +25,12 @@ export function functionsOf(): FunctionSpec[] {
 }
 
 /**
- * Bundles each handler as serverless-esbuild does for deployment (serverless.yml custom.esbuild):
- * bundled, minified, CommonJS, Node 20 target, AWS SDK v3 external (the Lambda runtime has it).
- * The bare baseline is bundled the same way.
+ * Bundles each handler as serverless-esbuild does for a deployment on `store` (serverless.yml
+ * custom.esbuild): bundled, minified, CommonJS, Node 20 target, AWS SDK v3 external (the Lambda
+ * runtime has it), only that store's adapters. The bare baseline is bundled the same way.
  */
-export async function buildBundles(): Promise<Record<string, { file: string; bytes: number }>> {
+export async function buildBundles(store: "memory" | "dynamodb" = "memory"): Promise<Record<string, { file: string; bytes: number }>> {
+  const outdir = bundleDir(store);
   const entries: Record<string, string> = {
     baseline: join(ROOT, "bench", "baseline.ts"),
     middyBaseline: join(ROOT, "bench", "middyBaseline.ts"),
@@ -34,8 +38,9 @@ export async function buildBundles(): Promise<Record<string, { file: string; byt
   for (const fn of functionsOf()) entries[fn.name] = join(ROOT, `${fn.handler}.ts`);
   await build({
     entryPoints: entries,
-    outdir: OUT,
+    outdir,
     bundle: true,
+    define: { "process.env.BUNDLED_STORE": JSON.stringify(store) },
     minify: process.env.BENCH_MINIFY !== "0",
     platform: "node",
     target: "node20",
@@ -45,7 +50,7 @@ export async function buildBundles(): Promise<Record<string, { file: string; byt
   });
   const out: Record<string, { file: string; bytes: number }> = {};
   for (const name of Object.keys(entries)) {
-    const file = join(OUT, `${name}.js`);
+    const file = join(outdir, `${name}.js`);
     out[name] = { file, bytes: statSync(file).size };
   }
   return out;

@@ -10,6 +10,8 @@ const run = promisify(execFile);
 export interface ColdFigure {
   name: string;
   bundleBytes: number;
+  /** The same function's bundle for a STORE=dynamodb deployment. */
+  dynamodbBundleBytes?: number;
   loadMs: number;
   firstResponseMs: number;
   /** firstResponseMs / the baseline's. */
@@ -38,7 +40,11 @@ function firstEvent(method: string | undefined, path: string | undefined) {
  * Each bundled handler started in a fresh process `runs` times (median): time from the process's
  * start to its first response, against the bare baseline measured the same way.
  */
-export async function coldStarts(bundles: Record<string, { file: string; bytes: number }>, runs: number): Promise<ColdFigure[]> {
+export async function coldStarts(
+  bundles: Record<string, { file: string; bytes: number }>,
+  runs: number,
+  dynamoBundles: Record<string, { bytes: number }> = {},
+): Promise<ColdFigure[]> {
   const child = join(__dirname, "coldChild.js");
   const env = { ...process.env, LOG_REQUESTS: "off", DEMO_NODES: "on", STORE: "memory" };
   const specs = [
@@ -61,6 +67,7 @@ export async function coldStarts(bundles: Record<string, { file: string; bytes: 
     figures.push({
       name: spec.name,
       bundleBytes: bundles[spec.name].bytes,
+      dynamodbBundleBytes: dynamoBundles[spec.name]?.bytes,
       loadMs: Math.round(median(samples.map((s) => s.loadMs)) * 10) / 10,
       firstResponseMs: Math.round(median(samples.map((s) => s.firstResponseMs)) * 10) / 10,
       ratio: 0,

@@ -2,13 +2,13 @@
 // table's settings in its environment; loads the bundles and prints its figures as JSON.
 
 import { join } from "node:path";
-import { OUT } from "./bundles";
+import { bundleDir } from "./bundles";
 import { measureDynamo } from "./dynamodb";
 import type { Handler } from "./harness";
 
 const names = ["createTask", "deleteTask", "getTask", "updateTask", "listTasks", "setNodeObm", "getNode", "patchNode", "startWorkflow"];
 const handlers: Record<string, Handler> = {};
-for (const name of names) handlers[name] = require(join(OUT, `${name}.js`)).handler;
+for (const name of names) handlers[name] = require(join(bundleDir("dynamodb"), `${name}.js`)).handler;
 
 measureDynamo(handlers, Number(process.argv[2])).then(
   (figures) => {

@@ -46,7 +46,8 @@ async function main(): Promise<void> {
     delete process.env[name];
 
   log(`bench${smoke ? " (smoke)" : ""}: bundling the handlers as serverless-esbuild does...`);
-  const bundles = await buildBundles();
+  const bundles = await buildBundles("memory");
+  const dynamoBundles = await buildBundles("dynamodb");
   const handlers: Record<string, Handler> = {};
   for (const [name, bundle] of Object.entries(bundles)) handlers[name] = require(bundle.file).handler;
 
@@ -59,7 +60,7 @@ async function main(): Promise<void> {
   const growthRows = await growth(handlers, smoke ? [100, 1000] : [1_000, 10_000, 100_000], smoke ? 20 : 300);
 
   log("cold starts...");
-  const cold = await coldStarts(bundles, smoke ? 1 : 7);
+  const cold = await coldStarts(bundles, smoke ? 1 : 7, dynamoBundles);
 
   log("memory...");
   const memory = await memoryFigures(smoke ? 1_000 : 100_000, smoke ? 100 : 10_000);

@@ -23,7 +23,10 @@ class OfflineContentTypeParity {
   async install() {
     if (OfflineContentTypeParity.installed) return;
     OfflineContentTypeParity.installed = true;
-    const file = join(this.serverless.serviceDir, "node_modules/serverless-offline/src/events/http/lambda-events/LambdaProxyIntegrationEventV2.js");
+    const file = join(
+      this.serverless.serviceDir,
+      "node_modules/serverless-offline/src/events/http/lambda-events/LambdaProxyIntegrationEventV2.js",
+    );
     const { default: EventV2 } = await import(pathToFileURL(file).href);
     const create = EventV2.prototype.create;
     EventV2.prototype.create = function createWithoutFilledInType(...args) {

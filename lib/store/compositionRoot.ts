@@ -1,5 +1,5 @@
 import { type Settings, settings } from "../config/settings";
-import { isDomainError } from "../errors";
+import { ConfigError, isDomainError } from "../errors";
 import { logLine } from "../logger";
 import { demoNodes } from "../provisioning/demoNodes";
 import type { NodeStore } from "../provisioning/nodes/nodeStore";
@@ -14,12 +14,32 @@ import { processSingleton, resetProcessSingleton } from "./processSingleton";
 /**
  * The composition root: the one module that knows both the domain's ports and the adapters, and
  * picks the adapters from the STORE setting. Handlers get their stores here.
+ *
+ * `process.env.BUNDLED_STORE` is replaced at bundle time by the store a deployment uses
+ * (serverless.yml custom.esbuild.define, from STORE), so that its bundles hold that store's
+ * adapters only; the tests and tsx leave it unset and have both. It is written out in each
+ * condition (not kept in a variable) so that the bundler can fold the condition and drop the
+ * other store's code.
  */
+
+/** STORE, which must be the store the bundle holds. */
+function storeOf(config: Settings): Settings["store"] {
+  const bundled = process.env.BUNDLED_STORE;
+  if (bundled && bundled !== config.store) {
+    throw new ConfigError(`STORE is ${config.store} but this bundle holds the ${bundled} store only: deploy with STORE=${config.store}`);
+  }
+  return config.store;
+}
+
+const other = (store: string): never => {
+  throw new ConfigError(`This bundle holds no ${store} store`);
+};
 
 /** The task store this container uses, chosen by the STORE setting. */
 export function taskStore(): TaskStore {
   const config = settings();
-  if (config.store === "dynamodb") {
+  const store = storeOf(config);
+  if (process.env.BUNDLED_STORE !== "memory" && store === "dynamodb") {
     return processSingleton(`taskStore.dynamodb.${config.dynamodbTable}`, () => {
       // Loaded only in this mode, so memory-mode containers never load the AWS SDK.
       const { DynamoTaskStore } = require("./dynamodb/taskStore") as typeof import("./dynamodb/taskStore");
@@ -27,6 +47,7 @@ export function taskStore(): TaskStore {
       return new DynamoTaskStore(documentClient(config), config.dynamodbTable);
     });
   }
+  if (process.env.BUNDLED_STORE === "dynamodb") return other(store);
   return processSingleton(
     "taskStore.memory",
     () => new MemoryTaskStore({ capacity: config.memoryStoreCapacity, maxBytes: config.memoryStoreMaxBytes }),
@@ -71,10 +92,16 @@ function dynamoStores(config: Settings): ProvisioningStores {
 /** This container's provisioning stores, chosen by STORE, with the demo nodes when DEMO_NODES=on. */
 export function provisioningStores(): Promise<ProvisioningStores> {
   const config = settings();
-  const key = config.store === "dynamodb" ? `provisioningStores.dynamodb.${config.dynamodbTable}` : "provisioningStores.memory";
+  const store = storeOf(config);
+  const key = store === "dynamodb" ? `provisioningStores.dynamodb.${config.dynamodbTable}` : "provisioningStores.memory";
   return processSingleton(key, () => {
     const ready = (async () => {
-      const stores = config.store === "dynamodb" ? dynamoStores(config) : memoryStores(config);
+      const stores =
+        process.env.BUNDLED_STORE !== "memory" && store === "dynamodb"
+          ? dynamoStores(config)
+          : process.env.BUNDLED_STORE !== "dynamodb"
+            ? memoryStores(config)
+            : other(store);
       if (config.demoNodes) await seedDemoNodes(stores.nodes);
       return stores;
     })();

@@ -3,14 +3,15 @@ import Ajv, { type ValidateFunction } from "ajv";
 import { handler as fallback } from "../../handlers/http/fallback";
 import { ROUTES } from "../../lib/http/routes";
 import type { Endpoint } from "../../lib/http/routes/endpoint";
-import { RackhdError } from "../../lib/http/schemas/provisioning";
-import { TaskError } from "../../lib/http/schemas/tasks";
+import * as provisioningSchemas from "../../lib/http/schemas/provisioning";
+import * as taskSchemas from "../../lib/http/schemas/tasks";
 import { resetProcessSingleton } from "../../lib/store/processSingleton";
 import type { Answer } from "./apiGatewayEvent";
 import { makeRouter, type RouteBinding } from "./router";
 
 const ROOT = join(__dirname, "../..");
 
+const SCHEMAS = { ...taskSchemas, ...provisioningSchemas };
 const ajv = new Ajv({ strict: false, allowUnionTypes: true });
 const compiled = new Map<object, ValidateFunction>();
 const validator = (schema: object): ValidateFunction => {
@@ -28,8 +29,9 @@ const validator = (schema: object): ValidateFunction => {
  */
 function answerChecker(route: Endpoint): (answer: Answer) => void {
   return (answer) => {
-    const declared = (route.responses as Record<number, object>)[answer.status];
-    const schema = declared ?? (answer.status >= 400 ? (route.service === "tasks" ? TaskError : RackhdError) : undefined);
+    const declared = (route.responses as Record<number, string>)[answer.status];
+    const name = declared ?? (answer.status >= 400 ? (route.service === "tasks" ? "TaskError" : "RackhdError") : undefined);
+    const schema = name && (SCHEMAS as unknown as Record<string, object>)[name];
     if (!schema) throw new Error(`${route.function} answered ${answer.status}, which its registry entry does not declare`);
     const validate = validator(schema);
     const body = answer.status === 204 ? {} : answer.body;

@@ -1,5 +1,11 @@
 import type { Settings } from "../../config/settings";
+import type * as provisioningSchemas from "../schemas/provisioning";
+import type * as taskSchemas from "../schemas/tasks";
 import type { CompiledSchema } from "../validation";
+
+type Schemas = typeof taskSchemas & typeof provisioningSchemas;
+/** The name of a schema lib/http/schemas exports (responses name theirs, so no bundle holds them). */
+export type SchemaName = { [K in keyof Schemas]: Schemas[K] extends object ? K : never }[keyof Schemas];
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -43,8 +49,8 @@ export interface Endpoint {
     /** The body may be absent (RackHD's POST /workflows?name=…). */
     bodyOptional?: true;
   };
-  /** Answer schemas per status (JSON Schema literals from lib/http/schemas). */
-  responses: Readonly<Record<number, object>>;
+  /** The answer's schema per status, by name (lib/http/schemas). */
+  responses: Readonly<Record<number, SchemaName>>;
 }
 
 /** The catch-all `$default` function: preflight, 405 with Allow, JSON 404, HEAD of templates. */

@@ -1,4 +1,3 @@
-import * as schema from "../schemas/provisioning";
 import * as check from "../schemas/validators.generated";
 import type { Endpoint } from "./endpoint";
 
@@ -20,7 +19,7 @@ export const listNodes = {
   access: "provisioningRead",
   summary: "Every node in creation order; equality filters on top-level fields (`?type=compute`, `?identifiers=<mac>`)",
   request: { params: check.VersionParams, query: check.Query },
-  responses: { 200: schema.NodeList, 400: schema.RackhdError, 401: schema.RackhdError },
+  responses: { 200: "NodeList", 400: "RackhdError", 401: "RackhdError" },
 } as const satisfies Endpoint;
 
 export const createNode = {
@@ -34,7 +33,7 @@ export const createNode = {
   summary:
     "Create a node: `name` required; a client-supplied unused 24-hex `id` and extra keys are kept; 409 for an identifier another node has",
   request: { params: check.VersionParams, query: check.Query, body: check.NewNodeBody },
-  responses: { 201: schema.Node, 400: schema.RackhdError, 401: schema.RackhdError, 409: schema.RackhdError },
+  responses: { 201: "Node", 400: "RackhdError", 401: "RackhdError", 409: "RackhdError" },
 } as const satisfies Endpoint;
 
 export const getNode = {
@@ -47,7 +46,7 @@ export const getNode = {
   access: "provisioningRead",
   summary: "One node, by id or by one of its MACs (any spelling)",
   request: { params: check.NodeParams, query: check.Query },
-  responses: { 200: schema.Node, 401: schema.RackhdError, 404: schema.RackhdError },
+  responses: { 200: "Node", 401: "RackhdError", 404: "RackhdError" },
 } as const satisfies Endpoint;
 
 export const patchNode = {
@@ -60,7 +59,7 @@ export const patchNode = {
   access: "provisioningWrite",
   summary: "Change a node (404, then 400); a whole node echoed back is accepted",
   request: { params: check.NodeParams, query: check.Query, body: check.NodePatchBody },
-  responses: { 200: schema.Node, 400: schema.RackhdError, 401: schema.RackhdError, 404: schema.RackhdError, 409: schema.RackhdError },
+  responses: { 200: "Node", 400: "RackhdError", 401: "RackhdError", 404: "RackhdError", 409: "RackhdError" },
 } as const satisfies Endpoint;
 
 export const deleteNode = {
@@ -73,7 +72,7 @@ export const deleteNode = {
   access: "provisioningWrite",
   summary: "Delete a node and answer it; 409 while a workflow is active",
   request: { params: check.NodeParams, query: check.Query },
-  responses: { 200: schema.Node, 401: schema.RackhdError, 404: schema.RackhdError, 409: schema.RackhdError },
+  responses: { 200: "Node", 401: "RackhdError", 404: "RackhdError", 409: "RackhdError" },
 } as const satisfies Endpoint;
 
 // Northbound: OBM settings and the OBM library.
@@ -88,7 +87,7 @@ export const getNodeObm = {
   access: "provisioningRead",
   summary: "The node's OBM settings (`[{service, config}]`), secrets redacted",
   request: { params: check.NodeParams, query: check.Query },
-  responses: { 200: schema.ObmSettingList, 401: schema.RackhdError, 404: schema.RackhdError },
+  responses: { 200: "ObmSettingList", 401: "RackhdError", 404: "RackhdError" },
 } as const satisfies Endpoint;
 
 export const setNodeObm = {
@@ -102,7 +101,7 @@ export const setNodeObm = {
   summary:
     "Add OBM settings (one or an array), upsert per service; 404, then 400 (bad body, unknown service, service the node type does not support)",
   request: { params: check.NodeParams, query: check.Query, body: check.ObmSettingsBody },
-  responses: { 201: schema.Node, 400: schema.RackhdError, 401: schema.RackhdError, 404: schema.RackhdError },
+  responses: { 201: "Node", 400: "RackhdError", 401: "RackhdError", 404: "RackhdError" },
 } as const satisfies Endpoint;
 
 export const obmLibrary = {
@@ -115,7 +114,7 @@ export const obmLibrary = {
   access: "noData",
   summary: "The OBM services known, with their config fields",
   request: { params: check.VersionParams, query: check.Query },
-  responses: { 200: schema.ObmServiceList, 401: schema.RackhdError },
+  responses: { 200: "ObmServiceList", 401: "RackhdError" },
 } as const satisfies Endpoint;
 
 export const obmLibraryEntry = {
@@ -128,7 +127,7 @@ export const obmLibraryEntry = {
   access: "noData",
   summary: "One OBM service",
   request: { params: check.ObmServiceParams, query: check.Query },
-  responses: { 200: schema.ObmService, 401: schema.RackhdError, 404: schema.RackhdError },
+  responses: { 200: "ObmService", 401: "RackhdError", 404: "RackhdError" },
 } as const satisfies Endpoint;
 
 // Northbound: the graph library and workflows.
@@ -143,7 +142,7 @@ export const graphLibrary = {
   access: "noData",
   summary: "Every graph definition",
   request: { params: check.VersionParams, query: check.Query },
-  responses: { 200: schema.GraphList, 401: schema.RackhdError },
+  responses: { 200: "GraphList", 401: "RackhdError" },
 } as const satisfies Endpoint;
 
 export const graphLibraryEntry = {
@@ -156,7 +155,7 @@ export const graphLibraryEntry = {
   access: "noData",
   summary: "One graph definition; `*` answers all of them",
   request: { params: check.NameParams, query: check.Query },
-  responses: { 200: { oneOf: [schema.Graph, schema.GraphList] }, 401: schema.RackhdError, 404: schema.RackhdError },
+  responses: { 200: "GraphOrList", 401: "RackhdError", 404: "RackhdError" },
 } as const satisfies Endpoint;
 
 export const listWorkflows = {
@@ -169,7 +168,7 @@ export const listWorkflows = {
   access: "provisioningWrite",
   summary: "Every workflow, brought up to date; `?active=true|false` filters",
   request: { params: check.VersionParams, query: check.Query },
-  responses: { 200: schema.WorkflowList, 401: schema.RackhdError },
+  responses: { 200: "WorkflowList", 401: "RackhdError" },
 } as const satisfies Endpoint;
 
 export const getWorkflow = {
@@ -182,7 +181,7 @@ export const getWorkflow = {
   access: "provisioningWrite",
   summary: "One workflow, by instanceId or record id",
   request: { params: check.WorkflowIdParams, query: check.Query },
-  responses: { 200: schema.Workflow, 401: schema.RackhdError, 404: schema.RackhdError },
+  responses: { 200: "Workflow", 401: "RackhdError", 404: "RackhdError" },
 } as const satisfies Endpoint;
 
 export const listNodeWorkflows = {
@@ -195,7 +194,7 @@ export const listNodeWorkflows = {
   access: "provisioningWrite",
   summary: "The node's workflows, past and active",
   request: { params: check.NodeParams, query: check.Query },
-  responses: { 200: schema.WorkflowList, 401: schema.RackhdError, 404: schema.RackhdError },
+  responses: { 200: "WorkflowList", 401: "RackhdError", 404: "RackhdError" },
 } as const satisfies Endpoint;
 
 export const startWorkflow = {
@@ -208,7 +207,7 @@ export const startWorkflow = {
   access: "provisioningWrite",
   summary: "Run a graph on the node: `{name, options}` or `?name=`",
   request: { params: check.NodeParams, query: check.Query, body: check.StartWorkflowBody, bodyOptional: true },
-  responses: { 201: schema.Workflow, 400: schema.RackhdError, 401: schema.RackhdError, 404: schema.RackhdError },
+  responses: { 201: "Workflow", 400: "RackhdError", 401: "RackhdError", 404: "RackhdError" },
 } as const satisfies Endpoint;
 
 export const getActiveWorkflow = {
@@ -221,7 +220,7 @@ export const getActiveWorkflow = {
   access: "provisioningWrite",
   summary: "The node's active workflow; 204 when none",
   request: { params: check.NodeParams, query: check.Query },
-  responses: { 200: schema.Workflow, 204: {}, 401: schema.RackhdError, 404: schema.RackhdError },
+  responses: { 200: "Workflow", 204: "NoContent", 401: "RackhdError", 404: "RackhdError" },
 } as const satisfies Endpoint;
 
 export const cancelActiveWorkflow = {
@@ -234,7 +233,7 @@ export const cancelActiveWorkflow = {
   access: "provisioningWrite",
   summary: "Cancel the node's active workflow; 404 when none",
   request: { params: check.NodeParams, query: check.Query },
-  responses: { 200: schema.Workflow, 401: schema.RackhdError, 404: schema.RackhdError },
+  responses: { 200: "Workflow", 401: "RackhdError", 404: "RackhdError" },
 } as const satisfies Endpoint;
 
 // Southbound: what a booting machine calls.
@@ -250,7 +249,7 @@ export const bootProfile = {
   summary:
     'The iPXE script: without `?macs=`, one that collects the MACs and chains back; unknown MACs: discovery (node named after the first MAC) and a disk boot; an install task waiting: its profile; otherwise "Unable to locate active workflow." and a disk boot; a value that is not a MAC: 400',
   request: { params: check.VersionParams, query: check.Query },
-  responses: { 200: schema.Script, 400: schema.RackhdError },
+  responses: { 200: "Script", 400: "RackhdError" },
 } as const satisfies Endpoint;
 
 export const nodeTemplate = {
@@ -264,7 +263,7 @@ export const nodeTemplate = {
   summary:
     "`centos-ks`, `ubuntu-preseed`, `pxe-cloud-config.yml`, `esx-ks`, `renasar-ansible.pub` for the node found by `?nodeId=`, then `?macs=`, then the source IP that last fetched a profile (HEAD too, through the catch-all)",
   request: { params: check.NameParams, query: check.Query },
-  responses: { 200: schema.Script, 400: schema.RackhdError, 404: schema.RackhdError },
+  responses: { 200: "Script", 400: "RackhdError", 404: "RackhdError" },
 } as const satisfies Endpoint;
 
 export const notification = {
@@ -277,5 +276,5 @@ export const notification = {
   access: "provisioningWrite",
   summary: "The node says its install is done (`?nodeId=`): completes its waiting task; 201 with the message",
   request: { params: check.VersionParams, query: check.Query, body: check.NotificationBody, bodyOptional: true },
-  responses: { 201: schema.NotificationEcho, 400: schema.RackhdError, 404: schema.RackhdError },
+  responses: { 201: "NotificationEcho", 400: "RackhdError", 404: "RackhdError" },
 } as const satisfies Endpoint;

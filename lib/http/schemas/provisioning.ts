@@ -225,6 +225,9 @@ const graph = {
 export const Graph = graph;
 export const GraphList = { type: "array", items: graph } as const;
 
+/** GET /workflows/library/{name}: one graph, or all of them for `*`. */
+export const GraphOrList = { oneOf: [graph, GraphList] } as const;
+
 const taskState = { enum: ["pending", "running", "succeeded", "failed", "cancelled", "timeout"] } as const;
 
 const workflow = {
@@ -258,6 +261,9 @@ export const WorkflowList = { type: "array", items: workflow } as const;
 
 /** POST /notification answers the message it was given. */
 export const NotificationEcho = { type: "object" } as const;
+
+/** 204: no body. */
+export const NoContent = {} as const;
 
 /** iPXE scripts and install templates (text/plain). */
 export const Script = { type: "string" } as const;
