@@ -1,18 +1,8 @@
 import fc from "fast-check";
-import { ValidationError } from "../../../../lib/errors";
 import { IDENTIFIERS_MAX, NAME_MAX } from "../../../../lib/http/schemas/provisioning";
 import * as validate from "../../../../lib/http/schemas/validators.generated";
 import { check, fits } from "../../../../lib/http/validation";
-
-const verdict = (schema: Parameters<typeof check>[0], body: unknown): string => {
-  try {
-    check(schema, body);
-    return "ok";
-  } catch (error) {
-    expect(error).toBeInstanceOf(ValidationError);
-    return (error as Error).message;
-  }
-};
+import { verdict } from "../../../support/schemaVerdict";
 
 describe("the POST /nodes body schema", () => {
   it("takes a named node with RackHD's fields and keeps extra keys", () => {

@@ -1,9 +1,9 @@
 import fc from "fast-check";
-import { ValidationError } from "../../../../lib/errors";
 import { DESCRIPTION_MAX, TITLE_MAX } from "../../../../lib/http/schemas/tasks";
 import { NewTaskBody, TaskIdParams, TaskPatchBody } from "../../../../lib/http/schemas/validators.generated";
 import { check, fits } from "../../../../lib/http/validation";
 import { onlyPatchable } from "../../../../lib/tasks/task";
+import { verdict } from "../../../support/schemaVerdict";
 
 const TEXTS = [
   "Body must be a JSON object",
@@ -14,17 +14,6 @@ const TEXTS = [
   `title must be at most ${TITLE_MAX} characters`,
   `description must be at most ${DESCRIPTION_MAX} characters`,
 ];
-
-/** The contract's text for a rejected body, or "ok". */
-const verdict = (schema: Parameters<typeof check>[0], body: unknown): string => {
-  try {
-    check(schema, body);
-    return "ok";
-  } catch (error) {
-    expect(error).toBeInstanceOf(ValidationError);
-    return (error as Error).message;
-  }
-};
 
 describe("the POST /tasks body schema", () => {
   it("takes title and description and lets unknown fields through for the domain to ignore", () => {
