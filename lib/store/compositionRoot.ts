@@ -31,7 +31,8 @@ function storeOf(config: Settings): Settings["store"] {
   return config.store;
 }
 
-const other = (store: string): never => {
+/** Never reached (storeOf refused the mismatch); it lets the bundler drop the store the bundle does not hold. */
+const notBundled = (store: string): never => {
   throw new ConfigError(`This bundle holds no ${store} store`);
 };
 
@@ -47,7 +48,7 @@ export function taskStore(): TaskStore {
       return new DynamoTaskStore(documentClient(config), config.dynamodbTable);
     });
   }
-  if (process.env.BUNDLED_STORE === "dynamodb") return other(store);
+  if (process.env.BUNDLED_STORE === "dynamodb") return notBundled(store);
   return processSingleton(
     "taskStore.memory",
     () => new MemoryTaskStore({ capacity: config.memoryStoreCapacity, maxBytes: config.memoryStoreMaxBytes }),
@@ -101,7 +102,7 @@ export function provisioningStores(): Promise<ProvisioningStores> {
           ? dynamoStores(config)
           : process.env.BUNDLED_STORE !== "dynamodb"
             ? memoryStores(config)
-            : other(store);
+            : notBundled(store);
       if (config.demoNodes) await seedDemoNodes(stores.nodes);
       return stores;
     })();
