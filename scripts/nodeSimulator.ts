@@ -30,7 +30,8 @@ async function fetchText(method: string, url: string, headers: Record<string, st
 }
 
 const CHAIN = /^chain(?:\s+--\S+)*\s+(\S+?)\?\$\{query\}/m;
-const KERNEL = /^kernel\s+(.*)$/m;
+/** A kernel command, less what iPXE runs on its failure (`|| goto failed`). */
+const KERNEL = /^kernel\s+(.*?)(?:\s+\|\|.*)?$/m;
 const SCRIPT_URL = /\b(?:ks|url|cloud-config-url)=(\S+)/;
 const SPIDER = /^wget --spider '([^']+)'/m;
 const NOTIFY = /^curl .*-X POST .*'([^']+\/notification[^']*)'/m;
@@ -59,11 +60,11 @@ export async function simulateBoot(options: BootOptions): Promise<BootResult> {
   const result: BootResult = { outcome: "other", profile, completionRequests: [] };
 
   if (/^echo Discovered node/m.test(profile)) {
-    log(`iPXE: ${/^echo (Discovered node .*)$/m.exec(profile)![1]}; booting from local disk`);
+    log(`iPXE: ${/^echo (Discovered node .*)$/m.exec(profile)![1]}; leaving the network boot`);
     return { ...result, outcome: "discovered" };
   }
   if (/^echo Unable to locate active workflow\./m.test(profile)) {
-    log("iPXE: Unable to locate active workflow.; booting from local disk");
+    log("iPXE: Unable to locate active workflow.; leaving the network boot");
     return { ...result, outcome: "no-workflow" };
   }
   const kernel = KERNEL.exec(profile);

@@ -33,7 +33,8 @@ export async function freePort(): Promise<number> {
  */
 export async function startOffline(env: Record<string, string> = {}, timeoutMs = 90_000): Promise<OfflineServer> {
   const storeEnv = onDynamoDb() ? await dynamoDbEnv() : {};
-  const port = await freePort();
+  // A caller may pick the port (to name it in API_SERVER, say).
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const lambdaPort = await freePort();
   const workFolder = `.esbuild-e2e-${port}`;
   const child: ChildProcess = spawn(process.execPath, [SERVERLESS, "offline"], {

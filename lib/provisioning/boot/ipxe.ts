@@ -8,6 +8,13 @@ export const oneLine = (value: unknown): string => String(value ?? "").replace(/
 
 const header = (): string[] => ["#!ipxe", "set user-class MonoRail"];
 
+/**
+ * Every script ends each of its paths itself. A chained script that ends with `exit` makes
+ * `chain` return success, so the line after `chain` runs next: without its own `exit` there, a
+ * script falls into whatever follows (once, a failure message that was not true).
+ */
+const LEAVE = ["echo Leaving the network boot: the firmware boots its next device", "exit"];
+
 /** No MACs yet: collect the machine's MACs and come back with ?macs=. */
 export function redirectScript(api: ApiContext): string {
   return [
@@ -16,28 +23,29 @@ export function redirectScript(api: ApiContext): string {
     "set query macs=${net0/mac:hex}",
     ...[1, 2, 3, 4, 5, 6, 7].map((n) => `isset \${net${n}/mac} && set query \${query}&macs=\${net${n}/mac:hex} ||`),
     `chain --autofree ${oneLine(api.profiles)}?\${query} || goto failed`,
-    ":failed",
-    "echo Could not reach the provisioning service; booting from local disk",
-    "sleep 10",
     "exit",
+    ":failed",
+    "echo Could not fetch this machine's boot script from the provisioning service",
+    "sleep 5",
+    ...LEAVE,
     "",
   ].join("\n");
 }
 
-/** A new machine was just discovered: it boots its local disk until a workflow is started for it. */
+/** A new machine was just discovered: it leaves the network boot until a workflow is started for it. */
 export function discoveredScript(nodeId: string, macs: readonly string[]): string {
   return [
     ...header(),
     `echo Discovered node ${nodeId} (${macs.map(oneLine).join(",")})`,
-    "echo No workflow is active for this node; booting from local disk",
-    "sanboot --no-describe --drive 0x80 || exit",
+    "echo No workflow is active for this node",
+    ...LEAVE,
     "",
   ].join("\n");
 }
 
-/** The node is known but nothing is to be done: RackHD's error.ipxe with its message, then disk. */
+/** The node is known but nothing is to be done: RackHD's message, then out of the network boot at once. */
 export function messageScript(message: string): string {
-  return [...header(), `echo ${oneLine(message)}`, "sleep 5", "exit", ""].join("\n");
+  return [...header(), `echo ${oneLine(message)}`, ...LEAVE, ""].join("\n");
 }
 
 export interface ProfileContext {
@@ -50,6 +58,29 @@ export interface ProfileContext {
 const installScriptUrl = ({ options, api, nodeId }: ProfileContext): string =>
   `${api.templates}/${oneLine(options.installScript)}?nodeId=${nodeId}`;
 
+/**
+ * The kernel's consoles: the serial one (`comport`, RackHD's option) and the screen. The last one
+ * named is the installer's console, so the serial one goes last (a server's or a VM's usual
+ * console) unless the workflow's `console` option is "screen".
+ */
+const consoles = ({ options }: ProfileContext): string => {
+  const serial = `console=${oneLine(options.comport)},115200n8`;
+  return options.console === "screen" ? `${serial} console=tty0` : `console=tty0 ${serial}`;
+};
+
+/** Load and boot the installer; on failure say so, offer the iPXE shell, then leave the network boot. */
+const bootInstaller = (context: ProfileContext, kernel: string, initrd?: string): string[] => [
+  `kernel ${kernel} || goto failed`,
+  ...(initrd ? [`initrd ${initrd} || goto failed`] : []),
+  "boot || goto failed",
+  ":failed",
+  `echo Could not load the installer from ${oneLine(context.options.repo)}`,
+  "prompt --key 0x197e --timeout 2000 Press F12 for the iPXE shell || goto leave",
+  "shell",
+  ":leave",
+  ...LEAVE,
+];
+
 const PROFILES: Record<string, (context: ProfileContext) => string[]> = {
   "install-centos.ipxe": (context) => {
     const { options, mac } = context;
@@ -57,10 +88,8 @@ const PROFILES: Record<string, (context: ProfileContext) => string[]> = {
     return [
       `echo Starting CentOS/RHEL ${oneLine(options.version ?? "")} installer for ${mac}`,
       `set base-url ${repo}/images/pxeboot`,
-      `set params initrd=initrd.img ks=${installScriptUrl(context)} hostname=${oneLine(options.hostname)} ksdevice=bootif BOOTIF=01-${mac.replace(/:/g, "-")} console=${oneLine(options.comport)},115200n8 console=tty0`,
-      `kernel \${base-url}/vmlinuz repo=${repo} \${params}`,
-      "initrd ${base-url}/initrd.img",
-      "boot || prompt --key 0x197e --timeout 2000 Press F12 to investigate || exit shell",
+      `set params initrd=initrd.img ks=${installScriptUrl(context)} hostname=${oneLine(options.hostname)} ksdevice=bootif BOOTIF=01-${mac.replace(/:/g, "-")} ${consoles(context)}`,
+      ...bootInstaller(context, `\${base-url}/vmlinuz repo=${repo} \${params}`, "${base-url}/initrd.img"),
     ];
   },
   "install-trusty.ipxe": (context) => {
@@ -68,9 +97,11 @@ const PROFILES: Record<string, (context: ProfileContext) => string[]> = {
     const base = `${oneLine(options.repo)}/dists/${oneLine(options.version)}/main/installer-amd64/current/images/netboot/ubuntu-installer/amd64`;
     return [
       `echo Starting Ubuntu ${oneLine(options.version)} installer for ${context.mac}`,
-      `kernel ${base}/linux auto=true url=${installScriptUrl(context)} hostname=${oneLine(options.hostname)} console=${oneLine(options.comport)},115200n8 interface=auto`,
-      `initrd ${base}/initrd.gz`,
-      "boot || prompt --key 0x197e --timeout 2000 Press F12 to investigate || exit shell",
+      ...bootInstaller(
+        context,
+        `${base}/linux auto=true url=${installScriptUrl(context)} hostname=${oneLine(options.hostname)} interface=auto ${consoles(context)}`,
+        `${base}/initrd.gz`,
+      ),
     ];
   },
   "install-coreos.ipxe": (context) => {
@@ -78,17 +109,18 @@ const PROFILES: Record<string, (context: ProfileContext) => string[]> = {
     const repo = oneLine(options.repo);
     return [
       `echo Starting CoreOS ${oneLine(options.version)} installer for ${context.mac}`,
-      `kernel ${repo}/coreos_production_pxe.vmlinuz cloud-config-url=${installScriptUrl(context)} console=${oneLine(options.comport)},115200n8`,
-      `initrd ${repo}/coreos_production_pxe_image.cpio.gz`,
-      "boot || prompt --key 0x197e --timeout 2000 Press F12 to investigate || exit shell",
+      ...bootInstaller(
+        context,
+        `${repo}/coreos_production_pxe.vmlinuz cloud-config-url=${installScriptUrl(context)} ${consoles(context)}`,
+        `${repo}/coreos_production_pxe_image.cpio.gz`,
+      ),
     ];
   },
   "install-esx.ipxe": (context) => {
     const repo = oneLine(context.options.repo);
     return [
       `echo Starting ESXi ${oneLine(context.options.version ?? "")} installer for ${context.mac}`,
-      `kernel ${repo}/mboot.c32 -c ${repo}/boot.cfg ks=${installScriptUrl(context)}`,
-      "boot || prompt --key 0x197e --timeout 2000 Press F12 to investigate || exit shell",
+      ...bootInstaller(context, `${repo}/mboot.c32 -c ${repo}/boot.cfg ks=${installScriptUrl(context)}`),
     ];
   },
 };

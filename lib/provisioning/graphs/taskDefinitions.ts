@@ -52,6 +52,9 @@ const installTask = (
     rootSshKey: null,
     hostname: "localhost",
     comport: "ttyS0",
+    // Which console the installer uses: "serial" (comport, named last on the kernel command line)
+    // or "screen" (tty0 last). Not a RackHD option: RackHD put the screen last for CentOS.
+    console: "serial",
     domain: "rackhd",
     users: [],
     networkDevices: [],

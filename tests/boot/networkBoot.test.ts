@@ -1,0 +1,121 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort, http, type OfflineServer, startOffline } from "../support/offlineServer";
+import { type BootAssets, bootAssets } from "./support/bootAssets";
+import { buildInstallerInitramfs } from "./support/initramfs";
+import { bootMachine, type Firmware } from "./support/qemu";
+import { type StaticServer, serveFiles } from "./support/staticServer";
+
+jest.setTimeout(600_000);
+
+/**
+ * A real network boot: Debian's iPXE firmware in QEMU (SeaBIOS and OVMF), on QEMU's user-mode
+ * network whose DHCP hands out the profiles URL, against the real `serverless offline`. A fresh
+ * MAC is discovered; Graph.InstallCentOS then boots a real kernel and an initramfs "installer"
+ * from the workflow's repo, which fetches its kickstart and signals completion as the kickstart
+ * says; a third boot finds nothing to do and leaves the network boot at once.
+ */
+const HOST = "10.0.2.2"; // the host's loopback, as QEMU's user-mode network shows it to the guest
+const ROOT_PASSWORD = "Boot-Test-Pa55";
+/** The firmware moving on after iPXE gave the boot back (so anything iPXE ran after "leaving" is seen too). */
+const FIRMWARE_MOVED_ON: Record<Firmware, RegExp> = {
+  bios: /No bootable device/,
+  // OVMF names the entry it tried: iPXE's is the NIC's "UEFI PXEv4 (MAC:…)".
+  uefi: /BdsDxe: failed to load Boot\w+ "UEFI PXEv4 \(MAC:/,
+};
+/** What the first boot script said when a chained script returned: untrue, and followed by a 5 s wait. */
+const FALSE_FAILURE = "Could not fetch this machine's boot script";
+const BOOT_TIMEOUT_MS = 180_000;
+
+describe("network boot of a real machine (QEMU, iPXE)", () => {
+  let assets: BootAssets;
+  let server: OfflineServer;
+  let repo: StaticServer;
+  let scratch: string;
+  const timings: string[] = [];
+
+  beforeAll(async () => {
+    assets = bootAssets();
+    scratch = mkdtempSync(join(tmpdir(), "network-boot-"));
+    const initrd = buildInstallerInitramfs(assets, join(scratch, "initrd.img"));
+    repo = await serveFiles({ "/centos/7/images/pxeboot/vmlinuz": assets.kernel, "/centos/7/images/pxeboot/initrd.img": initrd });
+    const port = await freePort();
+    server = await startOffline({ PORT: String(port), API_SERVER: `http://${HOST}:${port}`, DEMO_NODES: "off", LOG_REQUESTS: "on" });
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+    await repo?.close();
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+    if (timings.length > 0) process.stdout.write(`network boot timings: ${timings.join("; ")}\n`);
+  });
+
+  const api = (method: string, path: string, body?: unknown) =>
+    http(server.baseUrl, method, `/api/1.1${path}`, {
+      headers: body === undefined ? {} : { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+
+  const boot = async (firmware: Firmware, mac: string, label: string, until?: RegExp) => {
+    const bootUrl = `http://${HOST}:${server.port}/api/current/profiles`;
+    const record = await bootMachine(assets, { firmware, mac, bootUrl, until, timeoutMs: BOOT_TIMEOUT_MS });
+    timings.push(`${firmware} ${label} ${record.seconds} s`);
+    return record;
+  };
+
+  it.each<[Firmware, string]>([
+    ["bios", "52:54:00:b0:07:01"],
+    ["uefi", "52:54:00:b0:07:02"],
+  ])("%s: discovers a new machine, installs it, then leaves it alone", async (firmware, mac) => {
+    // 1. Discovery: an unknown MAC becomes a node, and the machine leaves the network boot.
+    const first = await boot(firmware, mac, "discovery", FIRMWARE_MOVED_ON[firmware]);
+    expect(first.serial).toContain("Leaving the network boot");
+    expect(first.serial).toContain("Collecting MAC addresses");
+    expect(first.serial).toMatch(/Discovered node [0-9a-f]{24} \(52:54:00:b0:07:0[12]\)/);
+    expect(first.serial).not.toContain(FALSE_FAILURE);
+    const node = await api("GET", `/nodes/${mac}`);
+    expect(node).toMatchObject({ status: 200, body: { name: mac, identifiers: [mac] } });
+
+    // 2. Install: the profile boots the repo's kernel and initramfs; the "installer" fetches its
+    //    kickstart and runs the completion commands it holds; the workflow ends succeeded.
+    expect((await api("POST", `/nodes/${mac}/obm`, { service: "noop-obm-service", config: {} })).status).toBe(201);
+    const started = await api("POST", `/nodes/${mac}/workflows`, {
+      name: "Graph.InstallCentOS",
+      options: {
+        defaults: { obmServiceName: "noop-obm-service" },
+        "install-os": {
+          version: "7",
+          repo: `${repo.url.replace("127.0.0.1", HOST)}/centos/7`,
+          rootPassword: ROOT_PASSWORD,
+          installDisk: "vda",
+        },
+      },
+    });
+    expect(started.status).toBe(201);
+    const second = await boot(firmware, mac, "install", /INSTALLER: (done|FAILED)/);
+    expect(second.serial).toContain("Starting CentOS/RHEL 7 installer");
+    expect(second.serial).not.toContain("INSTALLER: FAILED");
+    expect(second.serial).toContain("INSTALLER: done");
+    const workflow = await api("GET", `/workflows/${started.body.instanceId}`);
+    expect(workflow.body._status).toBe("succeeded");
+    // The kickstart's root password is the SHA-512 crypt of the one the workflow was started with.
+    const hash = /INSTALLER: rootpw --iscrypted (\$6\$[^$\s]+\$\S+)/.exec(second.serial)![1];
+    const salt = hash.split("$")[2];
+    expect(execFileSync("openssl", ["passwd", "-6", "-salt", salt, ROOT_PASSWORD], { encoding: "utf8" }).trim()).toBe(hash);
+    // RackHD's installDisk option names the disk (a virtio disk is vda, not the default sda).
+    expect(second.serial).toContain("INSTALLER: clearpart --all --initlabel --drives=vda");
+    // The serial console is the installer's console (it is named last on the command line).
+    expect(second.serial).toMatch(/Command line: .*console=tty0 console=ttyS0,115200n8/);
+
+    // 3. Nothing to do: the machine leaves the network boot at once, and says nothing untrue.
+    const third = await boot(firmware, mac, "nothing to do", FIRMWARE_MOVED_ON[firmware]);
+    expect(third.serial).toContain("Leaving the network boot");
+    expect(third.serial).toContain("Unable to locate active workflow.");
+    expect(third.serial).not.toContain(FALSE_FAILURE);
+    expect(repo.log).toEqual(
+      expect.arrayContaining(["GET /centos/7/images/pxeboot/vmlinuz 200", "GET /centos/7/images/pxeboot/initrd.img 200"]),
+    );
+  });
+});
