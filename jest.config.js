@@ -13,7 +13,11 @@ const shared = {
   testEnvironment: "node",
   // @middy/* 7.x is ESM-only ("exports" has only an "import" condition): jest's CJS resolver cannot
   // find it, so point jest at the ESM file and let @swc/jest turn it (and our TS) into CJS.
-  moduleNameMapper: { "^@middy/([^/]+)$": "<rootDir>/node_modules/@middy/$1/index.js" },
+  moduleNameMapper: {
+    "^@middy/([^/]+)$": "<rootDir>/node_modules/@middy/$1/index.js",
+    // Served as text by the docs routes (deploy/esbuildPlugins.js does the same for the bundles).
+    "^redoc/bundles/redoc\\.standalone\\.js$": "<rootDir>/tests/support/redocViewerText.js",
+  },
   transformIgnorePatterns: ["/node_modules/(?!@middy/)"],
   transform: {
     "^.+\\.(t|j)s$": ["@swc/jest", { jsc: { parser: { syntax: "typescript" }, target: "es2022" }, module: { type: "commonjs" } }],

@@ -41,6 +41,7 @@ export async function buildBundles(store: "memory" | "dynamodb" = "memory"): Pro
     outdir,
     bundle: true,
     define: { "process.env.BUNDLED_STORE": JSON.stringify(store) },
+    plugins: require("../deploy/esbuildPlugins.js"),
     minify: process.env.BENCH_MINIFY !== "0",
     platform: "node",
     target: "node20",

@@ -5,7 +5,8 @@
  *   per exported schema, of the same name, carrying its schema and typed by it (json-schema-to-ts);
  * - lib/http/routes/routeTable.generated.ts: each registry entry's method and path, for the
  *   catch-all's 404/405 (so its bundle holds no schema);
- * - the route tables of README.md, between `<!-- routes:<service> -->` and `<!-- /routes -->`.
+ * - the route tables of README.md, between `<!-- routes:<service> -->` and `<!-- /routes -->`;
+ * - lib/http/openapi/<service>.generated.json: each service's OpenAPI 3.1 document.
  *
  *   npm run generate            write the files
  *   npm run generate -- --check exit 1 when a committed file is not what the sources give
@@ -20,6 +21,7 @@ import * as tasks from "../lib/http/schemas/tasks";
 const VALIDATORS = join(__dirname, "../lib/http/schemas/validators.generated.ts");
 const ROUTE_TABLE = join(__dirname, "../lib/http/routes/routeTable.generated.ts");
 const README = join(__dirname, "../README.md");
+const openApiFile = (service: string) => join(__dirname, `../lib/http/openapi/${service}.generated.json`);
 
 const MODULES = { tasks, provisioning } as const;
 
@@ -136,6 +138,13 @@ export function generateReadme(current: string): string {
   });
 }
 
+/** Read after the validators are written: the registry imports them. */
+export function generateOpenApi(service: "tasks" | "provisioning"): string {
+  const { ROUTES } = require("../lib/http/routes") as typeof import("../lib/http/routes");
+  const { openApiDocument } = require("../lib/http/openapi/document") as typeof import("../lib/http/openapi/document");
+  return `${JSON.stringify(openApiDocument(service, ROUTES), null, 2)}\n`;
+}
+
 function writeOrCheck(file: string, content: string, check: boolean): boolean {
   if (!check) {
     writeFileSync(file, content);
@@ -157,5 +166,8 @@ if (require.main === module) {
   const validatorsOk = writeOrCheck(VALIDATORS, generateValidators(), check);
   const tableOk = writeOrCheck(ROUTE_TABLE, generateRouteTable(), check);
   const readmeOk = writeOrCheck(README, generateReadme(readFileSync(README, "utf8")), check);
-  if (!validatorsOk || !tableOk || !readmeOk) process.exit(1);
+  const documentsOk = (["tasks", "provisioning"] as const).map((service) =>
+    writeOrCheck(openApiFile(service), generateOpenApi(service), check),
+  );
+  if (!validatorsOk || !tableOk || !readmeOk || documentsOk.includes(false)) process.exit(1);
 }

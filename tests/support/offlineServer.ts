@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
+import { checkAgainstContract } from "./contract";
 
 const ROOT = join(__dirname, "../..");
 const SERVERLESS = join(ROOT, "node_modules/serverless/bin/serverless.js");
@@ -122,7 +123,10 @@ export async function http(
 ): Promise<HttpAnswer> {
   const response = await fetch(baseUrl + path, { method, headers: options.headers, body: options.body, redirect: "manual" });
   const raw = await response.text();
+  const contentType = response.headers.get("content-type") ?? "";
   let body: unknown = raw;
-  if ((response.headers.get("content-type") ?? "").startsWith("application/json") && raw !== "") body = JSON.parse(raw);
+  if (contentType.startsWith("application/json") && raw !== "") body = JSON.parse(raw);
+  // Every answer over HTTP is checked against the services' OpenAPI documents.
+  checkAgainstContract({ method, path: new URL(baseUrl + path).pathname, status: response.status, contentType, body });
   return { status: response.status, headers: response.headers, body, raw };
 }

@@ -8,8 +8,6 @@ export interface RouteBinding {
   method: string;
   path: string;
   handler: Invocable;
-  /** Checks an answer against what the route declares (the registry's response schemas). */
-  checkAnswer?: (answer: Answer) => void;
 }
 
 /**
@@ -43,9 +41,7 @@ export function makeRouter(routes: RouteBinding[], fallback: Invocable) {
       const match = route.method === input.method ? route.regex.exec(rawPath) : null;
       if (!match) continue;
       const pathParameters = Object.fromEntries(route.names.map((name, i) => [name, decodeURIComponent(match[i + 1])]));
-      const answer = await invoke(route.handler, { ...input, route: route.path, pathParameters });
-      route.checkAnswer?.(answer);
-      return answer;
+      return invoke(route.handler, { ...input, route: route.path, pathParameters });
     }
     return invoke(fallback, { ...input, route: "$default" });
   };

@@ -278,3 +278,70 @@ export const notification = {
   request: { params: check.VersionParams, query: check.Query, body: check.NotificationBody, bodyOptional: true },
   responses: { 201: "NotificationEcho", 400: "RackhdError", 404: "RackhdError" },
 } as const satisfies Endpoint;
+
+// The contract, served: the OpenAPI document, a docs page, and RackHD's schemas.
+
+export const provisioningOpenApi = {
+  function: "provisioningOpenApi",
+  method: "GET",
+  path: "/api/{version}/openapi.json",
+  handler: "handlers/docs/provisioningOpenApi",
+  service: "provisioning",
+  auth: "none",
+  access: "noData",
+  summary: "This service's OpenAPI 3.1 document",
+  request: { params: check.VersionParams, query: check.Query },
+  responses: { 200: "OpenApiDocument" },
+} as const satisfies Endpoint;
+
+export const provisioningDocs = {
+  function: "provisioningDocs",
+  method: "GET",
+  path: "/api/{version}/docs",
+  handler: "handlers/docs/provisioningDocs",
+  service: "provisioning",
+  auth: "none",
+  access: "noData",
+  summary: "The docs page (HTML), rendered from openapi.json (RackHD served its apidoc here)",
+  request: { params: check.VersionParams, query: check.Query },
+  responses: { 200: "Html" },
+} as const satisfies Endpoint;
+
+export const provisioningDocsViewer = {
+  function: "provisioningDocsViewer",
+  method: "GET",
+  path: "/api/{version}/docs/redoc.js",
+  handler: "handlers/docs/provisioningDocsViewer",
+  service: "provisioning",
+  auth: "none",
+  access: "noData",
+  summary: "The docs page's viewer (Redoc), served here so that the page loads nothing from elsewhere",
+  request: { params: check.VersionParams, query: check.Query },
+  responses: { 200: "ViewerScript" },
+} as const satisfies Endpoint;
+
+export const schemaList = {
+  function: "schemaList",
+  method: "GET",
+  path: "/api/{version}/schemas",
+  handler: "handlers/docs/schemaList",
+  service: "provisioning",
+  auth: "northbound",
+  access: "noData",
+  summary: "RackHD's serializable schemas (Serializables.V1.Node, …), from the same schemas that check the bodies",
+  request: { params: check.VersionParams, query: check.Query },
+  responses: { 200: "SerializableSchemaList" },
+} as const satisfies Endpoint;
+
+export const schemaEntry = {
+  function: "schemaEntry",
+  method: "GET",
+  path: "/api/{version}/schemas/{id}",
+  handler: "handlers/docs/schemaEntry",
+  service: "provisioning",
+  auth: "northbound",
+  access: "noData",
+  summary: "One serializable schema; 204 for an unknown id (RackHD's answer)",
+  request: { params: check.SchemaIdParams, query: check.Query },
+  responses: { 200: "SerializableSchema", 204: "NoContent" },
+} as const satisfies Endpoint;

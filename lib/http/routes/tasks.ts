@@ -70,3 +70,44 @@ export const deleteTask = {
   request: { params: check.TaskIdParams },
   responses: { 200: "DeleteResult", 404: "TaskError", 401: "TaskError", 403: "TaskError" },
 } as const satisfies Endpoint;
+
+// The contract, served: the OpenAPI document and a docs page that renders it.
+
+export const tasksOpenApi = {
+  function: "tasksOpenApi",
+  method: "GET",
+  path: "/todo/api/v1.0/openapi.json",
+  handler: "handlers/docs/tasksOpenApi",
+  service: "tasks",
+  auth: "none",
+  access: "noData",
+  summary: "This service's OpenAPI 3.1 document",
+  request: {},
+  responses: { 200: "OpenApiDocument" },
+} as const satisfies Endpoint;
+
+export const tasksDocs = {
+  function: "tasksDocs",
+  method: "GET",
+  path: "/todo/api/v1.0/docs",
+  handler: "handlers/docs/tasksDocs",
+  service: "tasks",
+  auth: "none",
+  access: "noData",
+  summary: "The docs page (HTML), rendered from openapi.json",
+  request: {},
+  responses: { 200: "Html" },
+} as const satisfies Endpoint;
+
+export const tasksDocsViewer = {
+  function: "tasksDocsViewer",
+  method: "GET",
+  path: "/todo/api/v1.0/docs/redoc.js",
+  handler: "handlers/docs/tasksDocsViewer",
+  service: "tasks",
+  auth: "none",
+  access: "noData",
+  summary: "The docs page's viewer (Redoc), served here so that the page loads nothing from elsewhere",
+  request: {},
+  responses: { 200: "ViewerScript" },
+} as const satisfies Endpoint;

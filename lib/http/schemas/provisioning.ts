@@ -275,3 +275,19 @@ export const RackhdError = {
   required: ["message"],
   additionalProperties: false,
 } as const;
+
+// Documentation answers.
+
+/** RackHD's serializable schemas (GET /schemas): JSON Schemas named by `id`. */
+export const SerializableSchema = { type: "object", properties: { id: { type: "string" } }, required: ["id"] } as const;
+export const SerializableSchemaList = { type: "array", items: SerializableSchema } as const;
+
+/** A schema id path parameter (`Serializables.V1.Node`). */
+export const SchemaIdParams = {
+  type: "object",
+  properties: { version: { enum: ["1.1", "current", "common"] }, id: { type: "string", minLength: 1, maxLength: 255 } },
+  required: ["version", "id"],
+} as const;
+
+// The documentation answers, shared by both services.
+export { Html, OpenApiDocument, ViewerScript } from "./common";

@@ -97,3 +97,6 @@ export const TaskError = {
   required: ["error"],
   additionalProperties: false,
 } as const;
+
+// The documentation answers, shared by both services.
+export { Html, OpenApiDocument, ViewerScript } from "./common";

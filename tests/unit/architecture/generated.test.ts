@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { generateReadme, generateRouteTable, generateValidators } from "../../../scripts/generate";
+import { generateOpenApi, generateReadme, generateRouteTable, generateValidators } from "../../../scripts/generate";
 
 const ROOT = join(__dirname, "../../..");
 const read = (file: string) => readFileSync(join(ROOT, file), "utf8");
@@ -13,6 +13,10 @@ describe("generated sources", () => {
 
   it("has the catch-all's route table of the registry", () => {
     expect(read("lib/http/routes/routeTable.generated.ts")).toBe(generateRouteTable());
+  });
+
+  it.each(["tasks", "provisioning"] as const)("has the %s service's OpenAPI document of the registry and schemas", (service) => {
+    expect(read(`lib/http/openapi/${service}.generated.json`)).toBe(generateOpenApi(service));
   });
 
   it("has the README's route tables of the registry", () => {

@@ -1,0 +1,180 @@
+import type { Endpoint, SchemaName } from "../routes/endpoint";
+import * as provisioningSchemas from "../schemas/provisioning";
+import * as taskSchemas from "../schemas/tasks";
+
+/**
+ * The OpenAPI 3.1 document of each service, built from the route registry and the schemas, so it
+ * cannot drift from the code. `npm run generate` writes it (lib/http/openapi/*.generated.json);
+ * the services serve it, the docs pages render it, and the tests check every answer against it.
+ */
+export type ServiceName = "tasks" | "provisioning";
+
+interface ServiceInfo {
+  title: string;
+  description: string;
+  /** The registry paths' prefix, which the document's server URLs replace. */
+  prefix: string;
+  servers: string[];
+  schemas: Record<string, unknown>;
+  error: SchemaName;
+}
+
+export const SERVICES: Record<ServiceName, ServiceInfo> = {
+  tasks: {
+    title: "Task list service",
+    description:
+      "The to-do API of Miguel Grinberg's Flask REST tutorial. Under TASKS_PUBLIC_FORM=list (the default) the list answer carries `uri` in place of `id`; under `all` every answer does; under `off` none does. TASKS_AUTH puts Basic auth on the list (`list`) or on every route (`all`).",
+    prefix: "/todo/api/v1.0",
+    servers: ["/todo/api/v1.0"],
+    schemas: taskSchemas,
+    error: "TaskError",
+  },
+  provisioning: {
+    title: "Node provisioning service (RackHD API 1.1)",
+    description:
+      "RackHD 1.1 on AWS Lambda: nodes, OBM settings, graphs and workflows (northbound, behind Basic auth when PROVISIONING_AUTH=on), and the PXE/iPXE boot flow (southbound, never behind auth). The same routes answer under /api/1.1, /api/current and /api/common.",
+    prefix: "/api/{version}",
+    servers: ["/api/1.1", "/api/current", "/api/common"],
+    schemas: provisioningSchemas,
+    error: "RackhdError",
+  },
+};
+
+const STATUS_TEXT: Record<number, string> = {
+  200: "OK",
+  201: "Created",
+  204: "No content",
+  400: "Bad request: the contract's reason in the error body",
+  401: "Missing or wrong credentials (AUTH_FAILURE_STATUS=401)",
+  403: "Missing or wrong credentials (AUTH_FAILURE_STATUS=403)",
+  404: "Not found",
+  409: "Conflict",
+  413: "The body is larger than BODY_LIMIT_BYTES",
+  500: "Internal error (a bad setting or a bug; the body says nothing of the cause)",
+  507: "The memory store is full (MEMORY_STORE_CAPACITY, MEMORY_STORE_MAX_BYTES)",
+};
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/** Answers that are not JSON, by schema name (the route's entry says which it answers). */
+export const CONTENT_TYPES: Record<string, string> = { Script: "text/plain", Html: "text/html", ViewerScript: "text/javascript" };
+
+const TAG_TEXT: Record<string, string> = {
+  tasks: "The task list",
+  nodes: "Discovered and created nodes, their OBM settings and their workflows",
+  obms: "The OBM services known",
+  workflows: "The graph library and running workflows",
+  profiles: "iPXE scripts for booting machines",
+  templates: "Install scripts (kickstart, preseed, …) for booting machines",
+  notification: "Booting machines saying their install is done",
+};
+
+/** The schemas the document's operations name (path parameters are inlined, so theirs are not). */
+function componentSchemas(service: ServiceInfo, paths: Record<string, unknown>): Record<string, unknown> {
+  const named = new Set([...JSON.stringify(paths).matchAll(/#\/components\/schemas\/(\w+)/g)].map((match) => match[1]));
+  return Object.fromEntries([...named].sort().map((name) => [name, service.schemas[name]]));
+}
+
+function responseObject(status: number, name: string | undefined) {
+  const description = STATUS_TEXT[status] ?? `HTTP ${status}`;
+  if (name === undefined || name === "NoContent") return { description };
+  const headers =
+    status === 401 || status === 403
+      ? { "WWW-Authenticate": { description: 'Basic realm="<AUTH_REALM>"', schema: { type: "string" } } }
+      : undefined;
+  const type = CONTENT_TYPES[name] ?? "application/json";
+  return { description, ...(headers && { headers }), content: { [type]: { schema: ref(name) } } };
+}
+
+/** Every status the code can give for an entry, with its schema: the declared ones and those of the shared stack. */
+function responses(service: ServiceInfo, entry: Endpoint): Record<string, unknown> {
+  const statuses = new Map<number, string>(Object.entries(entry.responses).map(([status, name]) => [Number(status), name]));
+  const add = (status: number) => statuses.has(status) || statuses.set(status, service.error);
+  if (entry.request.params) add(404);
+  if (entry.request.query || entry.request.body) add(400);
+  add(413); // the body limit holds on every route, a GET's body included
+  if (entry.auth !== "none") {
+    add(401);
+    add(403);
+  }
+  if (entry.method !== "GET") add(507);
+  add(500);
+  return Object.fromEntries(
+    [...statuses].sort(([a], [b]) => a - b).map(([status, name]) => [String(status), responseObject(status, name)]),
+  );
+}
+
+function parameters(entry: Endpoint): unknown[] {
+  const out: unknown[] = [];
+  const params = entry.request.params;
+  if (params) {
+    const schema = SCHEMA_OF(params.schemaName) as { properties?: Record<string, unknown> };
+    for (const [name, property] of Object.entries(schema.properties ?? {})) {
+      if (name !== "version") out.push({ name, in: "path", required: true, schema: property });
+    }
+  }
+  if (entry.request.query) {
+    out.push({
+      name: "query",
+      in: "query",
+      description: "Query parameters, each with one or more values (repeat a key, or separate values with commas where the route says so).",
+      style: "form",
+      explode: true,
+      schema: { type: "object", additionalProperties: { type: "string", maxLength: 1024 } },
+    });
+  }
+  return out;
+}
+
+const SCHEMA_OF = (name: string): unknown =>
+  (taskSchemas as Record<string, unknown>)[name] ?? (provisioningSchemas as Record<string, unknown>)[name];
+
+function operation(service: ServiceInfo, entry: Endpoint): Record<string, unknown> {
+  const body = entry.request.body;
+  return {
+    operationId: entry.function,
+    summary: entry.summary,
+    tags: [entry.path.slice(service.prefix.length).split("/")[1]],
+    ...(entry.auth === "none"
+      ? { security: [] }
+      : { security: [{}, { basicAuth: [] }], description: `Basic auth when ${AUTH_SETTING[entry.auth]}.` }),
+    parameters: parameters(entry),
+    ...(body && {
+      requestBody: {
+        required: !entry.request.bodyOptional,
+        content: { "application/json": { schema: ref(body.schemaName) } },
+      },
+    }),
+    responses: responses(service, entry),
+  };
+}
+
+const AUTH_SETTING: Record<Exclude<Endpoint["auth"], "none">, string> = {
+  tasksList: "TASKS_AUTH is list or all",
+  tasks: "TASKS_AUTH is all",
+  northbound: "PROVISIONING_AUTH is on",
+};
+
+/** The OpenAPI 3.1 document of a service, from these registry entries. */
+export function openApiDocument(name: ServiceName, routes: readonly Endpoint[]): Record<string, unknown> {
+  const service = SERVICES[name];
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const entry of routes.filter((route) => route.service === name)) {
+    const path = entry.path.slice(service.prefix.length);
+    paths[path] ??= {};
+    paths[path][entry.method.toLowerCase()] = operation(service, entry);
+  }
+  return {
+    openapi: "3.1.0",
+    info: { title: service.title, version: "1.0.0", description: service.description, license: { name: "MIT", identifier: "MIT" } },
+    servers: service.servers.map((url) => ({ url })),
+    tags: [
+      ...new Set(Object.values(paths).flatMap((operations) => Object.values(operations).flatMap((op) => (op as { tags: string[] }).tags))),
+    ].map((tag) => ({ name: tag, description: TAG_TEXT[tag] ?? tag })),
+    paths,
+    components: {
+      securitySchemes: { basicAuth: { type: "http", scheme: "basic" } },
+      schemas: componentSchemas(service, paths),
+    },
+  };
+}

@@ -1,0 +1,48 @@
+import { settings } from "../../config/settings";
+import { requestBaseUrl } from "../baseUrl";
+import type { HttpEvent, HttpResult } from "../event";
+import { text } from "../responses";
+
+/** A service's document as served: its server URLs are where this request reached it (stage prefix included). */
+export function servedDocument(
+  document: Record<string, unknown>,
+  event: HttpEvent,
+  service: "tasks" | "provisioning",
+): Record<string, unknown> {
+  const config = settings();
+  const servers =
+    service === "tasks"
+      ? [`${requestBaseUrl(event, "/todo/api/v1.0", config.publicBaseUrl)}/todo/api/v1.0`]
+      : ["1.1", "current", "common"].map((version) => `${requestBaseUrl(event, "/api/", config.apiServer)}/api/${version}`);
+  return { ...document, servers: servers.map((url) => ({ url })) };
+}
+
+/** The docs page: Redoc, loaded from this service (docs/redoc.js), renders openapi.json; nothing comes from elsewhere. */
+export const docsPage = (title: string): HttpResult =>
+  text(
+    200,
+    [
+      "<!doctype html>",
+      '<html lang="en">',
+      "<head>",
+      '<meta charset="utf-8">',
+      '<meta name="viewport" content="width=device-width, initial-scale=1">',
+      `<title>${title}</title>`,
+      "</head>",
+      "<body>",
+      // Relative URLs: right under any stage prefix or custom domain base path.
+      '<redoc spec-url="openapi.json" hide-download-button="false"></redoc>',
+      '<script src="docs/redoc.js"></script>',
+      "</body>",
+      "</html>",
+      "",
+    ].join("\n"),
+    "text/html; charset=utf-8",
+  );
+
+/** Redoc's standalone bundle (bundled as text, see deploy/esbuildPlugins.js), cached by browsers for a day. */
+export const viewerScript = (script: string): HttpResult => {
+  const answer = text(200, script, "text/javascript; charset=utf-8");
+  answer.headers["cache-control"] = "public, max-age=86400";
+  return answer;
+};

@@ -1,0 +1,40 @@
+import provisioningDocument from "../../../lib/http/openapi/provisioning.generated.json";
+import tasksDocument from "../../../lib/http/openapi/tasks.generated.json";
+import { ROUTES } from "../../../lib/http/routes";
+import { methodsAt } from "../../../lib/http/routeTable";
+
+const DOCUMENTS = [
+  { document: tasksDocument, prefix: "/todo/api/v1.0" },
+  { document: provisioningDocument, prefix: "/api/{version}" },
+];
+
+/** Every operation of both documents, as "METHOD /registry/path". */
+const documented = (): string[] =>
+  DOCUMENTS.flatMap(({ document, prefix }) =>
+    Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(([path, operations]) =>
+      Object.keys(operations).map((method) => `${method.toUpperCase()} ${prefix}${path}`),
+    ),
+  );
+
+describe("the OpenAPI documents", () => {
+  it("list exactly the registry's routes", () => {
+    expect(documented().sort()).toEqual(ROUTES.map((route) => `${route.method} ${route.path}`).sort());
+  });
+
+  it("list nothing the catch-all calls unknown", () => {
+    for (const operation of documented()) {
+      const [method, path] = operation.split(" ");
+      const concrete = path.replace("{version}", "1.1").replace(/\{[^}]+\}/g, "x");
+      expect({ operation, served: methodsAt(concrete).includes(method) }).toEqual({ operation, served: true });
+    }
+  });
+
+  it("declare every error status of the shared stack, with the service's error body", () => {
+    const createTask = tasksDocument.paths["/tasks"].post.responses;
+    expect(Object.keys(createTask)).toEqual(["201", "400", "401", "403", "413", "500", "507"]);
+    expect(createTask["401"].content["application/json"].schema.$ref).toBe("#/components/schemas/TaskError");
+    const profiles = provisioningDocument.paths["/profiles"].get;
+    expect(profiles.security).toEqual([]);
+    expect(profiles.responses["200"].content).toHaveProperty("text/plain");
+  });
+});
