@@ -5,6 +5,7 @@
  * - deploy: what the Serverless CLI resolves from serverless.yml;
  * - e2e: the real `serverless offline` over HTTP; e2e-dynamodb: the same on DynamoDB Local (Java);
  * - boot: Debian's iPXE firmware in QEMU network-boots against serverless offline (QEMU, OVMF);
+ * - browser: the docs pages in Debian's Chromium (playwright-core);
  * - bench-smoke: `npm run bench` in miniature.
  * Only the tiers that need DynamoDB Local start it (a per-project global setup).
  * @type {import('jest').Config}
@@ -38,6 +39,8 @@ module.exports = {
     { ...shared, displayName: "deploy", testMatch: ["<rootDir>/tests/deploy/**/*.test.ts"] },
     { ...shared, displayName: "bench-smoke", testMatch: ["<rootDir>/tests/bench/**/*.test.ts"] },
     { ...shared, displayName: "e2e", testMatch: ["<rootDir>/tests/e2e/**/*.test.ts"], slowTestThreshold: 30 },
+    // A real browser: Debian's Chromium renders the docs pages served by serverless offline.
+    { ...shared, displayName: "browser", testMatch: ["<rootDir>/tests/browser/**/*.test.ts"], slowTestThreshold: 60 },
     // Real firmware: iPXE in QEMU (SeaBIOS and OVMF) boots against serverless offline.
     { ...shared, displayName: "boot", testMatch: ["<rootDir>/tests/boot/**/*.test.ts"], slowTestThreshold: 120 },
     {

@@ -349,6 +349,49 @@ export async function warmCases(h: Record<string, Handler>): Promise<Case[]> {
       ),
     },
     { name: "404 (fallback)", run: call(h.fallback, { method: "GET", path: "/api/1.1/nothing", route: "$default" }, 404) },
+    // The contract, served.
+    {
+      name: "GET /todo/…/openapi.json",
+      run: call(h.tasksOpenApi, { method: "GET", path: `/todo/api/v1.0/openapi.json`, route: "/todo/api/v1.0/openapi.json" }, 200),
+    },
+    { name: "GET /todo/…/docs", run: call(h.tasksDocs, { method: "GET", path: "/todo/api/v1.0/docs", route: "/todo/api/v1.0/docs" }, 200) },
+    {
+      name: "GET /todo/…/docs/redoc.js",
+      run: call(h.tasksDocsViewer, { method: "GET", path: "/todo/api/v1.0/docs/redoc.js", route: "/todo/api/v1.0/docs/redoc.js" }, 200),
+    },
+    {
+      name: "GET /openapi.json",
+      run: call(h.provisioningOpenApi, { method: "GET", path: `${A}/openapi.json`, route: `${R}/openapi.json`, pathParameters: v() }, 200),
+    },
+    {
+      name: "GET /docs",
+      run: call(h.provisioningDocs, { method: "GET", path: `${A}/docs`, route: `${R}/docs`, pathParameters: v() }, 200),
+    },
+    {
+      name: "GET /docs/redoc.js",
+      run: call(
+        h.provisioningDocsViewer,
+        { method: "GET", path: `${A}/docs/redoc.js`, route: `${R}/docs/redoc.js`, pathParameters: v() },
+        200,
+      ),
+    },
+    {
+      name: "GET /schemas",
+      run: call(h.schemaList, { method: "GET", path: `${A}/schemas`, route: `${R}/schemas`, pathParameters: v() }, 200),
+    },
+    {
+      name: "GET /schemas/{id}",
+      run: call(
+        h.schemaEntry,
+        {
+          method: "GET",
+          path: `${A}/schemas/Serializables.V1.Node`,
+          route: `${R}/schemas/{id}`,
+          pathParameters: { ...v(), id: "Serializables.V1.Node" },
+        },
+        200,
+      ),
+    },
     { name: "POST /nodes/{id}/workflows", run: startOn(n2), afterEach: () => cancelOn(n2)() },
     { name: "DELETE /nodes/{id}/workflows/active", beforeEach: () => startOn(n2)(), run: cancelOn(n2) },
     {

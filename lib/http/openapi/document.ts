@@ -59,7 +59,14 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 /** Answers that are not JSON, by schema name (the route's entry says which it answers). */
 export const CONTENT_TYPES: Record<string, string> = { Script: "text/plain", Html: "text/html", ViewerScript: "text/javascript" };
 
+/** An operation's tag: its path's first segment; the documents and docs pages are "documentation". */
+const tagOf = (path: string): string => {
+  const first = path.split("/")[1];
+  return ["openapi.json", "docs", "schemas"].includes(first) ? "documentation" : first;
+};
+
 const TAG_TEXT: Record<string, string> = {
+  documentation: "This document, the docs page that renders it, and RackHD's serializable schemas",
   tasks: "The task list",
   nodes: "Discovered and created nodes, their OBM settings and their workflows",
   obms: "The OBM services known",
@@ -134,7 +141,7 @@ function operation(service: ServiceInfo, entry: Endpoint): Record<string, unknow
   return {
     operationId: entry.function,
     summary: entry.summary,
-    tags: [entry.path.slice(service.prefix.length).split("/")[1]],
+    tags: [tagOf(entry.path.slice(service.prefix.length))],
     ...(entry.auth === "none"
       ? { security: [] }
       : { security: [{}, { basicAuth: [] }], description: `Basic auth when ${AUTH_SETTING[entry.auth]}.` }),

@@ -17,9 +17,16 @@ export function servedDocument(
   return { ...document, servers: servers.map((url) => ({ url })) };
 }
 
+/**
+ * What the docs page may load: only this service (Redoc styles itself inline and runs its search
+ * in a blob worker). It also keeps the page from fetching Redoc's logo from Redocly's CDN.
+ */
+const DOCS_POLICY =
+  "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; worker-src blob:; connect-src 'self'";
+
 /** The docs page: Redoc, loaded from this service (docs/redoc.js), renders openapi.json; nothing comes from elsewhere. */
-export const docsPage = (title: string): HttpResult =>
-  text(
+export const docsPage = (title: string): HttpResult => {
+  const answer = text(
     200,
     [
       "<!doctype html>",
@@ -39,6 +46,9 @@ export const docsPage = (title: string): HttpResult =>
     ].join("\n"),
     "text/html; charset=utf-8",
   );
+  answer.headers["content-security-policy"] = DOCS_POLICY;
+  return answer;
+};
 
 /** Redoc's standalone bundle (bundled as text, see deploy/esbuildPlugins.js), cached by browsers for a day. */
 export const viewerScript = (script: string): HttpResult => {

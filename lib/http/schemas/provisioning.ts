@@ -85,6 +85,7 @@ export const ObmSettingsBody = {
     "x-errors": { minItems: "At least one OBM setting is required", maxItems: "At most 16 OBM settings at a time" },
   },
   else: obmSetting,
+  examples: [{ service: "noop-obm-service", config: {} }],
 } as const;
 
 const nodeFields = {
@@ -152,6 +153,15 @@ export const StartWorkflowBody = {
     name: { type: "string", maxLength: NAME_MAX, "x-error": "Graph name is missing or in wrong format" },
     options: {},
   },
+  examples: [
+    {
+      name: "Graph.InstallCentOS",
+      options: {
+        defaults: { obmServiceName: "noop-obm-service" },
+        "install-os": { version: "7.0", repo: "{{api.server}}/Centos/7.0", rootPassword: "root" },
+      },
+    },
+  ],
 } as const;
 
 /** POST /notification: any message; `nodeId` names the node whose install is done. */

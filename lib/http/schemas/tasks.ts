@@ -34,6 +34,7 @@ export const NewTaskBody = {
   "x-error": "Body must be a JSON object",
   properties: { title, description },
   required: ["title"],
+  examples: [{ title: "Buy groceries", description: "Milk, Cheese" }],
 } as const;
 
 /** PUT body: only the fields sent change; `done` must be a real boolean. */
@@ -50,6 +51,7 @@ export const TaskPatchBody = {
     description,
     done: { type: "boolean", "x-error": "done must be a boolean" },
   },
+  examples: [{ done: true }],
 } as const;
 
 /** A task as answered: `id`, or `uri` in its place under the public form. */
