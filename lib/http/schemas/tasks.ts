@@ -57,6 +57,8 @@ export const TaskPatchBody = {
 /** A task as answered: `id`, or `uri` in its place under the public form. */
 const presentedTask = {
   type: "object",
+  description:
+    "A task as answered. TASKS_PUBLIC_FORM picks where `uri` (the absolute URL of GET /tasks/{id}) replaces `id`: `list` (the default) in the list answer, `all` in every answer, `off` nowhere.",
   properties: {
     id: { type: "integer", minimum: 1 },
     uri: { type: "string", pattern: "^https?://[^/]+.*/todo/api/v1\\.0/tasks/[0-9]+$" },
