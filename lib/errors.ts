@@ -28,7 +28,8 @@ export type ErrorKind =
   | "method-not-allowed"
   | "conflict"
   | "payload-too-large"
-  | "insufficient-storage";
+  | "insufficient-storage"
+  | "unavailable";
 
 /** The request is malformed or breaks a rule of the contract. */
 export class ValidationError extends DomainError {
@@ -48,6 +49,22 @@ export class ConflictError extends DomainError {
 /** A store refuses to grow past its configured capacity. */
 export class CapacityError extends DomainError {
   readonly kind = "insufficient-storage";
+}
+
+/**
+ * A store the request needs cannot answer now (throttled, unreachable, timed out): the client
+ * should try again after `retryAfterSeconds`. `cause` says what the store said, for the log.
+ */
+export class UnavailableError extends DomainError {
+  static is = (error: unknown): error is UnavailableError => isDomainError(error) && error.kind === "unavailable";
+  readonly kind = "unavailable";
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+    readonly cause?: string,
+  ) {
+    super(message);
+  }
 }
 
 /** Missing or wrong credentials on a protected route. */

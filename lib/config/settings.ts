@@ -27,6 +27,8 @@ export interface Settings {
   memoryStoreCapacity: number;
   memoryStoreMaxBytes: number;
   logRequests: boolean;
+  /** The function's time-out (serverless.yml provider.timeout): store calls end well inside it. */
+  functionTimeoutSeconds: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -50,6 +52,7 @@ export const SETTING_NAMES = [
   "MEMORY_STORE_CAPACITY",
   "MEMORY_STORE_MAX_BYTES",
   "LOG_REQUESTS",
+  "FUNCTION_TIMEOUT_SECONDS",
 ] as const;
 
 const oneOf = <T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T => {
@@ -115,6 +118,7 @@ export function readSettings(env: Env): Settings {
     memoryStoreCapacity: positiveInteger(env, "MEMORY_STORE_CAPACITY", 100_000),
     memoryStoreMaxBytes: positiveInteger(env, "MEMORY_STORE_MAX_BYTES", 256 * 1024 * 1024),
     logRequests: oneOf(env, "LOG_REQUESTS", ["on", "off"] as const, "on") === "on",
+    functionTimeoutSeconds: positiveInteger(env, "FUNCTION_TIMEOUT_SECONDS", 10),
   };
 }
 

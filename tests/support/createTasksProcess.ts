@@ -5,7 +5,7 @@ import { documentClient } from "../../lib/store/dynamodb/client";
 import { DynamoTaskStore } from "../../lib/store/dynamodb/taskStore";
 
 const [endpoint, table, writer, count] = process.argv.slice(2);
-const store = new DynamoTaskStore(documentClient({ dynamodbEndpoint: endpoint }), table);
+const store = new DynamoTaskStore(documentClient({ dynamodbEndpoint: endpoint, functionTimeoutSeconds: 60 }), table);
 
 void Promise.all(
   Array.from({ length: Number(count) }, (_, i) => store.create({ title: `writer ${writer} task ${i}`, description: "" })),

@@ -28,4 +28,4 @@ export async function freshTable(prefix = "t"): Promise<string> {
   return name;
 }
 
-export const testDocumentClient = () => documentClient({ dynamodbEndpoint: testEndpoint() });
+export const testDocumentClient = () => documentClient({ dynamodbEndpoint: testEndpoint(), functionTimeoutSeconds: 60 });

@@ -1,6 +1,7 @@
 import type middy from "@middy/core";
 import type { Context } from "aws-lambda";
 import { settings } from "../../config/settings";
+import { UnavailableError } from "../../errors";
 import { logLine } from "../../logger";
 import { isExpected } from "../errorMapping";
 import type { HttpEvent, HttpResult } from "../event";
@@ -17,17 +18,19 @@ export function requestLogger(): middy.MiddlewareObj<HttpEvent, HttpResult, Erro
   };
   const after = (request: Request): void => {
     const unexpected = request.error && !isExpected(request.error) ? request.error : undefined;
+    // A store outage is logged even with request logs off, at warn level, with what the store said.
+    const unavailable = UnavailableError.is(request.error) ? request.error : undefined;
     let enabled = true;
     try {
       enabled = settings().logRequests;
     } catch {
       // A broken configuration is itself worth a log line.
     }
-    if (!enabled && !unexpected) return;
+    if (!enabled && !unexpected && !unavailable) return;
     const { event, context } = request;
     const http = event.requestContext?.http;
     logLine({
-      level: unexpected ? "error" : "info",
+      level: unexpected ? "error" : unavailable ? "warn" : "info",
       msg: "request",
       method: http?.method,
       route: event.routeKey,
@@ -37,6 +40,7 @@ export function requestLogger(): middy.MiddlewareObj<HttpEvent, HttpResult, Erro
       requestId: event.requestContext?.requestId,
       awsRequestId: context?.awsRequestId,
       ...(unexpected && { error: { name: unexpected.name, message: unexpected.message, stack: unexpected.stack } }),
+      ...(unavailable && { unavailable: unavailable.cause }),
     });
   };
   return { before, after, onError: after };

@@ -51,6 +51,7 @@ const STATUS_TEXT: Record<number, string> = {
   409: "Conflict",
   413: "The body is larger than BODY_LIMIT_BYTES",
   500: "Internal error (a bad setting or a bug; the body says nothing of the cause)",
+  503: "The data store is throttled or unreachable (STORE=dynamodb): try again after Retry-After seconds",
   507: "The memory store is full (MEMORY_STORE_CAPACITY, MEMORY_STORE_MAX_BYTES)",
 };
 
@@ -88,7 +89,9 @@ function responseObject(status: number, name: string | undefined) {
   const headers =
     status === 401 || status === 403
       ? { "WWW-Authenticate": { description: 'Basic realm="<AUTH_REALM>"', schema: { type: "string" } } }
-      : undefined;
+      : status === 503
+        ? { "Retry-After": { description: "Seconds to wait before trying again", schema: { type: "integer" } } }
+        : undefined;
   const type = CONTENT_TYPES[name] ?? "application/json";
   return { description, ...(headers && { headers }), content: { [type]: { schema: ref(name) } } };
 }
@@ -105,6 +108,7 @@ function responses(service: ServiceInfo, entry: Endpoint): Record<string, unknow
     add(403);
   }
   if (entry.method !== "GET") add(507);
+  if (entry.access !== "noData") add(503); // the store is throttled, unreachable or slow
   add(500);
   return Object.fromEntries(
     [...statuses].sort(([a], [b]) => a - b).map(([status, name]) => [String(status), responseObject(status, name)]),

@@ -2,21 +2,59 @@ import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { Settings } from "../../config/settings";
 import { processSingleton } from "../processSingleton";
+import { unavailableFor } from "./unavailable";
+
+/** How long the SDK may spend on one call, all attempts included, within the function's time-out. */
+export interface StoreTimeouts {
+  maxAttempts: number;
+  connectionTimeoutMs: number;
+  requestTimeoutMs: number;
+}
+
+/**
+ * Time-outs that always end well inside the function's (FUNCTION_TIMEOUT_SECONDS, serverless.yml's
+ * provider.timeout): a request's store calls may use half of it, over 3 attempts, so a stalled
+ * store answers 503 long before Lambda cuts the function off.
+ */
+export function storeTimeouts(functionTimeoutSeconds: number): StoreTimeouts {
+  const maxAttempts = 3;
+  const perAttempt = Math.max(200, Math.floor((functionTimeoutSeconds * 1000) / 2 / maxAttempts));
+  return { maxAttempts, connectionTimeoutMs: Math.min(1000, perAttempt), requestTimeoutMs: perAttempt };
+}
 
 /**
  * One DynamoDB document client per container and table. On AWS the SDK takes region and
  * credentials from the Lambda environment; against a local engine (DYNAMODB_ENDPOINT) any
- * credentials do, so placeholders are used when none are set.
+ * credentials do, so placeholders are used when none are set. A failure worth retrying
+ * (throttling, an unreachable store, a time-out) leaves the client as an UnavailableError.
  */
-export function documentClient(config: Pick<Settings, "dynamodbEndpoint">): DynamoDBDocumentClient {
+export function documentClient(config: Pick<Settings, "dynamodbEndpoint" | "functionTimeoutSeconds">): DynamoDBDocumentClient {
   return processSingleton(`dynamodb.client.${config.dynamodbEndpoint ?? "aws"}`, () => {
     const local = config.dynamodbEndpoint !== undefined;
+    const timeouts = storeTimeouts(config.functionTimeoutSeconds);
     const client = new DynamoDBClient({
       endpoint: config.dynamodbEndpoint,
       region: process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? "us-east-1",
-      maxAttempts: 4,
+      maxAttempts: timeouts.maxAttempts,
+      requestHandler: {
+        connectionTimeout: timeouts.connectionTimeoutMs,
+        requestTimeout: timeouts.requestTimeoutMs,
+        // Without it the SDK only warns and waits on.
+        throwOnRequestTimeout: true,
+      },
       ...(local && !process.env.AWS_ACCESS_KEY_ID && { credentials: { accessKeyId: "local", secretAccessKey: "local" } }),
     });
+    // Outermost, so it sees the error once the SDK's retries are spent.
+    client.middlewareStack.add(
+      (next) => async (args) => {
+        try {
+          return await next(args);
+        } catch (error) {
+          throw unavailableFor(error) ?? error;
+        }
+      },
+      { step: "initialize", name: "unavailableAs503" },
+    );
     return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
   });
 }

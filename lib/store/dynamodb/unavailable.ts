@@ -1,0 +1,36 @@
+import { UnavailableError } from "../../errors";
+
+/** DynamoDB's answers that mean "not now": throttling and its own failures. */
+const THROTTLED = new Set([
+  "ProvisionedThroughputExceededException",
+  "ThrottlingException",
+  "RequestLimitExceeded",
+  "TooManyRequestsException",
+]);
+const SERVICE_FAILURE = new Set(["InternalServerError", "ServiceUnavailable", "ServiceUnavailableException"]);
+/** Network failures on the way to the store (Node's error codes), and the SDK's time-outs. */
+const UNREACHABLE = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
+
+/**
+ * The UnavailableError for a DynamoDB failure a client should retry (answered 503 with
+ * Retry-After), or undefined for any other error, which stays what it is.
+ */
+export function unavailableFor(error: unknown): UnavailableError | undefined {
+  const failure = error as {
+    name?: string;
+    code?: string;
+    message?: string;
+    cause?: { code?: string };
+    $metadata?: { httpStatusCode?: number };
+  };
+  const cause = `${failure?.name ?? "Error"}: ${failure?.message ?? ""}`.trim();
+  if (THROTTLED.has(failure?.name ?? "")) return new UnavailableError("The data store is throttling requests; try again shortly", 2, cause);
+  const status = failure?.$metadata?.httpStatusCode ?? 0;
+  const timedOut = failure?.name === "TimeoutError" || failure?.name === "RequestTimeout" || failure?.name === "AbortError";
+  // The SDK may wrap a network error ("AWS SDK error wrapper for Error: connect ECONNREFUSED …").
+  const code = failure?.code ?? failure?.cause?.code ?? /\b(E[A-Z]+)\b/.exec(failure?.message ?? "")?.[1] ?? "";
+  if (SERVICE_FAILURE.has(failure?.name ?? "") || status >= 500 || timedOut || UNREACHABLE.has(code)) {
+    return new UnavailableError("The data store cannot be reached; try again shortly", 5, cause);
+  }
+  return undefined;
+}
