@@ -1,6 +1,6 @@
 import { endpoint } from "../../../lib/http/endpoint";
-import { ok } from "../../../lib/http/responses";
+import { pagedAnswer } from "../../../lib/http/paging";
 import { graphLibrary } from "../../../lib/http/routes/provisioning";
 import { graphLibrary as library } from "../../../lib/provisioning/workflows/workflowService";
 
-export const handler = endpoint(graphLibrary, async () => ok(library()));
+export const handler = endpoint(graphLibrary, async ({ event, query }) => pagedAnswer(event, query, library(), (page) => page));

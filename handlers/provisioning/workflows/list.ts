@@ -1,13 +1,13 @@
 import { endpoint } from "../../../lib/http/endpoint";
+import { pagedAnswer } from "../../../lib/http/paging";
 import { presentWorkflow } from "../../../lib/http/presenters/provisioningPresenters";
-import { ok } from "../../../lib/http/responses";
 import { listWorkflows } from "../../../lib/http/routes/provisioning";
 import { listWorkflows as list } from "../../../lib/provisioning/workflows/workflowService";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 
 const ACTIVE_FILTERS: Record<string, { active?: boolean }> = { true: { active: true }, false: { active: false } };
 
-export const handler = endpoint(listWorkflows, async ({ query }) => {
+export const handler = endpoint(listWorkflows, async ({ event, query }) => {
   const workflows = await list(await provisioningStores(), ACTIVE_FILTERS[query.active?.[0] ?? ""] ?? {}, new Date());
-  return ok(workflows.map(presentWorkflow));
+  return pagedAnswer(event, query, workflows, (page) => page.map(presentWorkflow));
 });

@@ -83,7 +83,7 @@ function componentSchemas(service: ServiceInfo, paths: Record<string, unknown>):
   return Object.fromEntries([...named].sort().map((name) => [name, service.schemas[name]]));
 }
 
-function responseObject(status: number, name: string | undefined) {
+function responseObject(status: number, name: string | undefined, paged = false) {
   const description = STATUS_TEXT[status] ?? `HTTP ${status}`;
   if (name === undefined || name === "NoContent") return { description };
   const headers =
@@ -91,7 +91,9 @@ function responseObject(status: number, name: string | undefined) {
       ? { "WWW-Authenticate": { description: 'Basic realm="<AUTH_REALM>"', schema: { type: "string" } } }
       : status === 503
         ? { "Retry-After": { description: "Seconds to wait before trying again", schema: { type: "integer" } } }
-        : undefined;
+        : status === 200 && paged
+          ? { Link: { description: 'The next page, when there is one: <…?limit=N&next=…>; rel="next"', schema: { type: "string" } } }
+          : undefined;
   const type = CONTENT_TYPES[name] ?? "application/json";
   return { description, ...(headers && { headers }), content: { [type]: { schema: ref(name) } } };
 }
@@ -111,7 +113,7 @@ function responses(service: ServiceInfo, entry: Endpoint): Record<string, unknow
   if (entry.access !== "noData") add(503); // the store is throttled, unreachable or slow
   add(500);
   return Object.fromEntries(
-    [...statuses].sort(([a], [b]) => a - b).map(([status, name]) => [String(status), responseObject(status, name)]),
+    [...statuses].sort(([a], [b]) => a - b).map(([status, name]) => [String(status), responseObject(status, name, entry.paged)]),
   );
 }
 
@@ -123,6 +125,29 @@ function parameters(entry: Endpoint): unknown[] {
     for (const [name, property] of Object.entries(schema.properties ?? {})) {
       if (name !== "version") out.push({ name, in: "path", required: true, schema: property });
     }
+  }
+  if (entry.paged) {
+    out.push(
+      {
+        name: "limit",
+        in: "query",
+        description: 'Answer in pages of this many items; the Link header (rel="next") names the next page.',
+        schema: { type: "integer", minimum: 1, maximum: 1000 },
+      },
+      {
+        name: "next",
+        in: "query",
+        description: "The next page's token, from the Link header.",
+        schema: { type: "string", maxLength: 1024 },
+      },
+      {
+        name: "$top",
+        in: "query",
+        description: "RackHD 2.0's page size (as limit).",
+        schema: { type: "integer", minimum: 1, maximum: 1000 },
+      },
+      { name: "$skip", in: "query", description: "RackHD 2.0's offset.", schema: { type: "integer", minimum: 0 } },
+    );
   }
   if (entry.request.query) {
     out.push({

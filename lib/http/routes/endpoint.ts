@@ -49,6 +49,8 @@ export interface Endpoint {
     /** The body may be absent (RackHD's POST /workflows?name=…). */
     bodyOptional?: true;
   };
+  /** A list answered in pages (`?limit=`, `next`, RackHD's `$top`/`$skip`; lib/http/paging.ts). */
+  paged?: true;
   /** The answer's schema per status, by name (lib/http/schemas). */
   responses: Readonly<Record<number, SchemaName>>;
 }

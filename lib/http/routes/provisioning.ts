@@ -18,6 +18,7 @@ export const listNodes = {
   auth: "northbound",
   access: "provisioningRead",
   summary: "Every node in creation order; equality filters on top-level fields (`?type=compute`, `?identifiers=<mac>`)",
+  paged: true,
   request: { params: check.VersionParams, query: check.Query },
   responses: { 200: "NodeList", 400: "RackhdError", 401: "RackhdError" },
 } as const satisfies Endpoint;
@@ -113,6 +114,7 @@ export const obmLibrary = {
   auth: "northbound",
   access: "noData",
   summary: "The OBM services known, with their config fields",
+  paged: true,
   request: { params: check.VersionParams, query: check.Query },
   responses: { 200: "ObmServiceList", 401: "RackhdError" },
 } as const satisfies Endpoint;
@@ -141,6 +143,7 @@ export const graphLibrary = {
   auth: "northbound",
   access: "noData",
   summary: "Every graph definition",
+  paged: true,
   request: { params: check.VersionParams, query: check.Query },
   responses: { 200: "GraphList", 401: "RackhdError" },
 } as const satisfies Endpoint;
@@ -167,6 +170,7 @@ export const listWorkflows = {
   auth: "northbound",
   access: "provisioningWrite",
   summary: "Every workflow, brought up to date; `?active=true|false` filters",
+  paged: true,
   request: { params: check.VersionParams, query: check.Query },
   responses: { 200: "WorkflowList", 401: "RackhdError" },
 } as const satisfies Endpoint;
@@ -193,6 +197,7 @@ export const listNodeWorkflows = {
   auth: "northbound",
   access: "provisioningWrite",
   summary: "The node's workflows, past and active",
+  paged: true,
   request: { params: check.NodeParams, query: check.Query },
   responses: { 200: "WorkflowList", 401: "RackhdError", 404: "RackhdError" },
 } as const satisfies Endpoint;

@@ -15,7 +15,8 @@ export const listTasks = {
   auth: "tasksList",
   access: "taskRead",
   summary: "Every task, in creation order",
-  request: {},
+  paged: true,
+  request: { query: check.Query },
   responses: { 200: "TaskListEnvelope", 401: "TaskError", 403: "TaskError" },
 } as const satisfies Endpoint;
 

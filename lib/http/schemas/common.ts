@@ -1,4 +1,18 @@
-/** Documentation answers both services give (their documents and docs pages). */
+/** Schemas both services share: the query string, and the documentation answers. */
+
+// Query strings: every parameter with all its values (`?macs=a&macs=b`), bounded.
+
+export const Query = {
+  type: "object",
+  maxProperties: 64,
+  "x-error": "Query string has more than 64 parameters",
+  additionalProperties: {
+    type: "array",
+    maxItems: 64,
+    items: { type: "string", maxLength: 1_024 },
+    "x-error": "Query parameters take at most 64 values of at most 1024 characters each",
+  },
+} as const;
 
 /** An OpenAPI 3.1 document (GET …/openapi.json). */
 export const OpenApiDocument = {

@@ -45,20 +45,6 @@ export const WorkflowIdParams = {
   required: ["version", "id"],
 } as const;
 
-// Query strings: every parameter with all its values (`?macs=a&macs=b`), bounded.
-
-export const Query = {
-  type: "object",
-  maxProperties: 64,
-  "x-error": "Query string has more than 64 parameters",
-  additionalProperties: {
-    type: "array",
-    maxItems: 64,
-    items: { type: "string", maxLength: 1_024 },
-    "x-error": "Query parameters take at most 64 values of at most 1024 characters each",
-  },
-} as const;
-
 // Bodies.
 
 const obmSetting = {
@@ -300,4 +286,4 @@ export const SchemaIdParams = {
 } as const;
 
 // The documentation answers, shared by both services.
-export { Html, OpenApiDocument, ViewerScript } from "./common";
+export { Html, OpenApiDocument, Query, ViewerScript } from "./common";

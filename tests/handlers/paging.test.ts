@@ -1,0 +1,94 @@
+import { reloadSettings } from "../../lib/config/settings";
+import { api, freshContainer } from "../support/api";
+
+const JSON_TYPE = { "content-type": "application/json" };
+const TASKS = "/todo/api/v1.0/tasks";
+
+/** Follows `Link: <…>; rel="next"` from a first path, collecting every page's items. */
+async function allPages(first: string, items: (body: any) => unknown[]): Promise<{ pages: number; items: unknown[] }> {
+  const out: unknown[] = [];
+  let path: string | undefined = first;
+  let pages = 0;
+  while (path) {
+    const answer = await api({ method: "GET", path });
+    expect(answer.status).toBe(200);
+    out.push(...items(answer.body));
+    pages += 1;
+    path = /^<([^>]+)>; rel="next"$/.exec(answer.headers.link ?? "")?.[1];
+  }
+  return { pages, items: out };
+}
+
+describe("paged lists", () => {
+  beforeEach(() => {
+    freshContainer();
+    process.env.DEMO_NODES = "on";
+    reloadSettings();
+  });
+  afterEach(() => {
+    delete process.env.DEMO_NODES;
+    reloadSettings();
+  });
+
+  const createTasks = async (count: number, description = "") => {
+    for (let i = 1; i <= count; i += 1) {
+      const answer = await api({
+        method: "POST",
+        path: TASKS,
+        headers: JSON_TYPE,
+        body: JSON.stringify({ title: `task ${i}`, description }),
+      });
+      expect(answer.status).toBe(201);
+    }
+  };
+
+  it("pages tasks with ?limit and the Link header, and the pages add up to the whole list", async () => {
+    await createTasks(5);
+    const whole = (await api({ method: "GET", path: TASKS })).body.tasks;
+    expect(whole).toHaveLength(5);
+    const first = await api({ method: "GET", path: `${TASKS}?limit=2&_=123` });
+    expect(first.body.tasks).toEqual(whole.slice(0, 2));
+    expect(first.headers.link).toMatch(/^<\/todo\/api\/v1\.0\/tasks\?_=123&limit=2&next=[\w-]+>; rel="next"$/);
+    expect(await allPages(`${TASKS}?limit=2`, (body) => body.tasks)).toEqual({ pages: 3, items: whole });
+  });
+
+  it("gives clients that send no paging parameters today's answer, with no Link", async () => {
+    await createTasks(3);
+    const answer = await api({ method: "GET", path: TASKS });
+    expect(answer.body.tasks).toHaveLength(3);
+    expect(answer.headers.link).toBeUndefined();
+  });
+
+  it("accepts RackHD 2.0's $top and $skip, and keeps the node filters", async () => {
+    const all = (await api({ method: "GET", path: "/api/1.1/nodes" })).body;
+    expect(all.length).toBeGreaterThanOrEqual(2);
+    expect((await api({ method: "GET", path: "/api/1.1/nodes?$top=1&$skip=1" })).body).toEqual([all[1]]);
+    const filtered = await api({ method: "GET", path: "/api/1.1/nodes?type=compute&limit=1" });
+    expect(filtered.body).toEqual([all[0]]);
+    expect(filtered.headers.link).toContain("type=compute");
+    expect((await allPages("/api/1.1/nodes?limit=1", (body) => body)).items).toEqual(all);
+  });
+
+  it.each([
+    ["limit=0", "limit must be a whole number from 1 to 1000"],
+    ["limit=1001", "limit must be a whole number from 1 to 1000"],
+    ["limit=abc", "limit must be a whole number from 1 to 1000"],
+    ["$top=-1", "$top must be a whole number from 1 to 1000"],
+    ["next=not-a-token", 'next is not a page token of this list: follow the Link header\'s rel="next"'],
+  ])("refuses ?%s with a 400 that says why", async (query, message) => {
+    expect(await api({ method: "GET", path: `${TASKS}?${query}` })).toMatchObject({ status: 400, body: { message } });
+    expect(await api({ method: "GET", path: `/api/1.1/workflows?${query}` })).toMatchObject({ status: 400, body: { message } });
+  });
+
+  it("answers a list too large for one answer with a 400 that says how to page, and serves it in pages", async () => {
+    await createTasks(600, "d".repeat(10_000)); // about 6 MB of JSON: over Lambda's answer limit
+    const whole = await api({ method: "GET", path: TASKS });
+    expect(whole).toMatchObject({
+      status: 400,
+      body: { error: "Bad request", message: expect.stringMatching(/in pages with \?limit=100.*rel="next"/) },
+    });
+    const paged = await allPages(`${TASKS}?limit=100`, (body) => body.tasks);
+    expect(paged.pages).toBe(6);
+    expect(paged.items).toHaveLength(600);
+  });
+});
