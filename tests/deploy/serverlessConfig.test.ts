@@ -8,10 +8,13 @@ const ROOT = join(__dirname, "../..");
 jest.setTimeout(60_000);
 
 /** What the Serverless CLI itself resolves from serverless.yml, for a store. */
-async function printed(store: string): Promise<{ functions: Record<string, { handler: string; role: string; events: unknown[] }> }> {
+async function printed(
+  store: string,
+  env: Record<string, string> = {},
+): Promise<{ functions: Record<string, { handler: string; role: string; events: unknown[] }> }> {
   const { stdout } = await run(process.execPath, [join(ROOT, "node_modules/serverless/bin/serverless.js"), "print", "--format", "json"], {
     cwd: ROOT,
-    env: { ...process.env, STORE: store, SLS_TELEMETRY_DISABLED: "1", SLS_NOTIFICATIONS_MODE: "off" },
+    env: { ...process.env, STORE: store, SLS_TELEMETRY_DISABLED: "1", SLS_NOTIFICATIONS_MODE: "off", ...env },
     maxBuffer: 16 << 20,
   });
   return JSON.parse(stdout);
@@ -33,5 +36,13 @@ describe("serverless print", () => {
       const route = ROUTES.find((candidate) => candidate.access === access)!;
       expect(functions[route.function].role).toBe(role);
     }
+  });
+
+  it("refuses a bad setting before anything is packaged, naming it", async () => {
+    const failure = await printed("memory", { TASKS_AUTH: "sometimes" }).then(
+      () => undefined,
+      (error: { stderr?: string; stdout?: string }) => `${error.stdout}${error.stderr}`,
+    );
+    expect(failure).toMatch(/TASKS_AUTH must be one of off, list, all \(got "sometimes"\)/);
   });
 });
