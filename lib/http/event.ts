@@ -13,13 +13,3 @@ export function header(event: Pick<HttpEvent, "headers">, name: string): string 
   for (const key of Object.keys(headers)) if (key.toLowerCase() === lower) return headers[key];
   return undefined;
 }
-
-/** A query parameter's values; API Gateway joins repeated keys with commas in queryStringParameters. */
-export function queryValues(event: Pick<HttpEvent, "rawQueryString" | "queryStringParameters">, name: string): string[] {
-  if (event.rawQueryString !== undefined) {
-    const values = new URLSearchParams(event.rawQueryString).getAll(name);
-    if (values.length > 0) return values;
-  }
-  const joined = event.queryStringParameters?.[name];
-  return joined === undefined ? [] : [joined];
-}

@@ -3,7 +3,7 @@ import { ROUTE_TABLE } from "./routes/routeTable.generated";
 const compiled = new Map<string, RegExp>();
 
 /** A route path template as a regular expression: `{name}` is one segment, `{name+}` the rest. */
-function pattern(template: string): RegExp {
+export function pathPattern(template: string): RegExp {
   let regex = compiled.get(template);
   if (!regex) {
     const source = template
@@ -19,7 +19,7 @@ function pattern(template: string): RegExp {
 /** The methods served at this path (empty when the path is unknown); the catch-all's 404/405. */
 export function methodsAt(path: string, routes: readonly (readonly [string, string])[] = ROUTE_TABLE): string[] {
   const methods = new Set<string>();
-  for (const [method, template] of routes) if (pattern(template).test(path)) methods.add(method);
+  for (const [method, template] of routes) if (pathPattern(template).test(path)) methods.add(method);
   // The table is in registry order (path, then method), so a path's methods come in Allow order.
   return [...methods];
 }

@@ -1,6 +1,8 @@
 import Ajv, { type ValidateFunction } from "ajv";
 import provisioningDocument from "../../lib/http/openapi/provisioning.generated.json";
 import tasksDocument from "../../lib/http/openapi/tasks.generated.json";
+import { pathPattern } from "../../lib/http/routeTable";
+import { specificity } from "./router";
 
 /**
  * The one check every handler and end-to-end test runs on every answer: the answer is what the
@@ -37,24 +39,10 @@ function validator(schema: object): ValidateFunction {
   return validate;
 }
 
-const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-const templateMatches = (template: string, path: string): boolean =>
-  new RegExp(
-    `^${template
-      .split("/")
-      .map((part) => (part.startsWith("{") ? "[^/]+" : escapeRegExp(part)))
-      .join("/")}$`,
-  ).test(path);
-
 /** The document's path template for this path: literal segments beat parameters, as API Gateway routes. */
 function matchPath(document: Document, path: string): string | undefined {
-  const candidates = Object.keys(document.paths).filter((template) => templateMatches(template, path));
-  const rank = (template: string) =>
-    template
-      .split("/")
-      .map((part) => (part.startsWith("{") ? "1" : "0"))
-      .join("");
-  return candidates.sort((a, b) => rank(a).localeCompare(rank(b)))[0];
+  const candidates = Object.keys(document.paths).filter((template) => pathPattern(template).test(path));
+  return candidates.sort((a, b) => specificity(a).localeCompare(specificity(b)))[0];
 }
 
 function fail(answer: ObservedAnswer, why: string): never {

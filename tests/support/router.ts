@@ -11,6 +11,16 @@ export interface RouteBinding {
 }
 
 /**
+ * API Gateway's precedence among path templates that match: literal segments sort before
+ * parameters, segment by segment ("/workflows/library" before "/workflows/{id}").
+ */
+export const specificity = (template: string): string =>
+  template
+    .split("/")
+    .map((part) => (part.startsWith("{") ? "1" : "0"))
+    .join("");
+
+/**
  * Routes a request the way API Gateway's HTTP API does: of the routes whose method and path
  * template match, the most specific (a literal segment beats a `{name}` one, from the left), with
  * `{name}` segments as path parameters; otherwise the `$default` handler.
@@ -27,12 +37,7 @@ export function makeRouter(routes: RouteBinding[], fallback: Invocable) {
         return param[2] ? "(.+)" : "([^/]+)";
       })
       .join("/");
-    // Literal segments sort before parameters, segment by segment: "/workflows/library" before "/workflows/{id}".
-    const rank = route.path
-      .split("/")
-      .map((part) => (part.startsWith("{") ? "1" : "0"))
-      .join("");
-    return { ...route, names, rank, regex: new RegExp(`^${source}$`) };
+    return { ...route, names, rank: specificity(route.path), regex: new RegExp(`^${source}$`) };
   });
   compiled.sort((a, b) => a.rank.localeCompare(b.rank));
   return async (input: Omit<EventInput, "route" | "pathParameters">): Promise<Answer> => {

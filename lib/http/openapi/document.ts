@@ -117,11 +117,11 @@ function responses(service: ServiceInfo, entry: Endpoint): Record<string, unknow
   );
 }
 
-function parameters(entry: Endpoint): unknown[] {
+function parameters(service: ServiceInfo, entry: Endpoint): unknown[] {
   const out: unknown[] = [];
   const params = entry.request.params;
   if (params) {
-    const schema = SCHEMA_OF(params.schemaName) as { properties?: Record<string, unknown> };
+    const schema = service.schemas[params.schemaName] as { properties?: Record<string, unknown> };
     for (const [name, property] of Object.entries(schema.properties ?? {})) {
       if (name !== "version") out.push({ name, in: "path", required: true, schema: property });
     }
@@ -162,9 +162,6 @@ function parameters(entry: Endpoint): unknown[] {
   return out;
 }
 
-const SCHEMA_OF = (name: string): unknown =>
-  (taskSchemas as Record<string, unknown>)[name] ?? (provisioningSchemas as Record<string, unknown>)[name];
-
 function operation(service: ServiceInfo, entry: Endpoint): Record<string, unknown> {
   const body = entry.request.body;
   return {
@@ -174,7 +171,7 @@ function operation(service: ServiceInfo, entry: Endpoint): Record<string, unknow
     ...(entry.auth === "none"
       ? { security: [] }
       : { security: [{}, { basicAuth: [] }], description: `Basic auth when ${AUTH_SETTING[entry.auth]}.` }),
-    parameters: parameters(entry),
+    parameters: parameters(service, entry),
     ...(body && {
       requestBody: {
         required: !entry.request.bodyOptional,
