@@ -6,6 +6,7 @@ import { nodeIdForMac } from "../lib/provisioning/ids";
 import { ensureTable } from "../lib/store/dynamodb/table";
 import { startDynamoDbLocal } from "../scripts/dynamodbLocal";
 import { freePort } from "../tests/support/offlineServer";
+import type { CapacityFigure } from "./capacity";
 import { alternate, call, type Figure, type Handler, measure } from "./harness";
 
 const run = promisify(execFile);
@@ -142,7 +143,7 @@ export async function measureDynamo(h: Record<string, Handler>, timeMs: number):
  * be (settings are read once per container), against DynamoDB Local on loopback: an existing one
  * when TEST_DYNAMODB_ENDPOINT is set (npm test's), else one started here.
  */
-export async function dynamoFigures(timeMs: number): Promise<Figure[]> {
+export async function dynamoFigures(timeMs: number, repeats: number): Promise<{ timing: Figure[]; capacity: CapacityFigure[] }> {
   const own = process.env.TEST_DYNAMODB_ENDPOINT ? undefined : await startDynamoDbLocal(await freePort());
   const endpoint = own?.endpoint ?? process.env.TEST_DYNAMODB_ENDPOINT!;
   const table = `bench-${Date.now()}`;
@@ -150,12 +151,16 @@ export async function dynamoFigures(timeMs: number): Promise<Figure[]> {
     const admin = new DynamoDBClient({ endpoint, region: "us-east-1", credentials: { accessKeyId: "local", secretAccessKey: "local" } });
     await ensureTable(admin, table);
     admin.destroy();
-    const { stdout } = await run(process.execPath, ["--require", "tsx/cjs", join(__dirname, "dynamodbChild.ts"), String(timeMs)], {
-      cwd: join(__dirname, ".."),
-      env: { ...process.env, STORE: "dynamodb", DYNAMODB_ENDPOINT: endpoint, DYNAMODB_TABLE: table },
-      maxBuffer: 1 << 20,
-    });
-    return JSON.parse(stdout) as Figure[];
+    const { stdout } = await run(
+      process.execPath,
+      ["--require", "tsx/cjs", join(__dirname, "dynamodbChild.ts"), String(timeMs), String(repeats)],
+      {
+        cwd: join(__dirname, ".."),
+        env: { ...process.env, STORE: "dynamodb", DYNAMODB_ENDPOINT: endpoint, DYNAMODB_TABLE: table },
+        maxBuffer: 1 << 24,
+      },
+    );
+    return JSON.parse(stdout) as { timing: Figure[]; capacity: CapacityFigure[] };
   } finally {
     await own?.stop();
   }

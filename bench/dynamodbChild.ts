@@ -1,16 +1,26 @@
 // The DynamoDB section's container: started by bench/dynamodb.ts with STORE=dynamodb and the
-// table's settings in its environment; loads the bundles and prints its figures as JSON.
+// table's settings in its environment; loads the bundles, measures, and prints its figures as JSON.
 
+import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { bundleDir } from "./bundles";
+import { capacityFigures } from "./capacity";
 import { measureDynamo } from "./dynamodb";
 import type { Handler } from "./harness";
 
-const names = ["createTask", "deleteTask", "getTask", "updateTask", "listTasks", "setNodeObm", "getNode", "patchNode", "startWorkflow"];
 const handlers: Record<string, Handler> = {};
-for (const name of names) handlers[name] = require(join(bundleDir("dynamodb"), `${name}.js`)).handler;
+for (const file of readdirSync(bundleDir("dynamodb")).filter((name) => name.endsWith(".js"))) {
+  handlers[file.slice(0, -3)] = require(join(bundleDir("dynamodb"), file)).handler;
+}
+const [timeMs, repeats] = process.argv.slice(2).map(Number);
 
-measureDynamo(handlers, Number(process.argv[2])).then(
+async function main() {
+  const timing = await measureDynamo(handlers, timeMs);
+  const capacity = await capacityFigures(handlers, process.env.DYNAMODB_ENDPOINT!, repeats);
+  return { timing, capacity };
+}
+
+main().then(
   (figures) => {
     process.stdout.write(JSON.stringify(figures));
     process.exit(0);

@@ -52,6 +52,17 @@ export function call(handler: Handler, input: EventInput & { route: string }, ex
   return run;
 }
 
+/** A call followed by `after` on its answer (in the timed run: keep it trivial), prepared as the call is. */
+export function then(first: Call, after: (answer: { statusCode: number; body?: string }) => void): Call {
+  const run: Call = async () => {
+    const answer = await first();
+    after(answer);
+    return answer;
+  };
+  run.prepare = first.prepare;
+  return run;
+}
+
 /** Alternates between calls (e.g. done: true, then false), each prepared outside the timed run. */
 export function alternate(...calls: Call[]): Call {
   let turn = 0;

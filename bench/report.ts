@@ -1,3 +1,4 @@
+import type { CapacityFigure } from "./capacity";
 import type { ColdFigure } from "./coldStart";
 import type { GrowthRow } from "./growth";
 import type { Figure } from "./harness";
@@ -15,6 +16,7 @@ export interface Results {
   memory: MemoryFigure[];
   http: HttpFigure[];
   dynamodb: Figure[];
+  capacity: CapacityFigure[];
 }
 
 /** Endpoints that work on one record: the "≤ 3× the bare baseline" target applies to them. */
@@ -133,6 +135,32 @@ export function renderReport(r: Results, analysis: string): string {
     "lrrrr",
     r.dynamodb.map((f) => [f.name, f.opsPerSec, f.meanUs, f.p50Us, f.p99Us]),
   );
+
+  if (r.capacity) {
+    lines.push("## Cost per request (DynamoDB mode)", "");
+    lines.push(
+      "One realistic request per route (the warm cases) through the bundled handlers with `STORE=dynamodb` against DynamoDB Local, every DynamoDB call made with `ReturnConsumedCapacity: TOTAL`. Set-up and clean-up are not counted. Prices: us-east-1 on-demand, $0.125 per million read units, $0.625 per million write units; Lambda arm64 at 1024 MB, $0.20 per million requests plus $0.0000133334 per GB-second, billed by the millisecond for the duration measured here (against DynamoDB Local, so an upper bound); an HTTP API request costs $1.00 per million on top.",
+      "",
+    );
+    const calls = (c: CapacityFigure) =>
+      Object.entries(c.calls)
+        .map(([name, n]) => `${n} ${name}`)
+        .join(", ") || "none";
+    table(
+      ["route", "DynamoDB calls", "RCU", "WCU", "ms", "DynamoDB $/M", "Lambda $/M", "total with HTTP API $/M"],
+      "llrrrrrr",
+      r.capacity.map((c) => [
+        c.name,
+        calls(c),
+        c.readUnits,
+        c.writeUnits,
+        c.durationMs,
+        c.dynamodbPerMillion.toFixed(2),
+        c.lambdaPerMillion.toFixed(2),
+        (c.dynamodbPerMillion + c.lambdaPerMillion + c.apiGatewayPerMillion).toFixed(2),
+      ]),
+    );
+  }
 
   lines.push(analysis.trim(), "");
   return `${lines.join("\n")}\n`;

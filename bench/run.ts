@@ -69,7 +69,7 @@ async function main(): Promise<void> {
   const http = await httpFigures(smoke ? 1 : 10);
 
   log("DynamoDB store (DynamoDB Local)...");
-  const dynamodb = await dynamoFigures(smoke ? 20 : 1000);
+  const { timing: dynamodb, capacity } = await dynamoFigures(smoke ? 20 : 1000, smoke ? 1 : 5);
 
   const cpu = cpus();
   const results: Results = {
@@ -88,6 +88,7 @@ async function main(): Promise<void> {
     memory,
     http,
     dynamodb,
+    capacity,
   };
   const report = renderReport(results, readFileSync(join(ROOT, "bench", "analysis.md"), "utf8"));
   const jsonPath = outDir ? join(outDir, "results.json") : join(ROOT, "bench", "results.json");

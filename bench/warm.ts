@@ -1,6 +1,6 @@
 import { DEMO_MACS } from "../lib/provisioning/demoNodes";
 import { nodeIdForMac } from "../lib/provisioning/ids";
-import { alternate, type Case, call, type Handler } from "./harness";
+import { alternate, type Case, call, type Handler, then } from "./harness";
 
 const JSON_TYPE = { "content-type": "application/json" };
 const T = "/todo/api/v1.0/tasks";
@@ -10,6 +10,9 @@ const CENTOS = JSON.stringify({
   name: "Graph.InstallCentOS",
   options: { "install-os": { version: "7.0", repo: "{{api.server}}/Centos/7.0", rootPassword: "root" } },
 });
+
+/** The id of the task in a create's answer (the tasks are created without the public form). */
+const taskIdOf = (body: string | undefined): string => String(JSON.parse(body ?? "{}").task.id);
 
 /**
  * One realistic request per endpoint of both services, through the bundled handlers, with the
@@ -97,6 +100,10 @@ export async function warmCases(h: Record<string, Handler>): Promise<Case[]> {
     );
 
   let lastNodeId = "";
+  let lastTaskId = "";
+  const deleteTask = (id: string) =>
+    call(h.deleteTask, { method: "DELETE", path: `${T}/${id}`, route: `${T}/{id}`, pathParameters: { id } }, 200);
+  let deleting = deleteTask("11");
   const tempNode = "ffffffffffffffffffffffff";
 
   return [
@@ -107,12 +114,17 @@ export async function warmCases(h: Record<string, Handler>): Promise<Case[]> {
     },
     {
       name: "POST /tasks",
-      run: call(
-        h.createTask,
-        { method: "POST", path: T, route: T, headers: JSON_TYPE, body: '{"title":"Read a book","description":"The Hobbit"}' },
-        201,
+      run: then(
+        call(
+          h.createTask,
+          { method: "POST", path: T, route: T, headers: JSON_TYPE, body: '{"title":"Read a book","description":"The Hobbit"}' },
+          201,
+        ),
+        (answer) => {
+          lastTaskId = taskIdOf(answer.body);
+        },
       ),
-      afterEach: () => call(h.deleteTask, { method: "DELETE", path: `${T}/11`, route: `${T}/{id}`, pathParameters: { id: "11" } }, 200)(),
+      afterEach: () => deleteTask(lastTaskId)(),
     },
     {
       name: "PUT /tasks/{id}",
@@ -134,10 +146,12 @@ export async function warmCases(h: Record<string, Handler>): Promise<Case[]> {
       ),
     },
     {
-      // The created task is always number 11 (the last one goes, so its id comes back).
       name: "DELETE /tasks/{id}",
-      beforeEach: () => call(h.createTask, { method: "POST", path: T, route: T, headers: JSON_TYPE, body: '{"title":"x"}' }, 201)(),
-      run: call(h.deleteTask, { method: "DELETE", path: `${T}/11`, route: `${T}/{id}`, pathParameters: { id: "11" } }, 200),
+      beforeEach: async () => {
+        const created = await call(h.createTask, { method: "POST", path: T, route: T, headers: JSON_TYPE, body: '{"title":"x"}' }, 201)();
+        deleting = deleteTask(taskIdOf(created.body));
+      },
+      run: Object.assign(() => deleting(), { prepare: () => deleting.prepare?.() }),
     },
     { name: "GET /nodes", run: call(h.listNodes, { method: "GET", path: `${A}/nodes`, route: `${R}/nodes`, pathParameters: v() }, 200) },
     {

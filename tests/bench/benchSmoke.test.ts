@@ -40,6 +40,15 @@ describe("npm run bench --smoke", () => {
     expect(results.memory).toHaveLength(2);
     expect(results.http.map((figure: { requestsPerSec: number }) => figure.requestsPerSec).every((value: number) => value > 0)).toBe(true);
     expect(results.dynamodb.length).toBeGreaterThanOrEqual(6);
-    expect(readFileSync(join(out, "BENCHMARKS.md"), "utf8")).toContain("## Warm invocations");
+    // Counted, not timed: a single-item read or write is one DynamoDB call.
+    const capacity = new Map(results.capacity.map((figure: { name: string; calls: object }) => [figure.name, figure.calls]));
+    expect(capacity.size).toBe(2 + ROUTES.length + 1 - 2);
+    expect(capacity.get("GET /tasks/{id}")).toEqual({ GetItem: 1 });
+    expect(capacity.get("GET /nodes/{id}")).toEqual({ GetItem: 1 });
+    expect(capacity.get("PATCH /nodes/{id}")).toEqual({ GetItem: 1, PutItem: 1 });
+    expect(capacity.get("GET /obms/library")).toEqual({});
+    const report = readFileSync(join(out, "BENCHMARKS.md"), "utf8");
+    expect(report).toContain("## Warm invocations");
+    expect(report).toContain("## Cost per request (DynamoDB mode)");
   });
 });

@@ -60,8 +60,13 @@ export async function bootProfile(
   if (macs.length === 0) return redirectScript(api);
   const known = await nodeForMacs(stores, macs);
   const node = known ?? (await discover(stores, macs, now));
-  if (sourceIp) await stores.lookups.remember(sourceIp, node.id);
-  if (!known) return discoveredScript(node.id, macs);
+  // The source address is recorded when the node is discovered and when it boots a profile (the
+  // moments a lookup by IP is for), not on each poll of a node with nothing to do.
+  const rememberAddress = () => (sourceIp ? stores.lookups.remember(sourceIp, node.id) : Promise.resolve());
+  if (!known) {
+    await rememberAddress();
+    return discoveredScript(node.id, macs);
+  }
   const workflow = await activeWorkflowOf(stores, node, now);
   const task = workflow && waitingInstallTask(workflow);
   if (!workflow) return messageScript(NO_ACTIVE_WORKFLOW);
@@ -69,7 +74,9 @@ export async function bootProfile(
   const mac = macs.find((m) => node.identifiers.includes(m)) ?? macs[0];
   const script = profileScript(String(task.options.profile), { options: task.options, api, nodeId: node.id, mac });
   if (!script) return messageScript(`Unknown boot profile ${String(task.options.profile)}`);
-  await stores.workflows.update(workflow.instanceId, (current) => markBooted(current, task.instanceId, now));
+  await rememberAddress();
+  // bootedAt is the first boot of the task: a node that boots again costs no write.
+  if (!task.bootedAt) await stores.workflows.update(workflow.instanceId, (current) => markBooted(current, task.instanceId, now), workflow);
   return script;
 }
 

@@ -4,7 +4,7 @@ import { normalizeIdentifier } from "../mac";
 import { assertServicesSupported, upsertObmSettings } from "../obm/obmSetting";
 import type { ProvisioningStores } from "../ports";
 import { keepRedactedSecrets } from "../secrets";
-import { advanceWorkflow } from "../workflows/progress";
+import { refreshWorkflow } from "../workflows/workflowService";
 import { buildNode, type Node, type NodeInput, parseNewNode, parseNodePatch } from "./node";
 
 const IPV4 = /^(\d{1,3}\.){3}\d{1,3}$/;
@@ -60,15 +60,19 @@ export async function patchNode(
 ): Promise<Node> {
   const found = await findNode(stores, identifier);
   const patch = parseNodePatch(await readBody());
-  const updated = await stores.nodes.update(found.id, (current) => {
-    const { obmSettings, ...fields } = patch;
-    const next = { ...current, ...(keepRedactedSecrets(fields, current) as Partial<Node>), updatedAt: now.toISOString() } as Node;
-    if (obmSettings) {
-      assertServicesSupported(obmSettings, next);
-      next.obmSettings = upsertObmSettings(current.obmSettings, obmSettings);
-    }
-    return next;
-  });
+  const updated = await stores.nodes.update(
+    found.id,
+    (current) => {
+      const { obmSettings, ...fields } = patch;
+      const next = { ...current, ...(keepRedactedSecrets(fields, current) as Partial<Node>), updatedAt: now.toISOString() } as Node;
+      if (obmSettings) {
+        assertServicesSupported(obmSettings, next);
+        next.obmSettings = upsertObmSettings(current.obmSettings, obmSettings);
+      }
+      return next;
+    },
+    found,
+  );
   if (!updated) throw new NotFoundError(`Could not find node with identifier ${identifier}`);
   return updated;
 }
@@ -77,11 +81,10 @@ export async function patchNode(
 export async function deleteNode(stores: ProvisioningStores, identifier: string, now: Date): Promise<Node> {
   const node = await findNode(stores, identifier);
   const active = await stores.workflows.activeForNode(node.id);
-  if (active) {
-    const current = await stores.workflows.update(active.instanceId, (workflow) => advanceWorkflow(workflow, node.obmSettings, now));
-    if (current?._status === "running") throw new ConflictError(`Could not remove node ${node.id}, active workflow is running`);
+  if (active && (await refreshWorkflow(stores, active, now))._status === "running") {
+    throw new ConflictError(`Could not remove node ${node.id}, active workflow is running`);
   }
-  const deleted = await stores.nodes.delete(node.id);
+  const deleted = await stores.nodes.delete(node.id, node);
   if (!deleted) throw new NotFoundError(`Could not find node with identifier ${identifier}`);
   await stores.lookups.forgetNode(node.id);
   return deleted;

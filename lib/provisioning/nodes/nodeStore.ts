@@ -17,9 +17,10 @@ export interface NodeStore {
   /**
    * Applies `change` to the current node and stores the result atomically (a concurrent update
    * of another field is never lost). Undefined when the node does not exist; errors thrown by
-   * `change` propagate and store nothing; ConflictError when a new identifier is taken.
+   * `change` propagate and store nothing; ConflictError when a new identifier is taken. `known`,
+   * the node as this store last answered it, lets a shared store skip reading it again.
    */
-  update(id: string, change: (current: Node) => Node): Promise<Node | undefined>;
-  /** Removes the node and answers it; undefined when it did not exist. */
-  delete(id: string): Promise<Node | undefined>;
+  update(id: string, change: (current: Node) => Node, known?: Node): Promise<Node | undefined>;
+  /** Removes the node and answers it; undefined when it did not exist. `known` as for update. */
+  delete(id: string, known?: Node): Promise<Node | undefined>;
 }

@@ -29,10 +29,14 @@ export async function setNodeObm(
 ): Promise<Node> {
   const node = await findNode(stores, identifier);
   const settings = parseObmSettings(await readBody());
-  const updated = await stores.nodes.update(node.id, (current) => {
-    assertServicesSupported(settings, current);
-    return { ...current, obmSettings: upsertObmSettings(current.obmSettings, settings), updatedAt: now.toISOString() };
-  });
+  const updated = await stores.nodes.update(
+    node.id,
+    (current) => {
+      assertServicesSupported(settings, current);
+      return { ...current, obmSettings: upsertObmSettings(current.obmSettings, settings), updatedAt: now.toISOString() };
+    },
+    node,
+  );
   if (!updated) throw new NotFoundError(`Could not find node with identifier ${identifier}`);
   return updated;
 }

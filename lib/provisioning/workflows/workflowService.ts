@@ -17,11 +17,16 @@ export function graphLibraryEntry(name: string): GraphDefinition {
   return graph;
 }
 
-/** Brings a stored workflow up to date (time-outs, instant steps) and stores the result. */
+/**
+ * Brings a stored workflow up to date (time-outs, instant steps) and stores the result. Whether
+ * anything changes does not depend on the node's OBM settings (a ready OBM task changes state
+ * either way), so a workflow with nothing to do costs no read of its node and no write.
+ */
 export async function refreshWorkflow(stores: ProvisioningStores, workflow: Workflow, now: Date): Promise<Workflow> {
-  if (workflow._status !== "running") return workflow;
+  if (advanceWorkflow(workflow, undefined, now) === workflow) return workflow;
   const node = await stores.nodes.get(workflow.node);
-  return (await stores.workflows.update(workflow.instanceId, (current) => advanceWorkflow(current, node?.obmSettings, now))) ?? workflow;
+  const advance = (current: Workflow) => advanceWorkflow(current, node?.obmSettings, now);
+  return (await stores.workflows.update(workflow.instanceId, advance, workflow)) ?? workflow;
 }
 
 const refreshAll = (stores: ProvisioningStores, workflows: Workflow[], now: Date) =>
@@ -91,11 +96,8 @@ export async function nodeActiveWorkflow(stores: ProvisioningStores, identifier:
 export async function cancelNodeWorkflow(stores: ProvisioningStores, identifier: string, now: Date): Promise<Workflow> {
   const node = await findNode(stores, identifier);
   const active = await activeWorkflowOf(stores, node, now);
-  const cancelled =
-    active &&
-    (await stores.workflows.update(active.instanceId, (current) =>
-      current._status === "running" ? cancelWorkflow(current, now) : current,
-    ));
+  const cancel = (current: Workflow) => (current._status === "running" ? cancelWorkflow(current, now) : current);
+  const cancelled = active && (await stores.workflows.update(active.instanceId, cancel, active));
   if (cancelled?._status !== "cancelled") throw new NotFoundError(`No active workflow graph found for node ${identifier}`);
   return cancelled;
 }
@@ -104,5 +106,5 @@ export async function cancelNodeWorkflow(stores: ProvisioningStores, identifier:
 export async function completeNodeInstall(stores: ProvisioningStores, node: Node, now: Date): Promise<Workflow | undefined> {
   const active = await stores.workflows.activeForNode(node.id);
   if (!active) return undefined;
-  return stores.workflows.update(active.instanceId, (current) => completeWaitingTask(current, node.obmSettings, now));
+  return stores.workflows.update(active.instanceId, (current) => completeWaitingTask(current, node.obmSettings, now), active);
 }

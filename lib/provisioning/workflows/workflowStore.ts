@@ -11,9 +11,11 @@ export interface WorkflowStore {
   get(id: string): Promise<Workflow | undefined>;
   /**
    * Applies `change` to the current record atomically; answers the stored record (the same one
-   * when `change` returned its argument unchanged), or undefined when there is none.
+   * when `change` returned its argument unchanged), or undefined when there is none. `known`, the
+   * record as this store last answered it, lets a shared store skip reading it again (it still
+   * applies `change` to the newer record if another writer came first).
    */
-  update(instanceId: string, change: (current: Workflow) => Workflow): Promise<Workflow | undefined>;
+  update(instanceId: string, change: (current: Workflow) => Workflow, known?: Workflow): Promise<Workflow | undefined>;
   /** Every workflow in creation order. */
   list(): Promise<Workflow[]>;
   /** A node's workflows in creation order. */

@@ -1,4 +1,4 @@
-import { type DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from "@aws-sdk/lib-dynamodb";
+import { BatchGetCommand, type DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from "@aws-sdk/lib-dynamodb";
 import { ConflictError, PayloadTooLargeError } from "../../errors";
 
 /** A conditional write lost (ConditionalCheckFailedException). */
@@ -43,5 +43,21 @@ export async function queryAll<T>(client: DynamoDBDocumentClient, input: QueryCo
     items.push(...((page.Items ?? []) as T[]));
     start = page.LastEvaluatedKey;
   } while (start);
+  return items;
+}
+
+/** DynamoDB's most keys per BatchGetItem call. */
+export const BATCH_GET_LIMIT = 100;
+
+/** The items of up to 100 keys of one table (strongly consistent), asking again for any left unprocessed. */
+export async function batchGetAll<T>(client: DynamoDBDocumentClient, table: string, keys: Record<string, unknown>[]): Promise<T[]> {
+  const items: T[] = [];
+  let pending = keys;
+  for (let round = 0; pending.length > 0; round += 1) {
+    if (round > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(200, 10 * 2 ** round)));
+    const answer = await client.send(new BatchGetCommand({ RequestItems: { [table]: { Keys: pending, ConsistentRead: true } } }));
+    items.push(...((answer.Responses?.[table] ?? []) as T[]));
+    pending = (answer.UnprocessedKeys?.[table]?.Keys ?? []) as Record<string, unknown>[];
+  }
   return items;
 }

@@ -1,9 +1,14 @@
 import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import type { LookupStore } from "../../provisioning/boot/lookupStore";
 import { queryAll } from "./conditions";
+import { GSI1 } from "./versionedDocuments";
 
-/** Lookups in DynamoDB: `LOOKUP / <ip>` → node id. */
+/**
+ * Lookups in DynamoDB: `LOOKUP / <ip>` → node id, also in GSI1 under `NODELOOKUP#<node> / <ip>`
+ * so that forgetting a node reads its own addresses only.
+ */
 const LOOKUP = "LOOKUP";
+const byNode = (nodeId: string) => `NODELOOKUP#${nodeId}`;
 
 export class DynamoLookupStore implements LookupStore {
   constructor(
@@ -12,7 +17,9 @@ export class DynamoLookupStore implements LookupStore {
   ) {}
 
   async remember(ip: string, nodeId: string): Promise<void> {
-    await this.client.send(new PutCommand({ TableName: this.table, Item: { pk: LOOKUP, sk: ip, node: nodeId } }));
+    await this.client.send(
+      new PutCommand({ TableName: this.table, Item: { pk: LOOKUP, sk: ip, node: nodeId, gsi1pk: byNode(nodeId), gsi1sk: ip } }),
+    );
   }
 
   async nodeAt(ip: string): Promise<string | undefined> {
@@ -21,11 +28,11 @@ export class DynamoLookupStore implements LookupStore {
   }
 
   async forgetNode(nodeId: string): Promise<void> {
-    const items = await queryAll<{ sk: string; node: string }>(this.client, {
+    const items = await queryAll<{ sk: string }>(this.client, {
       TableName: this.table,
-      KeyConditionExpression: "pk = :pk",
-      FilterExpression: "node = :node",
-      ExpressionAttributeValues: { ":pk": LOOKUP, ":node": nodeId },
+      IndexName: GSI1,
+      KeyConditionExpression: "gsi1pk = :key",
+      ExpressionAttributeValues: { ":key": byNode(nodeId) },
     });
     await Promise.all(
       items.map((item) =>

@@ -59,7 +59,7 @@ export class DynamoNodeStore implements NodeStore {
     }
   }
 
-  update(id: string, change: (current: Node) => Node): Promise<Node | undefined> {
+  update(id: string, change: (current: Node) => Node, known?: Node): Promise<Node | undefined> {
     const added = (current: Node, next: Node) => next.identifiers.filter((identifier) => !current.identifiers.includes(identifier));
     return this.documents.update(
       id,
@@ -80,12 +80,16 @@ export class DynamoNodeStore implements NodeStore {
           ),
       ],
       (reasons, current, next) => this.throwIfClaimed(added(current, next), reasons),
+      known,
     );
   }
 
-  delete(id: string): Promise<Node | undefined> {
-    return this.documents.delete(id, (current) =>
-      current.identifiers.map((identifier): TransactItem => ({ Delete: { TableName: this.table, Key: { pk: CLAIM, sk: identifier } } })),
+  delete(id: string, known?: Node): Promise<Node | undefined> {
+    return this.documents.delete(
+      id,
+      (current) =>
+        current.identifiers.map((identifier): TransactItem => ({ Delete: { TableName: this.table, Key: { pk: CLAIM, sk: identifier } } })),
+      known,
     );
   }
 

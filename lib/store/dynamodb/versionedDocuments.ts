@@ -1,5 +1,14 @@
-import { type DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
-import { queryAll, RETRY, rethrowItemTooLarge, retry, transactionReasons } from "./conditions";
+import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
+import {
+  BATCH_GET_LIMIT,
+  batchGetAll,
+  isConditionFailure,
+  queryAll,
+  RETRY,
+  rethrowItemTooLarge,
+  retry,
+  transactionReasons,
+} from "./conditions";
 
 /** One item of a TransactWriteItems call. */
 export type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]["TransactItems"]>[number];
@@ -10,7 +19,13 @@ interface DocumentItem {
   doc: string;
   version: number;
   createdAt: string;
+  /** Where the record also sits in the table's index GSI1 (e.g. a node's workflows), if anywhere. */
+  gsi1pk?: string;
+  gsi1sk?: string;
 }
+
+/** The table's one global secondary index (see table.ts): records by a second key, whole. */
+export const GSI1 = "GSI1";
 
 const ATTEMPTS = 12;
 
@@ -21,17 +36,51 @@ const ATTEMPTS = 12;
  * indexes) go in the same transaction. The node and workflow stores are built on it.
  */
 export class VersionedDocuments<T extends { createdAt: string }> {
+  /**
+   * The version each record object this class handed out was read at, so that an update of a
+   * record the caller has just read needs no second read (it is still checked on write).
+   */
+  private readonly versions = new WeakMap<object, number>();
+
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly table: string,
     private readonly partition: string,
+    /** The record's place in GSI1, for records listed by a second key. */
+    private readonly indexKey?: (doc: T) => { gsi1pk: string; gsi1sk: string },
   ) {}
 
   async read(id: string): Promise<{ doc: T; version: number } | undefined> {
     const { Item } = await this.client.send(
       new GetCommand({ TableName: this.table, Key: { pk: this.partition, sk: id }, ConsistentRead: true }),
     );
-    return Item && { doc: JSON.parse(Item.doc as string) as T, version: Item.version as number };
+    return Item && this.parse(Item as DocumentItem);
+  }
+
+  /**
+   * The records under `gsi1pk` in GSI1, in its sort-key order: one query of the index for their
+   * keys, then the records by BatchGetItem (100 a call, strongly consistent). The index holds keys
+   * only, so that an update of a record, which leaves its index keys alone, writes nothing to it.
+   */
+  async listByIndex(gsi1pk: string): Promise<T[]> {
+    const keys = await queryAll<{ pk: string; sk: string }>(this.client, {
+      TableName: this.table,
+      IndexName: GSI1,
+      KeyConditionExpression: "gsi1pk = :key",
+      ExpressionAttributeValues: { ":key": gsi1pk },
+    });
+    const ids = keys.filter((key) => key.pk === this.partition).map((key) => key.sk);
+    const found = new Map<string, T>();
+    for (let at = 0; at < ids.length; at += BATCH_GET_LIMIT) {
+      for (const item of await batchGetAll<DocumentItem>(
+        this.client,
+        this.table,
+        ids.slice(at, at + BATCH_GET_LIMIT).map((sk) => ({ pk: this.partition, sk })),
+      )) {
+        found.set(item.sk, this.parse(item).doc);
+      }
+    }
+    return ids.flatMap((id) => (found.has(id) ? [found.get(id)!] : []));
   }
 
   /** Every record, oldest first (ties by id). */
@@ -44,7 +93,7 @@ export class VersionedDocuments<T extends { createdAt: string }> {
     });
     return items
       .sort((a, b) => (a.createdAt === b.createdAt ? (a.sk < b.sk ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1))
-      .map((item) => JSON.parse(item.doc) as T);
+      .map((item) => this.parse(item).doc);
   }
 
   /** A transaction item that stores a new record, on the condition that its id is unused. */
@@ -68,21 +117,25 @@ export class VersionedDocuments<T extends { createdAt: string }> {
    * Applies `change` to the current record and writes the result with `sideItems(current, next)`
    * in one transaction; retried on a concurrent write. `change` answering its argument writes
    * nothing. `onCancel` may throw a domain error for a failed side item (reasons[0] is the record's).
-   * Undefined when there is no record.
+   * `known`, a record this class handed out, saves the first read (the write still checks its
+   * version). Undefined when there is no record.
    */
   async update(
     id: string,
     change: (current: T) => T,
     sideItems: (current: T, next: T) => TransactItem[],
     onCancel: (reasons: string[], current: T, next: T) => Promise<void> = async () => undefined,
+    known?: T,
   ): Promise<T | undefined> {
-    return retry(ATTEMPTS, async () => {
-      const current = await this.read(id);
+    const knownVersion = known && this.versions.get(known);
+    return retry(ATTEMPTS, async (attempt) => {
+      const current = attempt === 0 && known && knownVersion !== undefined ? { doc: known, version: knownVersion } : await this.read(id);
       if (!current) return undefined;
       const next = change(current.doc);
       if (next === current.doc) return current.doc;
       try {
         await this.transact([this.putOver(id, next, current.version), ...sideItems(current.doc, next)]);
+        this.versions.set(next, current.version + 1);
         return next;
       } catch (error) {
         const reasons = transactionReasons(error);
@@ -93,10 +146,14 @@ export class VersionedDocuments<T extends { createdAt: string }> {
     });
   }
 
-  /** Deletes the record and `sideItems(current)` in one transaction; retried on a concurrent write. */
-  async delete(id: string, sideItems: (current: T) => TransactItem[]): Promise<T | undefined> {
-    return retry(ATTEMPTS, async () => {
-      const current = await this.read(id);
+  /**
+   * Deletes the record and `sideItems(current)` in one transaction; retried on a concurrent write.
+   * `known`, as for update, saves the first read.
+   */
+  async delete(id: string, sideItems: (current: T) => TransactItem[], known?: T): Promise<T | undefined> {
+    const knownVersion = known && this.versions.get(known);
+    return retry(ATTEMPTS, async (attempt) => {
+      const current = attempt === 0 && known && knownVersion !== undefined ? { doc: known, version: knownVersion } : await this.read(id);
       if (!current) return undefined;
       try {
         await this.transact([
@@ -118,11 +175,31 @@ export class VersionedDocuments<T extends { createdAt: string }> {
     });
   }
 
-  transact(items: TransactItem[]): Promise<unknown> {
-    return this.client.send(new TransactWriteCommand({ TransactItems: items }));
+  /**
+   * Writes the items together. One item is a plain conditional write (half the write units of a
+   * one-item transaction); its failed condition is reported as a cancelled transaction would be.
+   */
+  async transact(items: TransactItem[]): Promise<unknown> {
+    if (items.length > 1) return this.client.send(new TransactWriteCommand({ TransactItems: items }));
+    const [{ Put, Delete }] = items;
+    try {
+      return Put ? await this.client.send(new PutCommand(Put)) : await this.client.send(new DeleteCommand(Delete!));
+    } catch (error) {
+      if (!isConditionFailure(error)) throw error;
+      throw Object.assign(new Error("The condition failed"), {
+        name: "TransactionCanceledException",
+        CancellationReasons: [{ Code: "ConditionalCheckFailed" }],
+      });
+    }
   }
 
   private item(id: string, doc: T, version: number): DocumentItem {
-    return { pk: this.partition, sk: id, doc: JSON.stringify(doc), version, createdAt: doc.createdAt };
+    return { pk: this.partition, sk: id, doc: JSON.stringify(doc), version, createdAt: doc.createdAt, ...this.indexKey?.(doc) };
+  }
+
+  private parse(item: DocumentItem): { doc: T; version: number } {
+    const doc = JSON.parse(item.doc) as T;
+    this.versions.set(doc as object, item.version);
+    return { doc, version: item.version };
   }
 }

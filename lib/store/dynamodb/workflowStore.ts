@@ -2,18 +2,18 @@ import { type DynamoDBDocumentClient, GetCommand } from "@aws-sdk/lib-dynamodb";
 import { ConflictError } from "../../errors";
 import { ACTIVE_CONFLICT, isActive, type Workflow } from "../../provisioning/workflows/workflow";
 import type { WorkflowStore } from "../../provisioning/workflows/workflowStore";
-import { queryAll, rethrowItemTooLarge, transactionReasons } from "./conditions";
+import { rethrowItemTooLarge, transactionReasons } from "./conditions";
 import { type TransactItem, VersionedDocuments } from "./versionedDocuments";
 
 /**
  * Workflows in DynamoDB, shared by every container.
  *
- * Items: `WF / <instanceId>` (the record, a versioned JSON document), `WFID / <record id>` (record
- * id → instanceId), `NODEWF#<node> / <createdAt>#<instanceId>` (a node's workflows in order) and
- * `ACTIVE / <node>` (the node's running workflow). Starting a workflow writes all four in one
- * transaction, ACTIVE on the condition that it does not exist: so a node has at most one active
- * workflow even when two starts race. When a workflow stops running, its ACTIVE item goes in the
- * same transaction as the record.
+ * Items: `WF / <instanceId>` (the record, a versioned JSON document, also in GSI1 under
+ * `NODEWF#<node> / <createdAt>#<instanceId>` so that a node's workflows are one query),
+ * `WFID / <record id>` (record id → instanceId) and `ACTIVE / <node>` (the node's running
+ * workflow). Starting a workflow writes all three in one transaction, ACTIVE on the condition that
+ * it does not exist: so a node has at most one active workflow even when two starts race. When a
+ * workflow stops running, its ACTIVE item goes in the same transaction as the record.
  */
 const RECORD = "WFID";
 const ACTIVE = "ACTIVE";
@@ -25,7 +25,10 @@ export class DynamoWorkflowStore implements WorkflowStore {
     private readonly client: DynamoDBDocumentClient,
     private readonly table: string,
   ) {
-    this.documents = new VersionedDocuments<Workflow>(client, table, "WF");
+    this.documents = new VersionedDocuments<Workflow>(client, table, "WF", (workflow) => ({
+      gsi1pk: `NODEWF#${workflow.node}`,
+      gsi1sk: `${workflow.createdAt}#${workflow.instanceId}`,
+    }));
   }
 
   async create(workflow: Workflow): Promise<Workflow> {
@@ -38,7 +41,6 @@ export class DynamoWorkflowStore implements WorkflowStore {
         ...active,
         this.documents.putNew(instanceId, workflow),
         { Put: { TableName: this.table, Item: { pk: RECORD, sk: workflow.id, instanceId } } },
-        { Put: { TableName: this.table, Item: { pk: `NODEWF#${node}`, sk: `${workflow.createdAt}#${instanceId}`, instanceId } } },
       ]);
       return workflow;
     } catch (error) {
@@ -56,7 +58,7 @@ export class DynamoWorkflowStore implements WorkflowStore {
     return Item ? (await this.documents.read(Item.instanceId as string))?.doc : undefined;
   }
 
-  update(instanceId: string, change: (current: Workflow) => Workflow): Promise<Workflow | undefined> {
+  update(instanceId: string, change: (current: Workflow) => Workflow, known?: Workflow): Promise<Workflow | undefined> {
     return this.documents.update(
       instanceId,
       (current) => {
@@ -76,6 +78,8 @@ export class DynamoWorkflowStore implements WorkflowStore {
               },
             ]
           : [],
+      undefined,
+      known,
     );
   }
 
@@ -83,15 +87,8 @@ export class DynamoWorkflowStore implements WorkflowStore {
     return this.documents.list();
   }
 
-  async listForNode(nodeId: string): Promise<Workflow[]> {
-    const index = await queryAll<{ instanceId: string }>(this.client, {
-      TableName: this.table,
-      KeyConditionExpression: "pk = :pk",
-      ExpressionAttributeValues: { ":pk": `NODEWF#${nodeId}` },
-      ConsistentRead: true,
-    });
-    const workflows = await Promise.all(index.map((entry) => this.documents.read(entry.instanceId)));
-    return workflows.flatMap((found) => (found ? [found.doc] : []));
+  listForNode(nodeId: string): Promise<Workflow[]> {
+    return this.documents.listByIndex(`NODEWF#${nodeId}`);
   }
 
   async activeForNode(nodeId: string): Promise<Workflow | undefined> {

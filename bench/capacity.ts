@@ -1,0 +1,122 @@
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import type { Case, Handler } from "./harness";
+import { round } from "./harness";
+import { warmCases } from "./warm";
+
+/** What one request of a route costs in DynamoDB: calls by operation, capacity units, and money. */
+export interface CapacityFigure {
+  name: string;
+  /** DynamoDB calls by API action, e.g. { GetItem: 2, PutItem: 1 }. */
+  calls: Record<string, number>;
+  readUnits: number;
+  writeUnits: number;
+  /** Wall time of the request against DynamoDB Local (ms), the basis of the Lambda figure. */
+  durationMs: number;
+  /** US dollars per million requests: DynamoDB on-demand, Lambda (1024 MB arm64), HTTP API. */
+  dynamodbPerMillion: number;
+  lambdaPerMillion: number;
+  apiGatewayPerMillion: number;
+}
+
+/**
+ * us-east-1 list prices (2026): DynamoDB on-demand $0.625 per million write request units and
+ * $0.125 per million read request units; Lambda arm64 $0.0000133334 per GB-second (1 ms billing)
+ * plus $0.20 per million requests; HTTP API $1.00 per million requests.
+ */
+export const PRICES = {
+  writeUnit: 0.625e-6,
+  readUnit: 0.125e-6,
+  lambdaGbSecond: 0.0000133334,
+  lambdaRequest: 0.2e-6,
+  httpApiRequest: 1e-6,
+  memoryGb: 1,
+};
+
+interface Consumed {
+  CapacityUnits?: number;
+  ReadCapacityUnits?: number;
+  WriteCapacityUnits?: number;
+}
+
+interface Meter {
+  on: boolean;
+  calls: Record<string, number>;
+  read: number;
+  write: number;
+}
+
+/**
+ * Counts the DynamoDB calls of the process's document client (shared by every bundle, see
+ * processSingleton) and asks each for its consumed capacity (ReturnConsumedCapacity: TOTAL).
+ */
+function attachMeter(client: DynamoDBDocumentClient): Meter {
+  const meter: Meter = { on: false, calls: {}, read: 0, write: 0 };
+  client.middlewareStack.add(
+    (next, context) => async (args) => {
+      if (!meter.on) return next(args);
+      const input = args.input as Record<string, unknown>;
+      input.ReturnConsumedCapacity = "TOTAL";
+      const answer = await next(args);
+      const name = (context.commandName ?? "unknown").replace(/Command$/, "");
+      meter.calls[name] = (meter.calls[name] ?? 0) + 1;
+      const consumed = (answer.output as { ConsumedCapacity?: Consumed | Consumed[] }).ConsumedCapacity;
+      for (const c of [consumed ?? []].flat()) {
+        // Reads report CapacityUnits (or ReadCapacityUnits), writes WriteCapacityUnits or CapacityUnits.
+        const isWrite = /Put|Update|Delete|TransactWrite|BatchWrite/.test(name);
+        const units = c.CapacityUnits ?? (isWrite ? c.WriteCapacityUnits : c.ReadCapacityUnits) ?? 0;
+        if (isWrite) meter.write += units;
+        else meter.read += units;
+      }
+      return answer;
+    },
+    { step: "initialize", name: "benchCapacityMeter" },
+  );
+  return meter;
+}
+
+const clientOf = (endpoint: string): DynamoDBDocumentClient | undefined =>
+  (globalThis as unknown as Record<symbol, DynamoDBDocumentClient | undefined>)[
+    Symbol.for(`lambda-tasks-provisioning.dynamodb.client.${endpoint}`)
+  ];
+
+/**
+ * One realistic request per route (the warm cases, in DynamoDB mode): each case's set-up and
+ * clean-up run unmetered, its request runs `repeats` times metered, and the figures are the mean.
+ */
+export async function capacityFigures(h: Record<string, Handler>, endpoint: string, repeats: number): Promise<CapacityFigure[]> {
+  const cases: Case[] = await warmCases(h);
+  const client = clientOf(endpoint);
+  if (!client) throw new Error("no DynamoDB client in this process: did the set-up requests run in DynamoDB mode?");
+  const meter = attachMeter(client);
+  const figures: CapacityFigure[] = [];
+  for (const c of cases) {
+    meter.calls = {};
+    meter.read = 0;
+    meter.write = 0;
+    let elapsed = 0;
+    for (let i = 0; i < repeats; i += 1) {
+      await c.beforeEach?.();
+      meter.on = true;
+      const started = process.hrtime.bigint();
+      await c.run();
+      elapsed += Number(process.hrtime.bigint() - started) / 1e6;
+      meter.on = false;
+      await c.afterEach?.();
+    }
+    const calls = Object.fromEntries(Object.entries(meter.calls).map(([name, n]) => [name, round(n / repeats, 2)]));
+    const readUnits = round(meter.read / repeats, 2);
+    const writeUnits = round(meter.write / repeats, 2);
+    const durationMs = round(elapsed / repeats, 2);
+    figures.push({
+      name: c.name,
+      calls,
+      readUnits,
+      writeUnits,
+      durationMs,
+      dynamodbPerMillion: round((readUnits * PRICES.readUnit + writeUnits * PRICES.writeUnit) * 1e6, 3),
+      lambdaPerMillion: round((PRICES.lambdaRequest + (Math.ceil(durationMs) / 1000) * PRICES.memoryGb * PRICES.lambdaGbSecond) * 1e6, 3),
+      apiGatewayPerMillion: PRICES.httpApiRequest * 1e6,
+    });
+  }
+  return figures;
+}
