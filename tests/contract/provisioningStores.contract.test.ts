@@ -1,21 +1,11 @@
 import { ConflictError } from "../../lib/errors";
 import { apiContextFor } from "../../lib/provisioning/apiContext";
-import type { LookupStore } from "../../lib/provisioning/boot/lookupStore";
 import { graphDefinition } from "../../lib/provisioning/graphs/graphLibrary";
 import { buildNode, type Node, parseNewNode } from "../../lib/provisioning/nodes/node";
-import type { NodeStore } from "../../lib/provisioning/nodes/nodeStore";
 import { buildWorkflow } from "../../lib/provisioning/workflows/buildWorkflow";
 import { cancelWorkflow } from "../../lib/provisioning/workflows/progress";
-import type { WorkflowStore } from "../../lib/provisioning/workflows/workflowStore";
-import { DynamoLookupStore } from "../../lib/store/dynamodb/lookupStore";
-import { DynamoNodeStore } from "../../lib/store/dynamodb/nodeStore";
-import { DynamoWorkflowStore } from "../../lib/store/dynamodb/workflowStore";
-import { MemoryLookupStore } from "../../lib/store/memory/lookupStore";
-import { MemoryNodeStore } from "../../lib/store/memory/nodeStore";
-import { MemoryWorkflowStore } from "../../lib/store/memory/workflowStore";
-import { freshTable, testDocumentClient } from "../support/dynamoTables";
+import { provisioningAdapters as adapters, type Stores } from "../support/provisioningAdapters";
 
-const limits = { capacity: 100_000, maxBytes: 1 << 28 };
 const hex = (n: number) => n.toString(16).padStart(24, "0");
 let clock = Date.parse("2026-11-22T00:00:00.000Z");
 const tick = (): Date => {
@@ -26,26 +16,6 @@ const node = (n: number, identifiers: string[] = [], extra: Record<string, unkno
   buildNode(parseNewNode({ name: `node-${n}`, identifiers, ...extra }), hex(n), tick());
 const api = apiContextFor("http://x");
 const workflow = (nodeId: string, graph = "Graph.Reboot.Node") => buildWorkflow(graphDefinition(graph)!, {}, nodeId, api, tick());
-
-type Stores = { nodes: NodeStore; workflows: WorkflowStore; lookups: LookupStore };
-const adapters: [string, () => Promise<Stores>][] = [
-  [
-    "memory",
-    async () => ({ nodes: new MemoryNodeStore(limits), workflows: new MemoryWorkflowStore(limits), lookups: new MemoryLookupStore(1000) }),
-  ],
-  [
-    "dynamodb",
-    async () => {
-      const table = await freshTable("prov");
-      const client = testDocumentClient();
-      return {
-        nodes: new DynamoNodeStore(client, table),
-        workflows: new DynamoWorkflowStore(client, table),
-        lookups: new DynamoLookupStore(client, table),
-      };
-    },
-  ],
-];
 
 describe.each(adapters)("provisioning stores contract: %s", (_name, makeStores) => {
   let stores: Stores;

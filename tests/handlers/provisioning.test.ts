@@ -146,6 +146,16 @@ describe("nodes", () => {
     expect((await send("PATCH", `${A}/nodes/${DEMO_ID}`, { identifiers: ["08:00:27:9b:d4:01"] })).status).toBe(409);
   });
 
+  it("refuses a node larger than one stored record may be with 413, as the DynamoDB store must", async () => {
+    const big = "x".repeat(360 * 1024);
+    expect(await send("POST", `${A}/nodes`, { name: "huge", notes: big })).toMatchObject({
+      status: 413,
+      body: { message: expect.stringMatching(/^The node would take \d+ bytes once stored/) },
+    });
+    expect((await send("PATCH", `${A}/nodes/${DEMO_ID}`, { notes: big })).status).toBe(413);
+    expect((await get(`${A}/nodes/${DEMO_ID}`)).body).not.toHaveProperty("notes");
+  });
+
   it("refuses to delete a node while a workflow is active (409), and allows it after", async () => {
     await startInstall();
     const refused = await send("DELETE", `${A}/nodes/${DEMO_ID}`);

@@ -3,6 +3,7 @@ import { newObjectId } from "../ids";
 import { normalizeIdentifier } from "../mac";
 import { assertServicesSupported, upsertObmSettings } from "../obm/obmSetting";
 import type { ProvisioningStores } from "../ports";
+import { assertRecordFits, fitsKey } from "../recordSize";
 import { keepRedactedSecrets } from "../secrets";
 import { refreshWorkflow } from "../workflows/workflowService";
 import { buildNode, type Node, type NodeInput, parseNewNode, parseNodePatch } from "./node";
@@ -14,6 +15,7 @@ const IPV4 = /^(\d{1,3}\.){3}\d{1,3}$/;
  * IP address it fetched a boot profile from.
  */
 export async function findNode(stores: ProvisioningStores, identifier: string): Promise<Node> {
+  if (!fitsKey(identifier)) throw new NotFoundError(`Could not find node with identifier ${identifier.slice(0, 64)}…`);
   let node = await stores.nodes.find(normalizeIdentifier(identifier));
   if (!node && IPV4.test(identifier)) {
     const id = await stores.lookups.nodeAt(identifier);
@@ -48,6 +50,7 @@ export async function createNode(stores: ProvisioningStores, body: NodeInput & {
   const input = parseNewNode(body);
   const node = buildNode(input, input.id ?? newObjectId(now), now);
   assertServicesSupported(node.obmSettings, node);
+  assertRecordFits(node, "node");
   return stores.nodes.create(node);
 }
 
@@ -69,6 +72,7 @@ export async function patchNode(
         assertServicesSupported(obmSettings, next);
         next.obmSettings = upsertObmSettings(current.obmSettings, obmSettings);
       }
+      assertRecordFits(next, "node");
       return next;
     },
     found,

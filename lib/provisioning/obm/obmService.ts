@@ -2,6 +2,7 @@ import { NotFoundError } from "../../errors";
 import type { Node } from "../nodes/node";
 import { findNode } from "../nodes/nodeService";
 import type { ProvisioningStores } from "../ports";
+import { assertRecordFits } from "../recordSize";
 import { OBM_LIBRARY, type ObmServiceEntry, obmServiceEntry } from "./obmLibrary";
 import { assertServicesSupported, type ObmSetting, type ObmSettingInput, parseObmSettings, upsertObmSettings } from "./obmSetting";
 
@@ -33,7 +34,9 @@ export async function setNodeObm(
     node.id,
     (current) => {
       assertServicesSupported(settings, current);
-      return { ...current, obmSettings: upsertObmSettings(current.obmSettings, settings), updatedAt: now.toISOString() };
+      const next = { ...current, obmSettings: upsertObmSettings(current.obmSettings, settings), updatedAt: now.toISOString() };
+      assertRecordFits(next, "node");
+      return next;
     },
     node,
   );

@@ -5,6 +5,7 @@ import { GRAPH_LIBRARY, type GraphDefinition, graphDefinition } from "../graphs/
 import type { Node } from "../nodes/node";
 import { findNode } from "../nodes/nodeService";
 import type { ProvisioningStores } from "../ports";
+import { assertRecordFits, fitsKey } from "../recordSize";
 import { buildWorkflow } from "./buildWorkflow";
 import { advanceWorkflow, cancelWorkflow, completeWaitingTask } from "./progress";
 import { ACTIVE_CONFLICT, type Workflow } from "./workflow";
@@ -63,6 +64,7 @@ export async function startWorkflow(
   const options = request.options ?? {};
   if (!isPlainObject(options)) throw new ValidationError("options must be a JSON object");
   const workflow = advanceWorkflow(buildWorkflow(graph, options, node.id, api, now), node.obmSettings, now);
+  assertRecordFits(workflow, "workflow");
   try {
     return await stores.workflows.create(workflow);
   } catch (error) {
@@ -78,7 +80,7 @@ export async function listWorkflows(stores: ProvisioningStores, filter: { active
 }
 
 export async function getWorkflow(stores: ProvisioningStores, id: string, now: Date): Promise<Workflow> {
-  const workflow = await stores.workflows.get(id);
+  const workflow = fitsKey(id) ? await stores.workflows.get(id) : undefined;
   if (!workflow) throw new NotFoundError(`Could not find workflow with identifier ${id}`);
   return refreshWorkflow(stores, workflow, now);
 }
