@@ -27,6 +27,7 @@ export type ErrorKind =
   | "not-found"
   | "method-not-allowed"
   | "conflict"
+  | "unprocessable"
   | "payload-too-large"
   | "insufficient-storage"
   | "unavailable";
@@ -44,6 +45,22 @@ export class NotFoundError extends DomainError {
 /** The request would break a uniqueness or state rule (a MAC already owned, an active workflow). */
 export class ConflictError extends DomainError {
   readonly kind = "conflict";
+}
+
+/** The same request is still being carried out (an Idempotency-Key in use): try again later. */
+export class InProgressError extends DomainError {
+  readonly kind = "conflict";
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message);
+  }
+}
+
+/** Well-formed, but at odds with what was said before (an Idempotency-Key reused with another body). */
+export class UnprocessableError extends DomainError {
+  readonly kind = "unprocessable";
 }
 
 /** A store refuses to grow past its configured capacity. */

@@ -2,10 +2,14 @@ import { endpoint } from "../../lib/http/endpoint";
 import { presentTasks } from "../../lib/http/presenters/taskPresenter";
 import { created } from "../../lib/http/responses";
 import { createTask } from "../../lib/http/routes/tasks";
-import { taskStore } from "../../lib/store/compositionRoot";
+import { idempotencyStore, taskStore } from "../../lib/store/compositionRoot";
 import * as tasks from "../../lib/tasks/taskService";
 
-export const handler = endpoint(createTask, async ({ event, readBody }) => {
-  const task = await tasks.createTask(taskStore(), await readBody());
-  return created({ task: presentTasks(event, "single")(task) });
-});
+export const handler = endpoint(
+  createTask,
+  async ({ event, readBody }) => {
+    const task = await tasks.createTask(taskStore(), await readBody());
+    return created({ task: presentTasks(event, "single")(task) });
+  },
+  { idempotency: idempotencyStore },
+);

@@ -1,7 +1,9 @@
 import type middy from "@middy/core";
 import type { Context } from "aws-lambda";
 import { NotFoundError } from "../errors";
+import type { IdempotencyStore } from "../idempotency/idempotencyStore";
 import type { HttpEvent, HttpResult } from "./event";
+import { idempotentRequest } from "./idempotentRequest";
 import { parseJsonBody } from "./middleware/jsonBody";
 import { type Endpoint, requiresAuth } from "./routes/endpoint";
 import { httpRoute } from "./stack";
@@ -20,6 +22,12 @@ export interface EndpointRequest<E extends Endpoint> {
 }
 
 export type EndpointHandler<E extends Endpoint> = (request: EndpointRequest<E>) => Promise<HttpResult>;
+
+/** What an endpoint needs from outside lib/http, given by its handler module (from the composition root). */
+export interface EndpointPorts {
+  /** Where an idempotent entry keeps its keys. */
+  idempotency?: () => IdempotencyStore;
+}
 
 /** Every query parameter with all its values (the raw query string parsed once). */
 export function queryParameters(event: HttpEvent): Record<string, string[]> {
@@ -47,8 +55,11 @@ const noSuchPath = (entry: Endpoint, event: HttpEvent): NotFoundError =>
 export function endpoint<E extends Endpoint>(
   entry: E,
   handler: EndpointHandler<E>,
+  ports: EndpointPorts = {},
 ): middy.MiddyfiedHandler<HttpEvent, HttpResult, Error, Context> {
   const { request } = entry;
+  const keys = ports.idempotency;
+  if (entry.idempotent && !keys) throw new Error(`${entry.function} is idempotent: its handler must give endpoint() an idempotency store`);
   return httpRoute(
     { style: entry.service === "tasks" ? "tasks" : "rackhd", isProtected: (config) => requiresAuth(entry.auth, config) },
     async (event) => {
@@ -62,7 +73,8 @@ export function endpoint<E extends Endpoint>(
         );
         return body as Promise<Body<E>>;
       };
-      return handler({ event, params: params as Part<E, "params">, query: query as Part<E, "query">, readBody });
+      const run = () => handler({ event, params: params as Part<E, "params">, query: query as Part<E, "query">, readBody });
+      return keys ? idempotentRequest(event, keys(), () => new Date(), run) : run();
     },
   );
 }

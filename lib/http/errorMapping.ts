@@ -1,5 +1,5 @@
 import type { Settings } from "../config/settings";
-import { type DomainError, type ErrorKind, isDomainError, MethodNotAllowedError, UnavailableError } from "../errors";
+import { type DomainError, type ErrorKind, isDomainError, MethodNotAllowedError } from "../errors";
 import type { HttpResult } from "./event";
 import { json } from "./responses";
 
@@ -11,6 +11,7 @@ const STATUS: Record<Exclude<ErrorKind, "unauthorized">, number> = {
   "not-found": 404,
   "method-not-allowed": 405,
   conflict: 409,
+  unprocessable: 422,
   "payload-too-large": 413,
   "insufficient-storage": 507,
   unavailable: 503,
@@ -24,6 +25,7 @@ const TITLE: Record<number, string> = {
   405: "Method not allowed",
   409: "Conflict",
   413: "Payload too large",
+  422: "Unprocessable entity",
   500: "Internal server error",
   503: "Service unavailable",
   507: "Insufficient storage",
@@ -48,7 +50,9 @@ export function errorResponse(error: unknown, style: ErrorStyle, config: Pick<Se
   const headers: Record<string, string> = {};
   if (status === 401 || status === 403) headers["www-authenticate"] = `Basic realm="${quoted(config.authRealm)}"`;
   if (MethodNotAllowedError.is(error)) headers.allow = error.allow.join(", ");
-  if (UnavailableError.is(error)) headers["retry-after"] = String(error.retryAfterSeconds);
+  // UnavailableError and InProgressError say when to try again.
+  const retryAfter = isDomainError(error) ? (error as { retryAfterSeconds?: unknown }).retryAfterSeconds : undefined;
+  if (typeof retryAfter === "number") headers["retry-after"] = String(retryAfter);
   const detail = isDomainError(error) && status !== 401 && status !== 403 ? error.message : title;
   if (style === "rackhd") return json(status, { message: detail }, { ...headers, "content-type": "application/json; charset=utf-8" });
   return json(status, detail === title ? { error: title } : { error: title, message: detail }, headers);

@@ -1,10 +1,12 @@
 import { type Settings, settings } from "../config/settings";
 import { ConfigError, isDomainError } from "../errors";
+import { type IdempotencyStore, lockSeconds } from "../idempotency/idempotencyStore";
 import { logLine } from "../logger";
 import { demoNodes } from "../provisioning/demoNodes";
 import type { NodeStore } from "../provisioning/nodes/nodeStore";
 import type { ProvisioningStores } from "../provisioning/ports";
 import type { TaskStore } from "../tasks/taskStore";
+import { MemoryIdempotencyStore } from "./memory/idempotencyStore";
 import { MemoryLookupStore } from "./memory/lookupStore";
 import { MemoryNodeStore } from "./memory/nodeStore";
 import { MemoryTaskStore } from "./memory/taskStore";
@@ -110,4 +112,22 @@ export function provisioningStores(): Promise<ProvisioningStores> {
     ready.catch(() => resetProcessSingleton(key));
     return ready;
   });
+}
+
+/** This container's idempotency keys, in the store STORE names (the same table as the data in DynamoDB). */
+export function idempotencyStore(): IdempotencyStore {
+  const config = settings();
+  const store = storeOf(config);
+  const lock = lockSeconds(config.functionTimeoutSeconds);
+  if (process.env.BUNDLED_STORE !== "memory" && store === "dynamodb") {
+    return processSingleton(`idempotencyStore.dynamodb.${config.dynamodbTable}`, () => {
+      const { DynamoIdempotencyStore } = require("./dynamodb/idempotencyStore") as typeof import("./dynamodb/idempotencyStore");
+      const { documentClient } = require("./dynamodb/client") as typeof import("./dynamodb/client");
+      return new DynamoIdempotencyStore(documentClient(config), config.dynamodbTable, lock);
+    });
+  }
+  if (process.env.BUNDLED_STORE === "dynamodb") return notBundled(store);
+  // A tenth of the memory budget at most: kept answers are a cache, not data.
+  const limits = { capacity: config.memoryStoreCapacity, maxBytes: Math.floor(config.memoryStoreMaxBytes / 10) };
+  return processSingleton("idempotencyStore.memory", () => new MemoryIdempotencyStore(limits, lock * 1000));
 }

@@ -36,4 +36,5 @@ export async function api(input: Parameters<typeof route>[0]): Promise<Answer> {
 export function freshContainer(): void {
   resetProcessSingleton("taskStore.memory");
   resetProcessSingleton("provisioningStores.memory");
+  resetProcessSingleton("idempotencyStore.memory");
 }

@@ -3,10 +3,14 @@ import { presentNode } from "../../../lib/http/presenters/provisioningPresenters
 import { ok } from "../../../lib/http/responses";
 import { patchNode } from "../../../lib/http/routes/provisioning";
 import { patchNode as patch } from "../../../lib/provisioning/nodes/nodeService";
-import { provisioningStores } from "../../../lib/store/compositionRoot";
+import { idempotencyStore, provisioningStores } from "../../../lib/store/compositionRoot";
 
 /** The body is read once the node is known to exist (404 before 400). */
-export const handler = endpoint(patchNode, async ({ params, readBody }) => {
-  const node = await patch(await provisioningStores(), params.identifier, readBody, new Date());
-  return ok(presentNode(node));
-});
+export const handler = endpoint(
+  patchNode,
+  async ({ params, readBody }) => {
+    const node = await patch(await provisioningStores(), params.identifier, readBody, new Date());
+    return ok(presentNode(node));
+  },
+  { idempotency: idempotencyStore },
+);

@@ -4,12 +4,16 @@ import { apiContext } from "../../../lib/http/requestContext";
 import { created } from "../../../lib/http/responses";
 import { startWorkflow } from "../../../lib/http/routes/provisioning";
 import { startWorkflow as start } from "../../../lib/provisioning/workflows/workflowService";
-import { provisioningStores } from "../../../lib/store/compositionRoot";
+import { idempotencyStore, provisioningStores } from "../../../lib/store/compositionRoot";
 
 /** `{name, options}` in the body, or `?name=` (which wins). */
-export const handler = endpoint(startWorkflow, async ({ event, params, query, readBody }) => {
-  const body = (await readBody()) ?? {};
-  const request = { name: query.name?.[0] ?? body.name, options: body.options };
-  const workflow = await start(await provisioningStores(), params.identifier, request, apiContext(event), new Date());
-  return created(presentWorkflow(workflow));
-});
+export const handler = endpoint(
+  startWorkflow,
+  async ({ event, params, query, readBody }) => {
+    const body = (await readBody()) ?? {};
+    const request = { name: query.name?.[0] ?? body.name, options: body.options };
+    const workflow = await start(await provisioningStores(), params.identifier, request, apiContext(event), new Date());
+    return created(presentWorkflow(workflow));
+  },
+  { idempotency: idempotencyStore },
+);

@@ -49,7 +49,8 @@ const STATUS_TEXT: Record<number, string> = {
   403: "Missing or wrong credentials (AUTH_FAILURE_STATUS=403)",
   404: "Not found",
   409: "Conflict",
-  413: "The body is larger than BODY_LIMIT_BYTES",
+  413: "The body is larger than BODY_LIMIT_BYTES, or the record would be larger than a stored record may be",
+  422: "The Idempotency-Key was used before with another request body",
   500: "Internal error (a bad setting or a bug; the body says nothing of the cause)",
   503: "The data store is throttled or unreachable (STORE=dynamodb): try again after Retry-After seconds",
   507: "The memory store is full (MEMORY_STORE_CAPACITY, MEMORY_STORE_MAX_BYTES)",
@@ -111,6 +112,10 @@ function responses(service: ServiceInfo, entry: Endpoint): Record<string, unknow
   }
   if (entry.method !== "GET") add(507);
   if (entry.access !== "noData") add(503); // the store is throttled, unreachable or slow
+  if (entry.idempotent) {
+    add(409); // the same Idempotency-Key still in progress
+    add(422);
+  }
   add(500);
   return Object.fromEntries(
     [...statuses].sort(([a], [b]) => a - b).map(([status, name]) => [String(status), responseObject(status, name, entry.paged)]),
@@ -148,6 +153,15 @@ function parameters(service: ServiceInfo, entry: Endpoint): unknown[] {
       },
       { name: "$skip", in: "query", description: "RackHD 2.0's offset.", schema: { type: "integer", minimum: 0 } },
     );
+  }
+  if (entry.idempotent) {
+    out.push({
+      name: "Idempotency-Key",
+      in: "header",
+      description:
+        "Makes a retry safe: the same key with the same body answers the first answer again (with `Idempotent-Replayed: true`) and changes nothing; with another body, 422; while the first is still being carried out, 409 with Retry-After. Keys are kept 24 hours, per method, path and credentials.",
+      schema: { type: "string", minLength: 1, maxLength: 255, pattern: "^[\\x21-\\x7e]+$" },
+    });
   }
   if (entry.request.query) {
     out.push({

@@ -49,6 +49,11 @@ export interface Endpoint {
     /** The body may be absent (RackHD's POST /workflows?name=…). */
     bodyOptional?: true;
   };
+  /**
+   * Takes an `Idempotency-Key` header: a retry with the same key and body gets the first answer
+   * and changes nothing (lib/http/idempotentRequest.ts). Creates and updates.
+   */
+  idempotent?: true;
   /** A list answered in pages (`?limit=`, `next`, RackHD's `$top`/`$skip`; lib/http/paging.ts). */
   paged?: true;
   /** The answer's schema per status, by name (lib/http/schemas). */

@@ -31,6 +31,7 @@ export const createNode = {
   service: "provisioning",
   auth: "northbound",
   access: "provisioningWrite",
+  idempotent: true,
   summary:
     "Create a node: `name` required; a client-supplied unused 24-hex `id` and extra keys are kept; 409 for an identifier another node has",
   request: { params: check.VersionParams, query: check.Query, body: check.NewNodeBody },
@@ -58,6 +59,7 @@ export const patchNode = {
   service: "provisioning",
   auth: "northbound",
   access: "provisioningWrite",
+  idempotent: true,
   summary: "Change a node (404, then 400); a whole node echoed back is accepted",
   request: { params: check.NodeParams, query: check.Query, body: check.NodePatchBody },
   responses: { 200: "Node", 400: "RackhdError", 401: "RackhdError", 404: "RackhdError", 409: "RackhdError" },
@@ -99,6 +101,7 @@ export const setNodeObm = {
   service: "provisioning",
   auth: "northbound",
   access: "provisioningWrite",
+  idempotent: true,
   summary:
     "Add OBM settings (one or an array), upsert per service; 404, then 400 (bad body, unknown service, service the node type does not support)",
   request: { params: check.NodeParams, query: check.Query, body: check.ObmSettingsBody },
@@ -210,6 +213,7 @@ export const startWorkflow = {
   service: "provisioning",
   auth: "northbound",
   access: "provisioningWrite",
+  idempotent: true,
   summary: "Run a graph on the node: `{name, options}` or `?name=`",
   request: { params: check.NodeParams, query: check.Query, body: check.StartWorkflowBody, bodyOptional: true },
   responses: { 201: "Workflow", 400: "RackhdError", 401: "RackhdError", 404: "RackhdError" },

@@ -1,7 +1,8 @@
-import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { NewTask, Task, TaskPatch } from "../../tasks/task";
 import type { TaskStore } from "../../tasks/taskStore";
 import { isConditionFailure, queryAll, rethrowItemTooLarge } from "./conditions";
+import { writeTogether } from "./writeTogether";
 
 /**
  * Tasks in DynamoDB, shared by every container.
@@ -59,13 +60,15 @@ export class DynamoTaskStore implements TaskStore {
     );
     const task: Task = { id: Number(Attributes!.lastId), title: fields.title, description: fields.description, done: false };
     try {
-      await this.client.send(
-        new PutCommand({
-          TableName: this.table,
-          Item: { pk: TASK, sk: sortKey(task.id), ...task },
-          ConditionExpression: "attribute_not_exists(pk)",
-        }),
-      );
+      await writeTogether(this.client, this.table, [
+        {
+          Put: {
+            TableName: this.table,
+            Item: { pk: TASK, sk: sortKey(task.id), ...task },
+            ConditionExpression: "attribute_not_exists(pk)",
+          },
+        },
+      ]);
     } catch (error) {
       rethrowItemTooLarge(error);
     }

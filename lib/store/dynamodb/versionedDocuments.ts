@@ -1,17 +1,8 @@
-import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
-import {
-  BATCH_GET_LIMIT,
-  batchGetAll,
-  isConditionFailure,
-  queryAll,
-  RETRY,
-  rethrowItemTooLarge,
-  retry,
-  transactionReasons,
-} from "./conditions";
+import { type DynamoDBDocumentClient, GetCommand } from "@aws-sdk/lib-dynamodb";
+import { BATCH_GET_LIMIT, batchGetAll, queryAll, RETRY, rethrowItemTooLarge, retry, transactionReasons } from "./conditions";
+import { type TransactItem, writeTogether } from "./writeTogether";
 
-/** One item of a TransactWriteItems call. */
-export type TransactItem = NonNullable<ConstructorParameters<typeof TransactWriteCommand>[0]["TransactItems"]>[number];
+export type { TransactItem };
 
 interface DocumentItem {
   pk: string;
@@ -175,22 +166,9 @@ export class VersionedDocuments<T extends { createdAt: string }> {
     });
   }
 
-  /**
-   * Writes the items together. One item is a plain conditional write (half the write units of a
-   * one-item transaction); its failed condition is reported as a cancelled transaction would be.
-   */
-  async transact(items: TransactItem[]): Promise<unknown> {
-    if (items.length > 1) return this.client.send(new TransactWriteCommand({ TransactItems: items }));
-    const [{ Put, Delete }] = items;
-    try {
-      return Put ? await this.client.send(new PutCommand(Put)) : await this.client.send(new DeleteCommand(Delete!));
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-      throw Object.assign(new Error("The condition failed"), {
-        name: "TransactionCanceledException",
-        CancellationReasons: [{ Code: "ConditionalCheckFailed" }],
-      });
-    }
+  /** Writes the items together (see writeTogether). */
+  transact(items: TransactItem[]): Promise<void> {
+    return writeTogether(this.client, this.table, items);
   }
 
   private item(id: string, doc: T, version: number): DocumentItem {
