@@ -24,6 +24,7 @@ export const isDomainError = (error: unknown): error is DomainError =>
 export type ErrorKind =
   | "bad-request"
   | "unauthorized"
+  | "forbidden"
   | "not-found"
   | "method-not-allowed"
   | "conflict"
@@ -35,6 +36,11 @@ export type ErrorKind =
 /** The request is malformed or breaks a rule of the contract. */
 export class ValidationError extends DomainError {
   readonly kind = "bad-request";
+}
+
+/** Known who asks, and refused (a boot request without its workflow's token). */
+export class ForbiddenError extends DomainError {
+  readonly kind = "forbidden";
 }
 
 /** The thing asked for does not exist. */

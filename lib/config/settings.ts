@@ -24,6 +24,11 @@ export interface Settings {
   /** Endpoint of a local DynamoDB engine; undefined = the AWS service of the region. */
   dynamodbEndpoint: string | undefined;
   demoNodes: boolean;
+  /**
+   * Boot requests (kickstart, completion, notification) must name their node and carry its active
+   * workflow's token; off = RackHD's way (a request may name no node: its source address does).
+   */
+  bootTokens: boolean;
   memoryStoreCapacity: number;
   memoryStoreMaxBytes: number;
   logRequests: boolean;
@@ -49,6 +54,7 @@ export const SETTING_NAMES = [
   "DYNAMODB_TABLE",
   "DYNAMODB_ENDPOINT",
   "DEMO_NODES",
+  "BOOT_TOKENS",
   "MEMORY_STORE_CAPACITY",
   "MEMORY_STORE_MAX_BYTES",
   "LOG_REQUESTS",
@@ -115,6 +121,7 @@ export function readSettings(env: Env): Settings {
     dynamodbTable: env.DYNAMODB_TABLE?.trim() || "lambda-tasks-provisioning",
     dynamodbEndpoint: absoluteUrl(env, "DYNAMODB_ENDPOINT"),
     demoNodes: oneOf(env, "DEMO_NODES", ["on", "off"] as const, "off") === "on",
+    bootTokens: oneOf(env, "BOOT_TOKENS", ["on", "off"] as const, "on") === "on",
     memoryStoreCapacity: positiveInteger(env, "MEMORY_STORE_CAPACITY", 100_000),
     memoryStoreMaxBytes: positiveInteger(env, "MEMORY_STORE_MAX_BYTES", 256 * 1024 * 1024),
     logRequests: oneOf(env, "LOG_REQUESTS", ["on", "off"] as const, "on") === "on",

@@ -8,6 +8,7 @@ export type ErrorStyle = "tasks" | "rackhd";
 
 const STATUS: Record<Exclude<ErrorKind, "unauthorized">, number> = {
   "bad-request": 400,
+  forbidden: 403,
   "not-found": 404,
   "method-not-allowed": 405,
   conflict: 409,
@@ -48,12 +49,13 @@ export function errorResponse(error: unknown, style: ErrorStyle, config: Pick<Se
   const status = statusOf(error, config);
   const title = TITLE[status];
   const headers: Record<string, string> = {};
-  if (status === 401 || status === 403) headers["www-authenticate"] = `Basic realm="${quoted(config.authRealm)}"`;
+  const credentials = isDomainError(error) && error.kind === "unauthorized";
+  if (credentials) headers["www-authenticate"] = `Basic realm="${quoted(config.authRealm)}"`;
   if (MethodNotAllowedError.is(error)) headers.allow = error.allow.join(", ");
   // UnavailableError and InProgressError say when to try again.
   const retryAfter = isDomainError(error) ? (error as { retryAfterSeconds?: unknown }).retryAfterSeconds : undefined;
   if (typeof retryAfter === "number") headers["retry-after"] = String(retryAfter);
-  const detail = isDomainError(error) && status !== 401 && status !== 403 ? error.message : title;
+  const detail = isDomainError(error) && !credentials ? error.message : title;
   if (style === "rackhd") return json(status, { message: detail }, { ...headers, "content-type": "application/json; charset=utf-8" });
   return json(status, detail === title ? { error: title } : { error: title, message: detail }, headers);
 }

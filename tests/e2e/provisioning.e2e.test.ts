@@ -62,12 +62,22 @@ describe("provisioning service over HTTP (RackHD quick start with the node simul
     expect(started.status).toBe(201);
     expect(started.body._status).toBe("running");
 
-    const boot = await simulateBoot({ server: server.baseUrl, macs: [mac] });
+    const boot = await simulateBoot({ server: server.baseUrl, macs: [mac], completion: "none" });
     expect(boot.outcome).toBe("installed");
-    expect(boot.installScriptUrl).toBe(`${server.baseUrl}/api/current/templates/centos-ks?nodeId=${nodeId}`);
+    expect(boot.installScriptUrl).toMatch(
+      new RegExp(`^${server.baseUrl}/api/current/templates/centos-ks\\?nodeId=${nodeId}&token=[\\w-]{24}$`),
+    );
+    // A completion that does not carry the workflow's token (another machine behind the same NAT, say) is refused.
+    const bare = await call("HEAD", "/api/current/templates/renasar-ansible.pub");
+    expect(bare.status).toBe(403);
+    expect((await call("POST", `/api/current/notification?nodeId=${nodeId}`, { headers: JSON_TYPE })).status).toBe(403);
+    expect((await call("GET", `/api/1.1/workflows/${started.body.instanceId}`)).body._status).toBe("running");
+
+    const done = await simulateBoot({ server: server.baseUrl, macs: [mac] });
+    expect(done.outcome).toBe("installed");
     expect(boot.installScript).toMatch(/^rootpw --iscrypted \$6\$/m);
     expect(boot.installScript).toMatch(/^user --name=ops --password=\$6\$\S+ --iscrypted --uid=1010$/m);
-    expect(boot.completionRequests.map((r) => [r.method, r.status])).toEqual([
+    expect(done.completionRequests.map((r) => [r.method, r.status])).toEqual([
       ["HEAD", 200],
       ["POST", 201],
     ]);

@@ -406,32 +406,65 @@ describe("boot flow (southbound)", () => {
     expect(await profiles("?macs=fooey")).toMatchObject({ status: 400, body: { message: "Invalid MAC address: fooey" } });
   });
 
-  it("serves the install profile, the kickstart (by nodeId, MAC or source IP) and completes by HEAD of the completionUri", async () => {
+  /** The boot token the profile renders into the kickstart URL. */
+  const tokenIn = (script: string): string => /centos-ks\?nodeId=[0-9a-f]{24}&token=([\w-]+)/.exec(script)![1];
+  const template = (query: string, name = "centos-ks", method = "GET") =>
+    api({ method, path: `/api/common/templates/${name}${query}`, sourceIp: "172.31.128.77" });
+  const workflowStatus = async () => (await get(`${A}/nodes/${DEMO_ID}/workflows`)).body[0]._status;
+
+  it("serves the install profile with a per-workflow token, the kickstart for that token only, and completes by HEAD of the completionUri", async () => {
     await startInstall();
     const profile = await profiles(`?macs=${MAC}`, "172.31.128.77");
     expect(profile.raw).toContain("kernel ${base-url}/vmlinuz repo=https://abc123.execute-api.us-east-1.amazonaws.com/Centos/7.0");
     expect(profile.raw).toContain(
-      `ks=https://abc123.execute-api.us-east-1.amazonaws.com/api/current/templates/centos-ks?nodeId=${DEMO_ID}`,
+      `ks=https://abc123.execute-api.us-east-1.amazonaws.com/api/current/templates/centos-ks?nodeId=${DEMO_ID}&token=`,
     );
     expect(profile.raw).toContain("BOOTIF=01-08-00-27-27-eb-12");
-    for (const query of [`?nodeId=${DEMO_ID}`, `?macs=${MAC}`, ""]) {
-      const ks = await api({ method: "GET", path: `/api/common/templates/centos-ks${query}`, sourceIp: "172.31.128.77" });
-      expect(ks.status).toBe(200);
-      expect(ks.raw).toMatch(/^rootpw --iscrypted \$6\$[./0-9A-Za-z]{16}\$[./0-9A-Za-z]{86}$/m);
-      expect(ks.raw).not.toContain("s3cr3t-root");
+    const token = tokenIn(profile.raw);
+    expect(token).toMatch(/^[\w-]{24}$/);
+
+    const ks = await template(`?nodeId=${DEMO_ID}&token=${token}`);
+    expect(ks.status).toBe(200);
+    expect(ks.raw).toMatch(/^rootpw --iscrypted \$6\$[./0-9A-Za-z]{16}\$[./0-9A-Za-z]{86}$/m);
+    expect(ks.raw).not.toContain("s3cr3t-root");
+    expect(ks.raw).toContain(`renasar-ansible.pub?nodeId=${DEMO_ID}&token=${token}'`);
+    expect(ks.raw).toContain(`/notification?nodeId=${DEMO_ID}&token=${token}'`);
+    // Without the token, or naming the node only by MAC or source address: refused, nothing changed.
+    for (const query of [`?nodeId=${DEMO_ID}`, `?nodeId=${DEMO_ID}&token=wrong`, `?macs=${MAC}`, ""]) {
+      expect(await template(query)).toMatchObject({ status: 403, body: { message: expect.stringMatching(/token/) } });
     }
-    const head = await api({ method: "HEAD", path: `/api/common/templates/renasar-ansible.pub?nodeId=${DEMO_ID}` });
+    expect((await template("", "renasar-ansible.pub", "HEAD")).status).toBe(403);
+    expect(await workflowStatus()).toBe("running");
+
+    const head = await template(`?nodeId=${DEMO_ID}&token=${token}`, "renasar-ansible.pub", "HEAD");
     expect(head).toMatchObject({ status: 200, raw: "" });
-    const done = (await get(`${A}/nodes/${DEMO_ID}/workflows`)).body[0];
-    expect(done._status).toBe("succeeded");
+    expect(await workflowStatus()).toBe("succeeded");
     expect((await profiles(`?macs=${MAC}`)).raw).toContain("echo Unable to locate active workflow.");
   });
 
-  it("completes by POST /notification?nodeId= (201, the message echoed)", async () => {
+  it("with BOOT_TOKENS=off, finds the node by nodeId, MAC or source IP as RackHD did, and completes without a token", async () => {
+    process.env.BOOT_TOKENS = "off";
+    try {
+      await startInstall();
+      await profiles(`?macs=${MAC}`, "172.31.128.77");
+      for (const query of [`?nodeId=${DEMO_ID}`, `?macs=${MAC}`, ""]) expect((await template(query)).status).toBe(200);
+      expect((await template("", "renasar-ansible.pub", "HEAD")).status).toBe(200);
+      expect(await workflowStatus()).toBe("succeeded");
+    } finally {
+      delete process.env.BOOT_TOKENS;
+    }
+  });
+
+  it("completes by POST /notification?nodeId=&token= (201, the message echoed), and refuses it without the token", async () => {
     await startInstall();
-    const answer = await api({ method: "POST", path: `/api/current/notification?nodeId=${DEMO_ID}`, headers: JSON_TYPE });
-    expect(answer).toMatchObject({ status: 201, body: { nodeId: DEMO_ID } });
-    expect((await get(`${A}/nodes/${DEMO_ID}/workflows`)).body[0]._status).toBe("succeeded");
+    const token = tokenIn((await profiles(`?macs=${MAC}`)).raw);
+    const notify = (query: string) => api({ method: "POST", path: `/api/current/notification${query}`, headers: JSON_TYPE });
+    expect((await notify(`?nodeId=${DEMO_ID}`)).status).toBe(403);
+    expect((await notify(`?nodeId=${DEMO_ID}&token=${token.slice(1)}x`)).status).toBe(403);
+    expect(await workflowStatus()).toBe("running");
+    const answer = await notify(`?nodeId=${DEMO_ID}&token=${token}`);
+    expect(answer).toMatchObject({ status: 201, body: { nodeId: DEMO_ID, token } });
+    expect(await workflowStatus()).toBe("succeeded");
   });
 
   it("checks notifications: bad nodeId 400, unknown 404, none is a broadcast", async () => {
@@ -444,9 +477,9 @@ describe("boot flow (southbound)", () => {
   });
 
   it("answers 404 for templates with no waiting task or an unknown name", async () => {
-    expect((await get(`/api/current/templates/centos-ks?nodeId=${DEMO_ID}`)).status).toBe(404);
+    expect((await get(`/api/current/templates/centos-ks?nodeId=${DEMO_ID}&token=x`)).status).toBe(404);
     expect((await get(`/api/current/templates/nope?nodeId=${DEMO_ID}`)).status).toBe(404);
-    expect((await get(`/api/current/templates/centos-ks?nodeId=fooey`)).status).toBe(404);
+    expect((await get(`/api/current/templates/centos-ks?nodeId=fooey&token=x`)).status).toBe(404);
   });
 });
 

@@ -1,3 +1,4 @@
+import { settings } from "../../../lib/config/settings";
 import { endpoint } from "../../../lib/http/endpoint";
 import { created } from "../../../lib/http/responses";
 import { notification } from "../../../lib/http/routes/provisioning";
@@ -8,5 +9,5 @@ import { provisioningStores } from "../../../lib/store/compositionRoot";
 export const handler = endpoint(notification, async ({ query, readBody }) => {
   const fromQuery = Object.fromEntries(Object.entries(query).map(([key, values]) => [key, values[0]]));
   const message = { ...(await readBody()), ...fromQuery };
-  return created(await notify(await provisioningStores(), message, new Date()));
+  return created(await notify(await provisioningStores(), message, new Date(), { requireToken: settings().bootTokens }));
 });

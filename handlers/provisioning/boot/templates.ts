@@ -1,3 +1,4 @@
+import { settings } from "../../../lib/config/settings";
 import { endpoint } from "../../../lib/http/endpoint";
 import { apiContext } from "../../../lib/http/requestContext";
 import { text } from "../../../lib/http/responses";
@@ -7,7 +8,8 @@ import { provisioningStores } from "../../../lib/store/compositionRoot";
 
 /** GET (and, through the catch-all, HEAD): a request to the completionUri completes the install. */
 export const handler = endpoint(nodeTemplate, async ({ event, params, query }) => {
-  const who = { nodeId: query.nodeId?.[0], macs: query.macs ?? [], sourceIp: event.requestContext.http.sourceIp };
-  const script = await template(await provisioningStores(), params.name, who, event.rawPath, apiContext(event), new Date());
+  const who = { nodeId: query.nodeId?.[0], macs: query.macs ?? [], sourceIp: event.requestContext.http.sourceIp, token: query.token?.[0] };
+  const policy = { requireToken: settings().bootTokens };
+  const script = await template(await provisioningStores(), params.name, who, event.rawPath, apiContext(event), new Date(), policy);
   return text(200, script);
 });

@@ -270,9 +270,9 @@ export const nodeTemplate = {
   auth: "none",
   access: "provisioningWrite",
   summary:
-    "`centos-ks`, `ubuntu-preseed`, `pxe-cloud-config.yml`, `esx-ks`, `renasar-ansible.pub` for the node found by `?nodeId=`, then `?macs=`, then the source IP that last fetched a profile (HEAD too, through the catch-all)",
+    "`centos-ks`, `ubuntu-preseed`, `pxe-cloud-config.yml`, `esx-ks`, `renasar-ansible.pub` for the node `?nodeId=` with its workflow's `?token=` (403 otherwise); with BOOT_TOKENS=off, the node found by `?nodeId=`, then `?macs=`, then the source IP that last fetched a profile (HEAD too, through the catch-all)",
   request: { params: check.NameParams, query: check.Query },
-  responses: { 200: "Script", 400: "RackhdError", 404: "RackhdError" },
+  responses: { 200: "Script", 400: "RackhdError", 403: "RackhdError", 404: "RackhdError" },
 } as const satisfies Endpoint;
 
 export const notification = {
@@ -283,9 +283,10 @@ export const notification = {
   service: "provisioning",
   auth: "none",
   access: "provisioningWrite",
-  summary: "The node says its install is done (`?nodeId=`): completes its waiting task; 201 with the message",
+  summary:
+    "The node says its install is done (`?nodeId=` with its workflow's `?token=`, 403 otherwise; no token with BOOT_TOKENS=off): completes its waiting task; 201 with the message",
   request: { params: check.VersionParams, query: check.Query, body: check.NotificationBody, bodyOptional: true },
-  responses: { 201: "NotificationEcho", 400: "RackhdError", 404: "RackhdError" },
+  responses: { 201: "NotificationEcho", 400: "RackhdError", 403: "RackhdError", 404: "RackhdError" },
 } as const satisfies Endpoint;
 
 // The contract, served: the OpenAPI document, a docs page, and RackHD's schemas.

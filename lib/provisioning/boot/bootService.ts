@@ -1,4 +1,4 @@
-import { isDomainError, NotFoundError, ValidationError } from "../../errors";
+import { ForbiddenError, isDomainError, NotFoundError, ValidationError } from "../../errors";
 import type { ApiContext } from "../apiContext";
 import { nodeIdForMac } from "../ids";
 import { normalizeMac } from "../mac";
@@ -6,7 +6,9 @@ import { buildNode, type Node } from "../nodes/node";
 import { findNode } from "../nodes/nodeService";
 import type { ProvisioningStores } from "../ports";
 import { markBooted, waitingInstallTask } from "../workflows/progress";
+import type { Workflow } from "../workflows/workflow";
 import { activeWorkflowOf, completeNodeInstall } from "../workflows/workflowService";
+import { tokenMatches } from "./bootToken";
 import { isTemplateName, renderInstallTemplate } from "./installTemplates";
 import { discoveredScript, messageScript, profileScript, redirectScript } from "./ipxe";
 
@@ -72,7 +74,13 @@ export async function bootProfile(
   if (!workflow) return messageScript(NO_ACTIVE_WORKFLOW);
   if (!task) return messageScript("The active workflow has no boot profile for this node yet.");
   const mac = macs.find((m) => node.identifiers.includes(m)) ?? macs[0];
-  const script = profileScript(String(task.options.profile), { options: task.options, api, nodeId: node.id, mac });
+  const script = profileScript(String(task.options.profile), {
+    options: task.options,
+    api,
+    nodeId: node.id,
+    mac,
+    token: workflow.bootToken,
+  });
   if (!script) return messageScript(`Unknown boot profile ${String(task.options.profile)}`);
   await rememberAddress();
   // bootedAt is the first boot of the task: a node that boots again costs no write.
@@ -84,6 +92,22 @@ export interface Requester {
   nodeId?: string;
   macs: readonly string[];
   sourceIp?: string;
+  /** The boot token the request carries (`?token=`). */
+  token?: string;
+}
+
+/** Whether boot requests must carry their workflow's token (BOOT_TOKENS). */
+export interface BootPolicy {
+  requireToken: boolean;
+}
+
+const NEEDS_TOKEN = "A boot request must name its node (?nodeId=) and carry its workflow's token (?token=), as the rendered URLs do";
+
+/** 403 unless the token is the workflow's (BOOT_TOKENS=on). */
+function checkToken(policy: BootPolicy, workflow: Workflow, node: Node, token: string | undefined): void {
+  if (policy.requireToken && !tokenMatches(workflow.bootToken, token)) {
+    throw new ForbiddenError(`The boot token does not match the active workflow of node ${node.id}`);
+  }
 }
 
 /** Which node a southbound request is from: ?nodeId=, then ?macs=, then the source IP's lookup. */
@@ -108,15 +132,20 @@ export async function nodeTemplate(
   path: string,
   api: ApiContext,
   now: Date,
+  policy: BootPolicy,
 ): Promise<string> {
   if (!isTemplateName(name)) throw new NotFoundError(`Could not find template ${name}`);
+  // With tokens, a request names its node: no identifying it by MAC or source address.
+  if (policy.requireToken && (!who.nodeId || !who.token)) throw new ForbiddenError(NEEDS_TOKEN);
   const node = await identifyRequester(stores, who);
   const workflow = await activeWorkflowOf(stores, node, now);
   const task = workflow && waitingInstallTask(workflow);
   if (!task) throw new NotFoundError(`${NO_ACTIVE_WORKFLOW} (node ${node.id})`);
-  const text = renderInstallTemplate(name, { options: task.options, api, nodeId: node.id, mac: node.identifiers[0] ?? "" });
+  checkToken(policy, workflow, node, who.token);
+  const context = { options: task.options, api, nodeId: node.id, mac: node.identifiers[0] ?? "", token: workflow.bootToken };
+  const text = renderInstallTemplate(name, context);
   const completionUri = String(task.options.completionUri ?? "");
-  if (completionUri !== "" && path.includes(completionUri)) await completeNodeInstall(stores, node, now);
+  if (completionUri !== "" && path.includes(completionUri)) await completeNodeInstall(stores, node, now, workflow);
   return text;
 }
 
@@ -124,11 +153,18 @@ export async function nodeTemplate(
  * POST /notification (RackHD era C): with a nodeId, completes that node's waiting install task.
  * Answers the message it was given.
  */
-export async function notify(stores: ProvisioningStores, message: Record<string, unknown>, now: Date): Promise<Record<string, unknown>> {
+export async function notify(
+  stores: ProvisioningStores,
+  message: Record<string, unknown>,
+  now: Date,
+  policy: BootPolicy,
+): Promise<Record<string, unknown>> {
   if (Object.hasOwn(message, "nodeId")) {
     if (typeof message.nodeId !== "string" || message.nodeId === "") throw new ValidationError("Invalid node ID in query or body");
     const node = await findNode(stores, message.nodeId);
-    await completeNodeInstall(stores, node, now);
+    const active = await stores.workflows.activeForNode(node.id);
+    if (active) checkToken(policy, active, node, typeof message.token === "string" ? message.token : undefined);
+    await completeNodeInstall(stores, node, now, active);
   }
   return message;
 }

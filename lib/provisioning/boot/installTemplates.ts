@@ -1,4 +1,5 @@
 import type { ApiContext } from "../apiContext";
+import { bootQuery } from "./bootToken";
 import { oneLine } from "./ipxe";
 
 export interface TemplateContext {
@@ -6,16 +7,18 @@ export interface TemplateContext {
   api: ApiContext;
   nodeId: string;
   mac: string;
+  /** The workflow's boot token (see bootToken.ts). */
+  token?: string;
 }
 
 const asArray = (value: unknown): Record<string, unknown>[] =>
   Array.isArray(value) ? value.filter((item): item is Record<string, unknown> => item !== null && typeof item === "object") : [];
 
 /** The two ways a RackHD install tells the service it is done: a request to completionUri (A/B) and a notification (C). */
-const completionCommands = ({ options, api, nodeId }: TemplateContext): string[] => [
+const completionCommands = ({ options, api, nodeId, token }: TemplateContext): string[] => [
   "# Signal completion to the provisioning service (both RackHD styles; either one completes the workflow).",
-  `wget --spider '${api.templates}/${oneLine(options.completionUri)}?nodeId=${nodeId}' || true`,
-  `curl -fsS -X POST -H 'Content-Type: application/json' '${api.base}/notification?nodeId=${nodeId}' || true`,
+  `wget --spider '${api.templates}/${oneLine(options.completionUri)}?${bootQuery(nodeId, token)}' || true`,
+  `curl -fsS -X POST -H 'Content-Type: application/json' '${api.base}/notification?${bootQuery(nodeId, token)}' || true`,
 ];
 
 function centosKickstart(context: TemplateContext): string {

@@ -1,4 +1,5 @@
 import type { ApiContext } from "../apiContext";
+import { bootQuery } from "./bootToken";
 
 /**
  * iPXE scripts served to booting machines (RackHD's data/profiles, rewritten). Every value put
@@ -53,10 +54,12 @@ export interface ProfileContext {
   api: ApiContext;
   nodeId: string;
   mac: string;
+  /** The workflow's boot token (see bootToken.ts). */
+  token?: string;
 }
 
-const installScriptUrl = ({ options, api, nodeId }: ProfileContext): string =>
-  `${api.templates}/${oneLine(options.installScript)}?nodeId=${nodeId}`;
+const installScriptUrl = ({ options, api, nodeId, token }: ProfileContext): string =>
+  `${api.templates}/${oneLine(options.installScript)}?${bootQuery(nodeId, token)}`;
 
 /**
  * The kernel's consoles: the serial one (`comport`, RackHD's option) and the screen. The last one

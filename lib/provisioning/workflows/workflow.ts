@@ -47,6 +47,8 @@ export interface Workflow {
   };
   tasks: Record<string, WorkflowTask>;
   domain: string;
+  /** The token its boot requests must carry (BOOT_TOKENS=on); never answered. */
+  bootToken?: string;
   createdAt: string;
   updatedAt: string;
 }

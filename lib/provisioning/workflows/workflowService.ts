@@ -1,6 +1,7 @@
 import { isDomainError, NotFoundError, ValidationError } from "../../errors";
 import { isPlainObject } from "../../json";
 import type { ApiContext } from "../apiContext";
+import { newBootToken } from "../boot/bootToken";
 import { GRAPH_LIBRARY, type GraphDefinition, graphDefinition } from "../graphs/graphLibrary";
 import type { Node } from "../nodes/node";
 import { findNode } from "../nodes/nodeService";
@@ -63,7 +64,8 @@ export async function startWorkflow(
   if (await activeWorkflowOf(stores, node, now)) throw new ValidationError(ACTIVE_CONFLICT);
   const options = request.options ?? {};
   if (!isPlainObject(options)) throw new ValidationError("options must be a JSON object");
-  const workflow = advanceWorkflow(buildWorkflow(graph, options, node.id, api, now), node.obmSettings, now);
+  const built = { ...buildWorkflow(graph, options, node.id, api, now), bootToken: newBootToken() };
+  const workflow = advanceWorkflow(built, node.obmSettings, now);
   assertRecordFits(workflow, "workflow");
   try {
     return await stores.workflows.create(workflow);
@@ -104,9 +106,17 @@ export async function cancelNodeWorkflow(stores: ProvisioningStores, identifier:
   return cancelled;
 }
 
-/** The node says its install is done (notification, or a request to the completionUri). */
-export async function completeNodeInstall(stores: ProvisioningStores, node: Node, now: Date): Promise<Workflow | undefined> {
-  const active = await stores.workflows.activeForNode(node.id);
+/**
+ * The node says its install is done (notification, or a request to the completionUri). `known`,
+ * the active workflow as just read, saves reading it again.
+ */
+export async function completeNodeInstall(
+  stores: ProvisioningStores,
+  node: Node,
+  now: Date,
+  known?: Workflow,
+): Promise<Workflow | undefined> {
+  const active = known ?? (await stores.workflows.activeForNode(node.id));
   if (!active) return undefined;
   return stores.workflows.update(active.instanceId, (current) => completeWaitingTask(current, node.obmSettings, now), active);
 }
