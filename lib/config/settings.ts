@@ -12,6 +12,8 @@ export interface Settings {
   authFailureStatus: 401 | 403;
   authRealm: string;
   authUsers: UserTable;
+  /** An SSM Parameter Store parameter (SecureString) holding AUTH_USERS, read at run time instead. */
+  authUsersParameter: string | undefined;
   /** Absolute base URL (no trailing slash) for task `uri`s; undefined = from the request. */
   publicBaseUrl: string | undefined;
   /** What `{{api.server}}` renders to; undefined = from the request. */
@@ -46,6 +48,7 @@ export const SETTING_NAMES = [
   "AUTH_FAILURE_STATUS",
   "AUTH_REALM",
   "AUTH_USERS",
+  "AUTH_USERS_PARAMETER",
   "PUBLIC_BASE_URL",
   "API_SERVER",
   "CORS_ORIGINS",
@@ -105,6 +108,17 @@ const origins = (env: Env): "*" | string[] => {
     .filter((origin) => origin !== "");
 };
 
+/** AUTH_USERS_PARAMETER: an SSM parameter name, and only when AUTH_USERS itself is not set. */
+function parameterName(env: Env): string | undefined {
+  const raw = env.AUTH_USERS_PARAMETER?.trim();
+  if (raw === undefined || raw === "") return undefined;
+  if (!/^\/[A-Za-z0-9_.\-/]{1,2047}$/.test(raw)) {
+    throw new ConfigError(`AUTH_USERS_PARAMETER must be an SSM parameter's full name, starting with / (got "${raw}")`);
+  }
+  if (env.AUTH_USERS?.trim()) throw new ConfigError("AUTH_USERS and AUTH_USERS_PARAMETER are both set: set one");
+  return raw;
+}
+
 export function readSettings(env: Env): Settings {
   return {
     tasksPublicForm: oneOf(env, "TASKS_PUBLIC_FORM", ["off", "list", "all"] as const, "list"),
@@ -113,6 +127,7 @@ export function readSettings(env: Env): Settings {
     authFailureStatus: Number(oneOf(env, "AUTH_FAILURE_STATUS", ["401", "403"] as const, "401")) as 401 | 403,
     authRealm: env.AUTH_REALM?.trim() || "Authentication Required",
     authUsers: parseUsers(env.AUTH_USERS ?? ""),
+    authUsersParameter: parameterName(env),
     publicBaseUrl: absoluteUrl(env, "PUBLIC_BASE_URL"),
     apiServer: absoluteUrl(env, "API_SERVER"),
     corsOrigins: origins(env),

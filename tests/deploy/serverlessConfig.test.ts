@@ -1,4 +1,6 @@
 import { execFile } from "node:child_process";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { CATCH_ALL, ROUTES } from "../../lib/http/routes";
@@ -44,5 +46,73 @@ describe("serverless print", () => {
       (error: { stderr?: string; stdout?: string }) => `${error.stdout}${error.stderr}`,
     );
     expect(failure).toMatch(/TASKS_AUTH must be one of off, list, all \(got "sometimes"\)/);
+  });
+});
+
+/**
+ * `serverless package` for a stage that is not the local one, with each store, as a deployment
+ * makes it; then AWS's CloudFormation linter (cfn-lint, which .ci/run installs) on the template.
+ */
+describe.each(["memory", "dynamodb"])("serverless package (STORE=%s)", (store) => {
+  const out = mkdtempSync(join(tmpdir(), `package-${store}-`));
+  let template: { Resources: Record<string, { Type: string; Properties: Record<string, any>; Condition?: string }> };
+  beforeAll(async () => {
+    await run(process.execPath, [join(ROOT, "node_modules/serverless/bin/serverless.js"), "package", "--stage", "prod", "--package", out], {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        STORE: store,
+        AUTH_USERS_PARAMETER: "/lambda-tasks-provisioning/prod/auth-users",
+        ESBUILD_WORK_FOLDER: join(out, ".esbuild"),
+        SLS_TELEMETRY_DISABLED: "1",
+        SLS_NOTIFICATIONS_MODE: "off",
+      },
+      maxBuffer: 16 << 20,
+    });
+    template = JSON.parse(readFileSync(join(out, "cloudformation-template-update-stack.json"), "utf8"));
+  }, 240_000);
+  afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+  it("throttles the HTTP API, writes access logs, and lets the functions read only the user-list parameter", () => {
+    const stage = template.Resources.HttpApiStage.Properties;
+    expect(stage.DefaultRouteSettings).toEqual({ ThrottlingRateLimit: "100", ThrottlingBurstLimit: "200" });
+    expect(stage.AccessLogSettings.DestinationArn).toEqual({ "Fn::GetAtt": ["HttpApiLogGroup", "Arn"] });
+    const access = template.Resources.AuthUsersParameterAccess;
+    expect(JSON.stringify(access.Properties.PolicyDocument)).toContain("parameter/lambda-tasks-provisioning/prod/auth-users");
+    const fn = Object.values(template.Resources).find((resource) => resource.Type === "AWS::Lambda::Function")!;
+    expect(fn.Properties.Environment.Variables).toMatchObject({
+      AUTH_USERS: "",
+      AUTH_USERS_PARAMETER: "/lambda-tasks-provisioning/prod/auth-users",
+    });
+    expect(fn.Properties.Environment.Variables.NODE_OPTIONS).toBe("--enable-source-maps");
+  });
+
+  it("ships each bundle with its source map", async () => {
+    const zips = readdirSync(out).filter((name) => name.endsWith(".zip"));
+    expect(zips.length).toBe(ROUTES.length + 1);
+    const { stdout } = await run("unzip", ["-Z1", join(out, "createTask.zip")]);
+    expect(stdout.split("\n").sort()).toEqual(["", "handlers/tasks/create.js", "handlers/tasks/create.js.map"]);
+  });
+
+  if (store === "dynamodb") {
+    it("keeps the table: deletion protection, retained on stack deletion, TTL on expiring items", () => {
+      const table = template.Resources.DataTable as unknown as { DeletionPolicy: string; Properties: Record<string, unknown> };
+      expect(table.DeletionPolicy).toBe("Retain");
+      expect(table.Properties).toMatchObject({
+        DeletionProtectionEnabled: true,
+        TimeToLiveSpecification: { AttributeName: "expiresAt", Enabled: true },
+      });
+    });
+  }
+
+  it("passes cfn-lint with no error", async () => {
+    const lint = await run("cfn-lint", ["--format", "parseable", join(out, "cloudformation-template-update-stack.json")]).then(
+      (result) => ({ code: 0, stdout: result.stdout }),
+      (error: { code: number; stdout: string }) => ({ code: error.code, stdout: error.stdout }),
+    );
+    // cfn-lint's exit code is a bit mask: 2 errors, 4 warnings, 8 informational.
+    const errors = lint.stdout.split("\n").filter((line) => /:E\d{4}:/.test(line));
+    expect(errors).toEqual([]);
+    expect(lint.code & 2).toBe(0);
   });
 });

@@ -97,4 +97,36 @@ describe("a store outage", () => {
   it.each([["ValidationException"], ["ConditionalCheckFailedException"], ["ResourceNotFoundException"]])("keeps %s as it is", (name) => {
     expect(unavailableFor(Object.assign(new Error("x"), { name, $metadata: { httpStatusCode: 400 } }))).toBeUndefined();
   });
+
+  it("answers 503 with Retry-After, and lets nobody in, when the user list in SSM cannot be read", async () => {
+    const port = await freePort(); // nothing listens there: the parameter store is unreachable
+    Object.assign(process.env, {
+      PROVISIONING_AUTH: "on",
+      AUTH_USERS_PARAMETER: "/lambda-tasks-provisioning/test/auth-users",
+      AWS_ENDPOINT_URL_SSM: `http://127.0.0.1:${port}`,
+      AWS_REGION: "us-east-1",
+      AWS_ACCESS_KEY_ID: "local",
+      AWS_SECRET_ACCESS_KEY: "local",
+      LOG_REQUESTS: "off",
+    });
+    reloadSettings();
+    try {
+      const answer = await api({
+        method: "GET",
+        path: "/api/1.1/nodes",
+        headers: { authorization: `Basic ${Buffer.from("admin:pw").toString("base64")}` },
+      });
+      expect(answer).toMatchObject({ status: 503, headers: { "retry-after": "5" }, body: { message: "The user list cannot be read now" } });
+    } finally {
+      for (const name of [
+        "PROVISIONING_AUTH",
+        "AUTH_USERS_PARAMETER",
+        "AWS_ENDPOINT_URL_SSM",
+        "AWS_REGION",
+        "AWS_ACCESS_KEY_ID",
+        "AWS_SECRET_ACCESS_KEY",
+      ])
+        delete process.env[name];
+    }
+  });
 });

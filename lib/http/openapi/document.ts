@@ -111,7 +111,8 @@ function responses(service: ServiceInfo, entry: Endpoint): Record<string, unknow
     add(403);
   }
   if (entry.method !== "GET") add(507);
-  if (entry.access !== "noData") add(503); // the store is throttled, unreachable or slow
+  // The store is throttled, unreachable or slow; or the user list in SSM cannot be read (AUTH_USERS_PARAMETER).
+  if (entry.access !== "noData" || entry.auth !== "none") add(503);
   if (entry.idempotent) {
     add(409); // the same Idempotency-Key still in progress
     add(422);

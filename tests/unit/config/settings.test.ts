@@ -92,4 +92,22 @@ describe("settings", () => {
     env.TASKS_AUTH = "list";
     expect(settings(env).tasksAuth).toBe("list");
   });
+
+  it("takes AUTH_USERS_PARAMETER (an SSM parameter name) instead of AUTH_USERS, never both", () => {
+    expect(readSettings({ AUTH_USERS_PARAMETER: "/lambda-tasks-provisioning/prod/auth-users" }).authUsersParameter).toBe(
+      "/lambda-tasks-provisioning/prod/auth-users",
+    );
+    expect(readSettings({}).authUsersParameter).toBeUndefined();
+    expect(() => readSettings({ AUTH_USERS_PARAMETER: "/a", AUTH_USERS: "u:p" })).toThrow(/both set/);
+    expect(() => readSettings({ AUTH_USERS_PARAMETER: "no-leading-slash" })).toThrow(/starting with \//);
+    expect(() => readSettings({ AUTH_USERS_PARAMETER: "no spaces allowed" })).toThrow(
+      /AUTH_USERS_PARAMETER must be an SSM parameter.s full name/,
+    );
+  });
+
+  it("turns boot tokens on unless BOOT_TOKENS=off", () => {
+    expect(readSettings({}).bootTokens).toBe(true);
+    expect(readSettings({ BOOT_TOKENS: "off" }).bootTokens).toBe(false);
+    expect(() => readSettings({ BOOT_TOKENS: "maybe" })).toThrow(/BOOT_TOKENS must be one of on, off/);
+  });
 });
