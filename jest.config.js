@@ -42,6 +42,8 @@ module.exports = {
     // A real browser: Debian's Chromium renders the docs pages served by serverless offline.
     { ...shared, displayName: "browser", testMatch: ["<rootDir>/tests/browser/**/*.test.ts"], slowTestThreshold: 60 },
     // Real firmware: iPXE in QEMU (SeaBIOS and OVMF) boots against serverless offline.
+    // A stalled and a crashed DynamoDB Local under a write load (issue 12's fault test).
+    { ...shared, displayName: "fault", testMatch: ["<rootDir>/tests/fault/**/*.test.ts"], slowTestThreshold: 120 },
     { ...shared, displayName: "boot", testMatch: ["<rootDir>/tests/boot/**/*.test.ts"], slowTestThreshold: 120 },
     {
       ...shared,

@@ -13,6 +13,11 @@ export interface LocalDynamoDb {
   client: DynamoDBClient;
   createTable: (name: string) => Promise<void>;
   stop: () => Promise<void>;
+  /** Freezes the engine (SIGSTOP): connections stay open and nothing answers, as in a stalled store. */
+  pause: () => void;
+  resume: () => void;
+  /** Kills the engine at once (SIGKILL), as a crash would; data under `path` survives. */
+  kill: () => Promise<void>;
 }
 
 export async function startDynamoDbLocal(port: number, timeoutMs = 60_000, path?: string): Promise<LocalDynamoDb> {
@@ -44,10 +49,18 @@ export async function startDynamoDbLocal(port: number, timeoutMs = 60_000, path?
     createTable: (name) => ensureTable(client, name),
     stop: async () => {
       client.destroy();
+      child.kill("SIGCONT");
       child.kill("SIGTERM");
       const timer = setTimeout(() => child.kill("SIGKILL"), 5000);
       await exited;
       clearTimeout(timer);
+    },
+    pause: () => void child.kill("SIGSTOP"),
+    resume: () => void child.kill("SIGCONT"),
+    kill: async () => {
+      client.destroy();
+      child.kill("SIGKILL");
+      await exited;
     },
   };
 }

@@ -42,7 +42,8 @@ export interface IdempotencyStore {
 export const KEY_TTL_SECONDS = 24 * 60 * 60;
 
 /**
- * How long a pending claim holds before another request may take it over: twice the function's
- * time-out, by when its owner has certainly stopped.
+ * How long a pending claim holds before another request may take it over: the function's
+ * time-out and a second, by when Lambda has stopped its owner. A write of the owner's that
+ * reaches the store later still fails (the guard), so the lock need not outlast the store's delays.
  */
-export const lockSeconds = (functionTimeoutSeconds: number): number => 2 * functionTimeoutSeconds;
+export const lockSeconds = (functionTimeoutSeconds: number): number => functionTimeoutSeconds + 1;
