@@ -8,11 +8,13 @@ export const isSecretKey = (key: string): boolean => /password/i.test(key) || ke
 export function redact<T>(value: T): T {
   if (Array.isArray(value)) return value.map(redact) as T;
   if (value === null || typeof value !== "object") return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, inner] of Object.entries(value)) {
-    out[key] = isSecretKey(key) && inner !== null && inner !== undefined && typeof inner !== "object" ? REDACTED : redact(inner);
-  }
-  return out as T;
+  // fromEntries defines own properties: a "__proto__" key stays a key and sets no prototype.
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) => [
+      key,
+      isSecretKey(key) && inner !== null && inner !== undefined && typeof inner !== "object" ? REDACTED : redact(inner),
+    ]),
+  ) as T;
 }
 
 /**

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import provisioningDocument from "../../lib/http/openapi/provisioning.generated.json";
 import tasksDocument from "../../lib/http/openapi/tasks.generated.json";
-import { nodeIdForMac } from "../../lib/provisioning/ids";
 import { api, freshContainer } from "../support/api";
+import { bodies, fill, HOSTILE, type Operation, PARAMETER_VALUES, type Schema, sample } from "../support/fuzzInputs";
 
 jest.setTimeout(300_000);
 
@@ -13,57 +13,10 @@ jest.setTimeout(300_000);
  * through the in-process router. `api()` checks each answer against the document (a declared
  * status, its content type, a body that fits); here, no answer may be a 5xx.
  */
-type Schema = { type?: string | string[]; properties?: Record<string, Schema>; required?: string[]; maxLength?: number; enum?: unknown[] };
-type Operation = { requestBody?: { content: Record<string, { schema: { $ref: string } }> } };
-
 const SERVICES = [
   { document: tasksDocument, prefix: "/todo/api/v1.0" },
   { document: provisioningDocument, prefix: "/api/1.1" },
 ];
-const DEMO_MAC = "08:00:27:27:eb:12";
-
-/** Plausible values for path parameters, and hostile ones. */
-const PARAMETER_VALUES: Record<string, string[]> = {
-  id: ["1", "03", nodeIdForMac(DEMO_MAC), "Serializables.V1.Node"],
-  identifier: [nodeIdForMac(DEMO_MAC), DEMO_MAC, "08-00-27-27-EB-12"],
-  service: ["noop-obm-service", "ipmi-obm-service"],
-  name: ["Graph.noop-example", "centos-ks", "*"],
-};
-const HOSTILE = ["x".repeat(300), "%00", "..%2F..", "-1", "__proto__", "constructor", "%F0%9F%92%A9", "a b"];
-
-const wrongValues = [123, -1.5, "text", true, null, [], {}, [1, "a"], { nested: { deep: [null] } }];
-
-/** A value that fits a schema node, for the common shapes the documents use. */
-function sample(schema: Schema | undefined): unknown {
-  if (!schema) return "x";
-  if (schema.enum) return schema.enum[0];
-  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
-  if (type === "object" || schema.properties) {
-    return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([key, value]) => [key, sample(value)]));
-  }
-  if (type === "array") return [];
-  if (type === "boolean") return false;
-  if (type === "integer" || type === "number") return 1;
-  return "fuzz";
-}
-
-/** Bodies for an operation: a fitting one, then every field wrong, missing, too long, and extra fields. */
-function bodies(schema: Schema | undefined): unknown[] {
-  const valid = sample(schema) as Record<string, unknown>;
-  const out: unknown[] = [valid, ...wrongValues];
-  for (const key of Object.keys(schema?.properties ?? {})) {
-    for (const wrong of wrongValues) out.push({ ...valid, [key]: wrong });
-    const { [key]: _dropped, ...without } = valid;
-    out.push(without);
-    const bound = schema?.properties?.[key]?.maxLength;
-    out.push({ ...valid, [key]: "y".repeat((bound ?? 4096) + 1) });
-  }
-  out.push({ ...valid, unknownField: "z", __proto__: { polluted: true }, constructor: 1 });
-  return out;
-}
-
-const fill = (template: string, pick: (name: string) => string): string =>
-  template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(pick(name)));
 
 describe("schema-driven fuzz, in process", () => {
   beforeAll(() => {

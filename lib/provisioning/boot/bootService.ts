@@ -5,6 +5,7 @@ import { normalizeMac } from "../mac";
 import { buildNode, type Node } from "../nodes/node";
 import { findNode } from "../nodes/nodeService";
 import type { ProvisioningStores } from "../ports";
+import { redact } from "../secrets";
 import { markBooted, waitingInstallTask } from "../workflows/progress";
 import type { Workflow } from "../workflows/workflow";
 import { activeWorkflowOf, completeNodeInstall } from "../workflows/workflowService";
@@ -151,7 +152,7 @@ export async function nodeTemplate(
 
 /**
  * POST /notification (RackHD era C): with a nodeId, completes that node's waiting install task.
- * Answers the message it was given.
+ * Answers the message it was given, with any secret in it redacted (RackHD echoed them).
  */
 export async function notify(
   stores: ProvisioningStores,
@@ -166,5 +167,5 @@ export async function notify(
     if (active) checkToken(policy, active, node, typeof message.token === "string" ? message.token : undefined);
     await completeNodeInstall(stores, node, now, active);
   }
-  return message;
+  return redact(message);
 }
