@@ -1,11 +1,12 @@
 import { DEMO_MACS } from "../lib/provisioning/demoNodes";
 import { nodeIdForMac } from "../lib/provisioning/ids";
-import { alternate, type Case, call, type Handler, then } from "./harness";
+import { alternate, type Call, type Case, call, type Handler, then } from "./harness";
 
 const JSON_TYPE = { "content-type": "application/json" };
 const T = "/todo/api/v1.0/tasks";
 const A = "/api/1.1";
 const R = "/api/{version}";
+const SPARE_MAC = "52:54:00:00:00:01";
 const CENTOS = JSON.stringify({
   name: "Graph.InstallCentOS",
   options: { "install-os": { version: "7.0", repo: "{{api.server}}/Centos/7.0", rootPassword: "root" } },
@@ -68,7 +69,7 @@ export async function warmCases(h: Record<string, Handler>): Promise<Case[]> {
       route: `${R}/nodes`,
       pathParameters: v(),
       headers: JSON_TYPE,
-      body: '{"name":"spare","identifiers":["52:54:00:00:00:01"],"obmSettings":[{"service":"noop-obm-service","config":{}}]}',
+      body: `{"name":"spare","identifiers":["${SPARE_MAC}"],"obmSettings":[{"service":"noop-obm-service","config":{}}]}`,
     },
     201,
   )();
@@ -98,6 +99,20 @@ export async function warmCases(h: Record<string, Handler>): Promise<Case[]> {
       },
       200,
     );
+
+  /** The boot token the profile renders for a booting MAC (unmeasured: a set-up request). */
+  const bootTokenOf = async (mac: string): Promise<string> => {
+    const profile = await call(
+      h.bootProfile,
+      { method: "GET", path: `/api/current/profiles?macs=${mac}`, route: `${R}/profiles`, pathParameters: v("current") },
+      200,
+    )();
+    return /token=([\w-]+)/.exec(profile.body ?? "")![1];
+  };
+  /** The notification of the workflow the case's set-up started (its token changes each time). */
+  let notifying: Call = async () => {
+    throw new Error("POST /notification: set up by beforeEach");
+  };
 
   let lastNodeId = "";
   let lastTaskId = "";
@@ -355,7 +370,7 @@ export async function warmCases(h: Record<string, Handler>): Promise<Case[]> {
         h.nodeTemplate,
         {
           method: "GET",
-          path: `/api/current/templates/centos-ks?nodeId=${n1}`,
+          path: `/api/current/templates/centos-ks?nodeId=${n1}&token=${await bootTokenOf(mac1)}`,
           route: `${R}/templates/{name}`,
           pathParameters: { ...v("current"), name: "centos-ks" },
         },
@@ -410,18 +425,21 @@ export async function warmCases(h: Record<string, Handler>): Promise<Case[]> {
     { name: "DELETE /nodes/{id}/workflows/active", beforeEach: () => startOn(n2)(), run: cancelOn(n2) },
     {
       name: "POST /notification?nodeId=",
-      beforeEach: () => startOn(n3)(),
-      run: call(
-        h.notification,
-        {
-          method: "POST",
-          path: `/api/current/notification?nodeId=${n3}`,
-          route: `${R}/notification`,
-          pathParameters: v("current"),
-          headers: JSON_TYPE,
-        },
-        201,
-      ),
+      beforeEach: async () => {
+        await startOn(n3)();
+        notifying = call(
+          h.notification,
+          {
+            method: "POST",
+            path: `/api/current/notification?nodeId=${n3}&token=${await bootTokenOf(SPARE_MAC)}`,
+            route: `${R}/notification`,
+            pathParameters: v("current"),
+            headers: JSON_TYPE,
+          },
+          201,
+        );
+      },
+      run: Object.assign(() => notifying(), { prepare: () => notifying.prepare?.() }),
     },
   ];
 }
