@@ -1,4 +1,5 @@
 import { endpoint } from "../../lib/http/endpoint";
+import { idempotentWith } from "../../lib/http/idempotentRequest";
 import { presentTasks } from "../../lib/http/presenters/taskPresenter";
 import { created } from "../../lib/http/responses";
 import { createTask } from "../../lib/http/routes/tasks";
@@ -11,5 +12,5 @@ export const handler = endpoint(
     const task = await tasks.createTask(taskStore(), await readBody());
     return created({ task: presentTasks(event, "single")(task) });
   },
-  { idempotency: idempotencyStore },
+  { idempotency: idempotentWith(idempotencyStore) },
 );

@@ -1,4 +1,5 @@
 import { endpoint } from "../../lib/http/endpoint";
+import { idempotentWith } from "../../lib/http/idempotentRequest";
 import { presentTasks } from "../../lib/http/presenters/taskPresenter";
 import { ok } from "../../lib/http/responses";
 import { updateTask } from "../../lib/http/routes/tasks";
@@ -12,5 +13,5 @@ export const handler = endpoint(
     const task = await tasks.updateTask(taskStore(), Number(params.id), readBody);
     return ok({ task: presentTasks(event, "single")(task) });
   },
-  { idempotency: idempotencyStore },
+  { idempotency: idempotentWith(idempotencyStore) },
 );

@@ -1,9 +1,8 @@
 import type middy from "@middy/core";
 import type { Context } from "aws-lambda";
 import { NotFoundError } from "../errors";
-import type { IdempotencyStore } from "../idempotency/idempotencyStore";
 import type { HttpEvent, HttpResult } from "./event";
-import { idempotentRequest } from "./idempotentRequest";
+import type { IdempotentRunner } from "./idempotentRequest";
 import { parseJsonBody } from "./middleware/jsonBody";
 import { type Endpoint, requiresAuth } from "./routes/endpoint";
 import { httpRoute } from "./stack";
@@ -23,10 +22,13 @@ export interface EndpointRequest<E extends Endpoint> {
 
 export type EndpointHandler<E extends Endpoint> = (request: EndpointRequest<E>) => Promise<HttpResult>;
 
-/** What an endpoint needs from outside lib/http, given by its handler module (from the composition root). */
+/** What an endpoint needs from outside its own module, given by its handler module. */
 export interface EndpointPorts {
-  /** Where an idempotent entry keeps its keys. */
-  idempotency?: () => IdempotencyStore;
+  /**
+   * How an idempotent entry carries out a request (`idempotentWith(idempotencyStore)`); given by
+   * the handler so that only the bundles of idempotent entries hold the key logic.
+   */
+  idempotency?: IdempotentRunner;
 }
 
 /** Every query parameter with all its values (the raw query string parsed once). */
@@ -58,8 +60,10 @@ export function endpoint<E extends Endpoint>(
   ports: EndpointPorts = {},
 ): middy.MiddyfiedHandler<HttpEvent, HttpResult, Error, Context> {
   const { request } = entry;
-  const keys = ports.idempotency;
-  if (entry.idempotent && !keys) throw new Error(`${entry.function} is idempotent: its handler must give endpoint() an idempotency store`);
+  const idempotent = ports.idempotency;
+  if (entry.idempotent && !idempotent) {
+    throw new Error(`${entry.function} is idempotent: its handler must give endpoint() { idempotency: idempotentWith(…) }`);
+  }
   return httpRoute(
     { style: entry.service === "tasks" ? "tasks" : "rackhd", isProtected: (config) => requiresAuth(entry.auth, config) },
     async (event) => {
@@ -74,7 +78,7 @@ export function endpoint<E extends Endpoint>(
         return body as Promise<Body<E>>;
       };
       const run = () => handler({ event, params: params as Part<E, "params">, query: query as Part<E, "query">, readBody });
-      return keys ? idempotentRequest(event, keys(), () => new Date(), run) : run();
+      return idempotent ? idempotent(event, run) : run();
     },
   );
 }

@@ -63,3 +63,12 @@ export async function idempotentRequest(
   });
   return answer;
 }
+
+/** Runs a request under its Idempotency-Key, if it has one. */
+export type IdempotentRunner = (event: HttpEvent, run: () => Promise<HttpResult>) => Promise<HttpResult>;
+
+/** The runner an idempotent endpoint is given: keys kept in `store()`, the clock is the wall clock. */
+export const idempotentWith =
+  (store: () => IdempotencyStore): IdempotentRunner =>
+  (event, run) =>
+    idempotentRequest(event, store(), () => new Date(), run);

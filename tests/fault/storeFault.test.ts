@@ -112,20 +112,19 @@ describe("the DynamoDB store under faults (STORE=dynamodb, serverless offline)",
     // No acknowledged write lost; no create stored twice; a create whose answer was lost is there once.
     for (const outcome of outcomes) expect(titles.filter((title) => title === outcome.title)).toHaveLength(1);
     expect(new Set(titles).size).toBe(titles.length);
+    /** How many answers of each status a phase saw. */
+    const tally = (p: string) => {
+      const counts: Record<number, number> = {};
+      for (const s of seen) if (s.phase === p) counts[s.status] = (counts[s.status] ?? 0) + 1;
+      return counts;
+    };
     console.log(
       JSON.stringify({
         creates: outcomes.length,
         acknowledged: acknowledged.length,
         answerLost: lostAnswers,
         stored: titles.length,
-        answers: Object.fromEntries(
-          ["before", "paused", "after-pause", "stopped", "after-restart"].map((p) => [
-            p,
-            seen
-              .filter((s) => s.phase === p)
-              .reduce<Record<number, number>>((acc, s) => ({ ...acc, [s.status]: (acc[s.status] ?? 0) + 1 }), {}),
-          ]),
-        ),
+        answers: Object.fromEntries(["before", "paused", "after-pause", "stopped", "after-restart"].map((p) => [p, tally(p)])),
       }),
     );
   });

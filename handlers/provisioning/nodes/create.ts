@@ -1,4 +1,5 @@
 import { endpoint } from "../../../lib/http/endpoint";
+import { idempotentWith } from "../../../lib/http/idempotentRequest";
 import { presentNode } from "../../../lib/http/presenters/provisioningPresenters";
 import { created } from "../../../lib/http/responses";
 import { createNode } from "../../../lib/http/routes/provisioning";
@@ -11,5 +12,5 @@ export const handler = endpoint(
     const node = await create(await provisioningStores(), await readBody(), new Date());
     return created(presentNode(node));
   },
-  { idempotency: idempotencyStore },
+  { idempotency: idempotentWith(idempotencyStore) },
 );

@@ -1,4 +1,5 @@
 import { endpoint } from "../../../lib/http/endpoint";
+import { idempotentWith } from "../../../lib/http/idempotentRequest";
 import { presentNode } from "../../../lib/http/presenters/provisioningPresenters";
 import { created } from "../../../lib/http/responses";
 import { setNodeObm } from "../../../lib/http/routes/provisioning";
@@ -12,5 +13,5 @@ export const handler = endpoint(
     const node = await setObm(await provisioningStores(), params.identifier, readBody, new Date());
     return created(presentNode(node));
   },
-  { idempotency: idempotencyStore },
+  { idempotency: idempotentWith(idempotencyStore) },
 );

@@ -1,4 +1,5 @@
 import { endpoint } from "../../../lib/http/endpoint";
+import { idempotentWith } from "../../../lib/http/idempotentRequest";
 import { presentWorkflow } from "../../../lib/http/presenters/provisioningPresenters";
 import { apiContext } from "../../../lib/http/requestContext";
 import { created } from "../../../lib/http/responses";
@@ -15,5 +16,5 @@ export const handler = endpoint(
     const workflow = await start(await provisioningStores(), params.identifier, request, apiContext(event), new Date());
     return created(presentWorkflow(workflow));
   },
-  { idempotency: idempotencyStore },
+  { idempotency: idempotentWith(idempotencyStore) },
 );

@@ -11,28 +11,34 @@ let warnedNoUsers = false;
 /** How long a container keeps the user list read from SSM: a rotation reaches every container within it. */
 const PARAMETER_CACHE_MS = 5 * 60 * 1000;
 
-let parameterReader: { before?: (request: never) => unknown } | undefined;
-let parsed: { raw: string; users: UserTable } | undefined;
+let fromParameter: { name: string; at: number; users: Promise<UserTable> } | undefined;
 
 /**
- * AUTH_USERS_PARAMETER: the user list from SSM Parameter Store (a SecureString, decrypted), read by
- * the official @middy/ssm middleware and cached per container. Loaded only when the setting is on,
- * so other containers never load the SSM client. A failed read is a 503: nobody is let in.
+ * AUTH_USERS_PARAMETER: the user list from SSM Parameter Store (a SecureString, decrypted), read
+ * once per container and kept PARAMETER_CACHE_MS. The SSM client (provided by the Lambda runtime,
+ * like the DynamoDB one) is loaded only when the setting is on. A failed read is a 503 and is not
+ * kept: nobody is let in, and the next request tries again.
  */
-async function usersFromParameter(request: middy.Request<HttpEvent, HttpResult>, name: string): Promise<UserTable> {
-  if (!parameterReader) {
-    const { default: ssm } = await import("@middy/ssm");
-    parameterReader = ssm({ fetchData: { authUsers: name }, setToContext: true, cacheKey: "auth-users", cacheExpiry: PARAMETER_CACHE_MS });
-  }
-  const reader = parameterReader;
-  try {
-    await reader.before?.(request as never);
-  } catch (error) {
-    throw new UnavailableError("The user list cannot be read now", 5, `SSM parameter ${name}: ${(error as Error).message}`);
-  }
-  const raw = String((request.context as unknown as { authUsers?: unknown }).authUsers ?? "");
-  if (parsed?.raw !== raw) parsed = { raw, users: parseUsers(raw) };
-  return parsed.users;
+function usersFromParameter(name: string): Promise<UserTable> {
+  const now = Date.now();
+  if (fromParameter?.name === name && now - fromParameter.at < PARAMETER_CACHE_MS) return fromParameter.users;
+  const users = (async () => {
+    const { SSMClient, GetParameterCommand } = await import("@aws-sdk/client-ssm");
+    const client = new SSMClient({});
+    try {
+      const { Parameter } = await client.send(new GetParameterCommand({ Name: name, WithDecryption: true }));
+      return parseUsers(Parameter?.Value ?? "");
+    } catch (error) {
+      throw new UnavailableError("The user list cannot be read now", 5, `SSM parameter ${name}: ${(error as Error).message}`);
+    } finally {
+      client.destroy();
+    }
+  })();
+  fromParameter = { name, at: now, users };
+  users.catch(() => {
+    if (fromParameter?.users === users) fromParameter = undefined;
+  });
+  return users;
 }
 
 /**
@@ -44,7 +50,7 @@ export function basicAuth(isProtected: (config: Settings) => boolean): middy.Mid
     before: async (request) => {
       const config = settings();
       if (!isProtected(config)) return;
-      const users = config.authUsersParameter ? await usersFromParameter(request, config.authUsersParameter) : config.authUsers;
+      const users = config.authUsersParameter ? await usersFromParameter(config.authUsersParameter) : config.authUsers;
       if (users.size === 0) {
         if (!warnedNoUsers) {
           logLine({ level: "error", msg: "auth is on but AUTH_USERS names no user: every protected request is refused" });
