@@ -50,11 +50,14 @@ export function taskStore(): TaskStore {
       return new DynamoTaskStore(documentClient(config), config.dynamodbTable);
     });
   }
-  if (process.env.BUNDLED_STORE === "dynamodb") return notBundled(store);
-  return processSingleton(
-    "taskStore.memory",
-    () => new MemoryTaskStore({ capacity: config.memoryStoreCapacity, maxBytes: config.memoryStoreMaxBytes }),
-  );
+  // A conditional expression, not `if (…) return`: esbuild drops the branch a folded condition
+  // never takes, but not the statements after a folded `return`.
+  return process.env.BUNDLED_STORE === "dynamodb"
+    ? notBundled(store)
+    : processSingleton(
+        "taskStore.memory",
+        () => new MemoryTaskStore({ capacity: config.memoryStoreCapacity, maxBytes: config.memoryStoreMaxBytes }),
+      );
 }
 
 async function seedDemoNodes(nodes: NodeStore): Promise<void> {
@@ -126,8 +129,9 @@ export function idempotencyStore(): IdempotencyStore {
       return new DynamoIdempotencyStore(documentClient(config), config.dynamodbTable, lock);
     });
   }
-  if (process.env.BUNDLED_STORE === "dynamodb") return notBundled(store);
   // A tenth of the memory budget at most: kept answers are a cache, not data.
   const limits = { capacity: config.memoryStoreCapacity, maxBytes: Math.floor(config.memoryStoreMaxBytes / 10) };
-  return processSingleton("idempotencyStore.memory", () => new MemoryIdempotencyStore(limits, lock * 1000));
+  return process.env.BUNDLED_STORE === "dynamodb"
+    ? notBundled(store)
+    : processSingleton("idempotencyStore.memory", () => new MemoryIdempotencyStore(limits, lock * 1000));
 }
