@@ -20,7 +20,7 @@ export interface Results {
 }
 
 /** Endpoints that work on one record: the "≤ 3× the bare baseline" target applies to them. */
-const LISTS = /^GET \/(tasks|nodes|workflows|nodes\/\{id\}\/workflows|obms\/library|workflows\/library)$/;
+const LISTS = /^GET \/(tasks|nodes|workflows|nodes\/\{id\}\/workflows|obms\/library|workflows\/library|workflows\/tasks(\/library)?)$/;
 /** The documentation routes answer whole documents (the viewer is 0.9 MB): not single items either. */
 const DOCUMENTS = /openapi\.json|\/docs|\/schemas/;
 export const isSingleItem = (name: string): boolean =>

@@ -292,6 +292,18 @@ export async function warmCases(h: Record<string, Handler>): Promise<Case[]> {
       ),
     },
     {
+      name: "GET /workflows/tasks/library",
+      run: call(
+        h.taskLibrary,
+        { method: "GET", path: `${A}/workflows/tasks/library`, route: `${R}/workflows/tasks/library`, pathParameters: v() },
+        200,
+      ),
+    },
+    {
+      name: "GET /workflows/tasks",
+      run: call(h.taskList, { method: "GET", path: `${A}/workflows/tasks`, route: `${R}/workflows/tasks`, pathParameters: v() }, 200),
+    },
+    {
       name: "GET /workflows/library",
       run: call(
         h.graphLibrary,

@@ -255,6 +255,20 @@ describe("workflows", () => {
     expect((await get(`${A}/workflows/library/Graph.Nope`)).status).toBe(404);
   });
 
+  it("serves the task library (RackHD era B/C: concrete tasks) at /workflows/tasks/library and /workflows/tasks, secrets redacted", async () => {
+    const library = await get(`${A}/workflows/tasks/library`);
+    expect(library.status).toBe(200);
+    const names = library.body.map((task: { injectableName: string }) => task.injectableName);
+    expect(names).toEqual(expect.arrayContaining(["Task.Obm.Node.PxeBoot", "Task.Obm.Node.Reboot", "Task.Os.Install.CentOS"]));
+    const centos = library.body.find((task: { injectableName: string }) => task.injectableName === "Task.Os.Install.CentOS");
+    expect(Object.keys(centos).sort()).toEqual(["friendlyName", "implementsTask", "injectableName", "options", "properties"]);
+    expect(centos).toMatchObject({ implementsTask: "Task.Base.Os.Install", options: { rootPassword: "REDACTED" } });
+    expect((await get(`${A}/workflows/tasks`)).body).toEqual(library.body);
+    const page = await get(`${A}/workflows/tasks/library?limit=2`);
+    expect(page.body).toEqual(library.body.slice(0, 2));
+    expect(page.headers.link).toMatch(/rel="next"/);
+  });
+
   it("starts Graph.InstallCentOS: 201 with RackHD's era-C record, noop steps already done, no password", async () => {
     const workflow = await startInstall();
     expect(workflow).toMatchObject({

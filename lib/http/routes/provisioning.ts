@@ -151,6 +151,35 @@ export const graphLibrary = {
   responses: { 200: "GraphList", 401: "RackhdError" },
 } as const satisfies Endpoint;
 
+export const taskLibrary = {
+  function: "taskLibrary",
+  method: "GET",
+  path: "/api/{version}/workflows/tasks/library",
+  handler: "handlers/provisioning/workflows/taskLibrary",
+  service: "provisioning",
+  auth: "northbound",
+  access: "noData",
+  summary: "Every task definition the graphs are built from (RackHD era B/C: concrete tasks, not base tasks); secrets redacted",
+  paged: true,
+  request: { params: check.VersionParams, query: check.Query },
+  responses: { 200: "TaskDefinitionList", 401: "RackhdError" },
+} as const satisfies Endpoint;
+
+/** The Swagger file's `GET /workflows/tasks` ("fetch tasks from task library"): the same list. */
+export const taskList = {
+  function: "taskList",
+  method: "GET",
+  path: "/api/{version}/workflows/tasks",
+  handler: "handlers/provisioning/workflows/taskList",
+  service: "provisioning",
+  auth: "northbound",
+  access: "noData",
+  summary: "The task library, as `GET /workflows/tasks/library` answers it",
+  paged: true,
+  request: { params: check.VersionParams, query: check.Query },
+  responses: { 200: "TaskDefinitionList", 401: "RackhdError" },
+} as const satisfies Endpoint;
+
 export const graphLibraryEntry = {
   function: "graphLibraryEntry",
   method: "GET",

@@ -34,4 +34,6 @@ export const ROUTE_TABLE: readonly (readonly [method: string, path: string])[] =
   ["GET", "/api/{version}/workflows/{id}"],
   ["GET", "/api/{version}/workflows/library"],
   ["GET", "/api/{version}/workflows/library/{name}"],
+  ["GET", "/api/{version}/workflows/tasks"],
+  ["GET", "/api/{version}/workflows/tasks/library"],
 ];

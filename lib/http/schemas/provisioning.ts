@@ -221,6 +221,22 @@ const graph = {
 export const Graph = graph;
 export const GraphList = { type: "array", items: graph } as const;
 
+/** A task definition of the task library (RackHD era B/C). */
+const libraryTask = {
+  type: "object",
+  properties: {
+    friendlyName: { type: "string" },
+    injectableName: { type: "string" },
+    implementsTask: { type: "string" },
+    options: { type: "object" },
+    properties: { type: "object" },
+  },
+  required: ["friendlyName", "injectableName", "implementsTask", "options", "properties"],
+  additionalProperties: false,
+} as const;
+
+export const TaskDefinitionList = { type: "array", items: libraryTask } as const;
+
 /** GET /workflows/library/{name}: one graph, or all of them for `*`. */
 export const GraphOrList = { oneOf: [graph, GraphList] } as const;
 

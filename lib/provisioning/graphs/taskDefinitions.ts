@@ -145,3 +145,23 @@ const DEFINITIONS: TaskDefinition[] = [
 const byName = new Map(DEFINITIONS.map((definition) => [definition.injectableName, definition]));
 
 export const taskDefinition = (name: string): TaskDefinition | undefined => byName.get(name);
+
+/** A task definition as RackHD's task library answers it (era B/C: concrete tasks only). */
+export interface LibraryTask {
+  friendlyName: string;
+  injectableName: string;
+  implementsTask: string;
+  options: Record<string, unknown>;
+  properties: Record<string, unknown>;
+}
+
+/** The task library, in RackHD's shape: how this implementation runs a task (`kind`, `runJob`) stays inside. */
+export const TASK_LIBRARY: readonly LibraryTask[] = DEFINITIONS.map(
+  ({ friendlyName, injectableName, implementsTask, options, properties }) => ({
+    friendlyName,
+    injectableName,
+    implementsTask,
+    options,
+    properties,
+  }),
+);

@@ -3,15 +3,20 @@ import { isPlainObject } from "../../json";
 import type { ApiContext } from "../apiContext";
 import { newBootToken } from "../boot/bootToken";
 import { GRAPH_LIBRARY, type GraphDefinition, graphDefinition } from "../graphs/graphLibrary";
+import { type LibraryTask, TASK_LIBRARY } from "../graphs/taskDefinitions";
 import type { Node } from "../nodes/node";
 import { findNode } from "../nodes/nodeService";
 import type { ProvisioningStores } from "../ports";
 import { assertRecordFits, fitsKey } from "../recordSize";
+import { redact } from "../secrets";
 import { buildWorkflow } from "./buildWorkflow";
 import { advanceWorkflow, cancelWorkflow, completeWaitingTask } from "./progress";
 import { ACTIVE_CONFLICT, type Workflow } from "./workflow";
 
 export const graphLibrary = (): readonly GraphDefinition[] => GRAPH_LIBRARY;
+
+/** GET /workflows/tasks/library: the task definitions graphs are built from, secrets redacted. */
+export const taskLibrary = (): readonly LibraryTask[] => TASK_LIBRARY.map(redact);
 
 export function graphLibraryEntry(name: string): GraphDefinition {
   const graph = graphDefinition(name);

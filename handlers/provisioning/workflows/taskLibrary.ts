@@ -1,0 +1,6 @@
+import { endpoint } from "../../../lib/http/endpoint";
+import { pagedAnswer } from "../../../lib/http/paging";
+import { taskLibrary } from "../../../lib/http/routes/provisioning";
+import { taskLibrary as library } from "../../../lib/provisioning/workflows/workflowService";
+
+export const handler = endpoint(taskLibrary, async ({ event, query }) => pagedAnswer(event, query, library(), (page) => page));
