@@ -4,6 +4,17 @@ import { ConflictError, PayloadTooLargeError } from "../../errors";
 /** A conditional write lost (ConditionalCheckFailedException). */
 export const isConditionFailure = (error: unknown): boolean => (error as Error)?.name === "ConditionalCheckFailedException";
 
+/** Awaits a conditional write: true when it was written, false when its condition failed; other errors propagate. */
+export async function conditionally(write: Promise<unknown>): Promise<boolean> {
+  try {
+    await write;
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+}
+
 /** A transaction was cancelled; `reasons[i]` says why item i failed ("ConditionalCheckFailed", "None", ...). */
 export function transactionReasons(error: unknown): string[] | undefined {
   if ((error as Error)?.name !== "TransactionCanceledException") return undefined;

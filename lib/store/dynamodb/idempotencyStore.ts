@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { type Claim, type IdempotencyStore, KEY_TTL_SECONDS, type KeptAnswer } from "../../idempotency/idempotencyStore";
-import { isConditionFailure } from "./conditions";
+import { conditionally } from "./conditions";
 
 /** Items `IDEMPOTENCY / <key>`; `expiresAt` (epoch seconds) is the table's TTL attribute. */
 export const IDEMPOTENCY = "IDEMPOTENCY";
@@ -32,8 +32,8 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
   async claim(key: string, fingerprint: string, now: Date): Promise<Claim> {
     const at = seconds(now);
     const owner = randomUUID();
-    try {
-      await this.client.send(
+    const claimed = await conditionally(
+      this.client.send(
         new PutCommand({
           TableName: this.table,
           Item: {
@@ -50,11 +50,9 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
           ExpressionAttributeNames: { "#state": "state" },
           ExpressionAttributeValues: { ":now": at, ":pending": "pending", ":fingerprint": fingerprint },
         }),
-      );
-      return { kind: "proceed", owner };
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-    }
+      ),
+    );
+    if (claimed) return { kind: "proceed", owner };
     const { Item } = await this.client.send(
       new GetCommand({ TableName: this.table, Key: { pk: IDEMPOTENCY, sk: key }, ConsistentRead: true }),
     );
@@ -68,8 +66,9 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
   }
 
   async complete(key: string, owner: string, answer: KeptAnswer): Promise<void> {
-    try {
-      await this.client.send(
+    // A failed condition: taken over meanwhile, and the new owner's answer is the one to keep.
+    await conditionally(
+      this.client.send(
         new UpdateCommand({
           TableName: this.table,
           Key: { pk: IDEMPOTENCY, sk: key },
@@ -78,16 +77,13 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
           ExpressionAttributeNames: { "#state": "state", "#owner": "owner" },
           ExpressionAttributeValues: { ":done": "done", ":answer": JSON.stringify(answer), ":owner": owner },
         }),
-      );
-    } catch (error) {
-      // Taken over meanwhile: the new owner's answer is the one to keep.
-      if (!isConditionFailure(error)) throw error;
-    }
+      ),
+    );
   }
 
   async release(key: string, owner: string): Promise<void> {
-    try {
-      await this.client.send(
+    await conditionally(
+      this.client.send(
         new DeleteCommand({
           TableName: this.table,
           Key: { pk: IDEMPOTENCY, sk: key },
@@ -95,9 +91,7 @@ export class DynamoIdempotencyStore implements IdempotencyStore {
           ExpressionAttributeNames: { "#owner": "owner", "#state": "state" },
           ExpressionAttributeValues: { ":owner": owner, ":pending": "pending" },
         }),
-      );
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-    }
+      ),
+    );
   }
 }

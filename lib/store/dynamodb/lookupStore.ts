@@ -1,7 +1,7 @@
 import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import type { LookupStore } from "../../provisioning/boot/lookupStore";
-import { queryAll } from "./conditions";
-import { GSI1 } from "./versionedDocuments";
+import { conditionally, queryAll } from "./conditions";
+import { GSI1 } from "./table";
 
 /**
  * Lookups in DynamoDB: `LOOKUP / <ip>` → node id, also in GSI1 under `NODELOOKUP#<node> / <ip>`
@@ -34,20 +34,19 @@ export class DynamoLookupStore implements LookupStore {
       KeyConditionExpression: "gsi1pk = :key",
       ExpressionAttributeValues: { ":key": byNode(nodeId) },
     });
+    // An address another node booted from since keeps its lookup (the condition fails).
     await Promise.all(
       items.map((item) =>
-        this.client
-          .send(
+        conditionally(
+          this.client.send(
             new DeleteCommand({
               TableName: this.table,
               Key: { pk: LOOKUP, sk: item.sk },
               ConditionExpression: "node = :node",
               ExpressionAttributeValues: { ":node": nodeId },
             }),
-          )
-          .catch((error: Error) => {
-            if (error.name !== "ConditionalCheckFailedException") throw error;
-          }),
+          ),
+        ),
       ),
     );
   }

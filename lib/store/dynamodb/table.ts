@@ -9,8 +9,11 @@ import {
 
 const ATTRIBUTES: AttributeDefinition[] = ["pk", "sk", "gsi1pk", "gsi1sk"].map((name) => ({ AttributeName: name, AttributeType: "S" }));
 
-const GSI1 = {
-  IndexName: "GSI1",
+/** The table's one global secondary index: records read by a second key (`gsi1pk`, `gsi1sk`). */
+export const GSI1 = "GSI1";
+
+const GSI1_DEFINITION = {
+  IndexName: GSI1,
   KeySchema: [
     { AttributeName: "gsi1pk", KeyType: "HASH" as const },
     { AttributeName: "gsi1sk", KeyType: "RANGE" as const },
@@ -29,9 +32,13 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
   try {
     const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
     // A table kept from before GSI1 (DYNAMODB_LOCAL_PATH): add the index; the engine fills it.
-    if (!Table?.GlobalSecondaryIndexes?.some((index) => index.IndexName === GSI1.IndexName)) {
+    if (!Table?.GlobalSecondaryIndexes?.some((index) => index.IndexName === GSI1)) {
       await client.send(
-        new UpdateTableCommand({ TableName: tableName, AttributeDefinitions: ATTRIBUTES, GlobalSecondaryIndexUpdates: [{ Create: GSI1 }] }),
+        new UpdateTableCommand({
+          TableName: tableName,
+          AttributeDefinitions: ATTRIBUTES,
+          GlobalSecondaryIndexUpdates: [{ Create: GSI1_DEFINITION }],
+        }),
       );
     }
     return;
@@ -47,7 +54,7 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
         { AttributeName: "pk", KeyType: "HASH" },
         { AttributeName: "sk", KeyType: "RANGE" },
       ],
-      GlobalSecondaryIndexes: [GSI1],
+      GlobalSecondaryIndexes: [GSI1_DEFINITION],
     }),
   );
   await waitUntilTableExists({ client, maxWaitTime: 60 }, { TableName: tableName });

@@ -1,7 +1,7 @@
 import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { NewTask, Task, TaskPatch } from "../../tasks/task";
 import type { TaskStore } from "../../tasks/taskStore";
-import { isConditionFailure, queryAll, rethrowItemTooLarge } from "./conditions";
+import { conditionally, isConditionFailure, queryAll, rethrowItemTooLarge } from "./conditions";
 import { writeTogether } from "./writeTogether";
 
 /**
@@ -106,14 +106,12 @@ export class DynamoTaskStore implements TaskStore {
   }
 
   async delete(id: number): Promise<boolean> {
-    try {
-      await this.client.send(
+    const deleted = await conditionally(
+      this.client.send(
         new DeleteCommand({ TableName: this.table, Key: { pk: TASK, sk: sortKey(id) }, ConditionExpression: "attribute_exists(pk)" }),
-      );
-    } catch (error) {
-      if (isConditionFailure(error)) return false;
-      throw error;
-    }
+      ),
+    );
+    if (!deleted) return false;
     await this.moveCounterBackFrom(id);
     return true;
   }
@@ -131,8 +129,9 @@ export class DynamoTaskStore implements TaskStore {
       }),
     );
     const previous = Items?.[0] ? Number(Items[0].id) : 0;
-    try {
-      await this.client.send(
+    // A failed condition: not the last task, or a create has moved the counter on since; leave it.
+    await conditionally(
+      this.client.send(
         new UpdateCommand({
           TableName: this.table,
           Key: COUNTER,
@@ -140,10 +139,7 @@ export class DynamoTaskStore implements TaskStore {
           ConditionExpression: "lastId = :deleted",
           ExpressionAttributeValues: { ":previous": previous, ":deleted": id },
         }),
-      );
-    } catch (error) {
-      // Not the last task, or a create has moved the counter on since: leave it.
-      if (!isConditionFailure(error)) throw error;
-    }
+      ),
+    );
   }
 }

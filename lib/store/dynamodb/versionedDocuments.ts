@@ -1,5 +1,6 @@
 import { type DynamoDBDocumentClient, GetCommand } from "@aws-sdk/lib-dynamodb";
 import { BATCH_GET_LIMIT, batchGetAll, queryAll, RETRY, rethrowItemTooLarge, retry, transactionReasons } from "./conditions";
+import { GSI1 } from "./table";
 import { type TransactItem, writeTogether } from "./writeTogether";
 
 export type { TransactItem };
@@ -14,9 +15,6 @@ interface DocumentItem {
   gsi1pk?: string;
   gsi1sk?: string;
 }
-
-/** The table's one global secondary index (see table.ts): records by a second key, whole. */
-export const GSI1 = "GSI1";
 
 const ATTEMPTS = 12;
 
@@ -118,9 +116,8 @@ export class VersionedDocuments<T extends { createdAt: string }> {
     onCancel: (reasons: string[], current: T, next: T) => Promise<void> = async () => undefined,
     known?: T,
   ): Promise<T | undefined> {
-    const knownVersion = known && this.versions.get(known);
     return retry(ATTEMPTS, async (attempt) => {
-      const current = attempt === 0 && known && knownVersion !== undefined ? { doc: known, version: knownVersion } : await this.read(id);
+      const current = (attempt === 0 && this.asRead(known)) || (await this.read(id));
       if (!current) return undefined;
       const next = change(current.doc);
       if (next === current.doc) return current.doc;
@@ -142,9 +139,8 @@ export class VersionedDocuments<T extends { createdAt: string }> {
    * `known`, as for update, saves the first read.
    */
   async delete(id: string, sideItems: (current: T) => TransactItem[], known?: T): Promise<T | undefined> {
-    const knownVersion = known && this.versions.get(known);
     return retry(ATTEMPTS, async (attempt) => {
-      const current = attempt === 0 && known && knownVersion !== undefined ? { doc: known, version: knownVersion } : await this.read(id);
+      const current = (attempt === 0 && this.asRead(known)) || (await this.read(id));
       if (!current) return undefined;
       try {
         await this.transact([
@@ -173,6 +169,12 @@ export class VersionedDocuments<T extends { createdAt: string }> {
 
   private item(id: string, doc: T, version: number): DocumentItem {
     return { pk: this.partition, sk: id, doc: JSON.stringify(doc), version, createdAt: doc.createdAt, ...this.indexKey?.(doc) };
+  }
+
+  /** A record this class handed out, with the version it was read at; undefined for any other object. */
+  private asRead(known: T | undefined): { doc: T; version: number } | undefined {
+    const version = known && this.versions.get(known);
+    return known && version !== undefined ? { doc: known, version } : undefined;
   }
 
   private parse(item: DocumentItem): { doc: T; version: number } {

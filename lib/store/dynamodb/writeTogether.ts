@@ -1,7 +1,7 @@
 import { DeleteCommand, type DynamoDBDocumentClient, PutCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { ConflictError } from "../../errors";
 import { pendingGuard } from "../../idempotency/guard";
-import { isConditionFailure, transactionReasons } from "./conditions";
+import { conditionally, transactionReasons } from "./conditions";
 import { IDEMPOTENCY } from "./idempotencyStore";
 
 /** One item of a TransactWriteItems call. */
@@ -18,17 +18,11 @@ export async function writeTogether(client: DynamoDBDocumentClient, table: strin
   const guard = pendingGuard();
   if (!guard && items.length === 1) {
     const [{ Put, Delete }] = items;
-    try {
-      if (Put) await client.send(new PutCommand(Put));
-      else await client.send(new DeleteCommand(Delete!));
-      return;
-    } catch (error) {
-      if (!isConditionFailure(error)) throw error;
-      throw Object.assign(new Error("The condition failed"), {
-        name: "TransactionCanceledException",
-        CancellationReasons: [{ Code: "ConditionalCheckFailed" }],
-      });
-    }
+    if (await conditionally(Put ? client.send(new PutCommand(Put)) : client.send(new DeleteCommand(Delete!)))) return;
+    throw Object.assign(new Error("The condition failed"), {
+      name: "TransactionCanceledException",
+      CancellationReasons: [{ Code: "ConditionalCheckFailed" }],
+    });
   }
   const guardItem: TransactItem[] = guard
     ? [
