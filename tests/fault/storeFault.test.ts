@@ -34,6 +34,8 @@ describe("the DynamoDB store under faults (STORE=dynamodb, serverless offline)",
   let server: OfflineServer;
   let phase = "before";
   const seen: Seen[] = [];
+  /** Each create's answers in order, phase by phase: what the test prints for a create not stored once. */
+  const answersFor = new Map<string, string[]>();
 
   beforeAll(async () => {
     port = await freePort();
@@ -65,6 +67,7 @@ describe("the DynamoDB store under faults (STORE=dynamodb, serverless offline)",
       });
       const body = (await answer.json()) as { task?: { id: number } };
       seen.push({ status: answer.status, retryAfter: answer.headers.get("retry-after"), phase });
+      answersFor.set(title, [...(answersFor.get(title) ?? []), `${phase}:${answer.status}`]);
       if (answer.status === 201) return { title, ack: body.task!.id };
       const retryAfter = answer.headers.get("retry-after");
       if (answer.status === 409 && retryAfter === null) return { title, lost: true };
@@ -110,6 +113,8 @@ describe("the DynamoDB store under faults (STORE=dynamodb, serverless offline)",
     const titles = stored.tasks.map((task) => task.title);
     const acknowledged = outcomes.filter((o) => o.ack !== undefined);
     // No acknowledged write lost; no create stored twice; a create whose answer was lost is there once.
+    const notOnce = outcomes.filter((outcome) => titles.filter((title) => title === outcome.title).length !== 1);
+    if (notOnce.length > 0) console.log(JSON.stringify({ notStoredOnce: notOnce, history: notOnce.map((o) => answersFor.get(o.title)) }));
     for (const outcome of outcomes) expect(titles.filter((title) => title === outcome.title)).toHaveLength(1);
     expect(new Set(titles).size).toBe(titles.length);
     /** How many answers of each status a phase saw. */
