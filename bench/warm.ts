@@ -304,6 +304,57 @@ export async function warmCases(h: Record<string, Handler>): Promise<Case[]> {
       run: call(h.taskList, { method: "GET", path: `${A}/workflows/tasks`, route: `${R}/workflows/tasks`, pathParameters: v() }, 200),
     },
     {
+      name: "PUT /workflows/tasks",
+      run: call(
+        h.defineTask,
+        {
+          method: "PUT",
+          path: `${A}/workflows/tasks`,
+          route: `${R}/workflows/tasks`,
+          pathParameters: v(),
+          headers: JSON_TYPE,
+          body: JSON.stringify({
+            friendlyName: "Hello",
+            injectableName: "Task.Hello",
+            implementsTask: "Task.Base.noop",
+            options: {},
+            properties: {},
+          }),
+        },
+        200,
+      ),
+    },
+    {
+      name: "PUT /workflows",
+      run: call(
+        h.defineGraph,
+        {
+          method: "PUT",
+          path: `${A}/workflows`,
+          route: `${R}/workflows`,
+          pathParameters: v(),
+          headers: JSON_TYPE,
+          body: JSON.stringify({ friendlyName: "Hello", injectableName: "Graph.Hello", tasks: [{ label: "a", taskName: "Task.noop" }] }),
+        },
+        200,
+      ),
+    },
+    {
+      name: "POST /workflows",
+      run: call(
+        h.runGraph,
+        {
+          method: "POST",
+          path: `${A}/workflows`,
+          route: `${R}/workflows`,
+          pathParameters: v(),
+          headers: JSON_TYPE,
+          body: '{"name":"Graph.noop-example"}',
+        },
+        201,
+      ),
+    },
+    {
       name: "GET /workflows/library",
       run: call(
         h.graphLibrary,

@@ -16,6 +16,21 @@ export function newObjectId(now: Date = new Date()): string {
 }
 
 /**
+ * A 24-hex id (ObjectId form) that sorts in creation order: seconds and milliseconds, the
+ * record's place in its batch, then randomness. So "insertion order" and "latest" are the id
+ * order in every store, across containers to the millisecond (catalogs, SKUs).
+ */
+export function orderedId(now: Date, place = 0): string {
+  const ms = now.getTime();
+  const seconds = Math.floor(ms / 1000)
+    .toString(16)
+    .padStart(8, "0");
+  const millis = (ms % 1000).toString(16).padStart(3, "0");
+  const order = (place % 256).toString(16).padStart(2, "0");
+  return seconds + millis + order + randomUUID().replace(/-/g, "").slice(0, 11);
+}
+
+/**
  * The id of the node whose first MAC is `mac`: derived, not random, so every container (and every
  * concurrent discovery of the same machine) arrives at the same id.
  */

@@ -1,5 +1,10 @@
 import type { LookupStore } from "./boot/lookupStore";
+import type { CatalogStore } from "./catalogs/catalogStore";
+import type { DefinitionStore } from "./graphs/definitionStore";
 import type { NodeStore } from "./nodes/nodeStore";
+import type { RecordStore } from "./recordStore";
+import type { Sku } from "./skus/sku";
+import type { Tag } from "./tags/tag";
 import type { WorkflowStore } from "./workflows/workflowStore";
 
 /** The stores the provisioning domain works through; the composition root picks their adapters. */
@@ -7,4 +12,8 @@ export interface ProvisioningStores {
   nodes: NodeStore;
   workflows: WorkflowStore;
   lookups: LookupStore;
+  definitions: DefinitionStore;
+  catalogs: CatalogStore;
+  skus: RecordStore<Sku>;
+  tags: RecordStore<Tag>;
 }

@@ -8,7 +8,7 @@ import { PayloadTooLargeError } from "../errors";
 export const RECORD_MAX_BYTES = 350 * 1024;
 
 /** 413 when `record` would be larger than RECORD_MAX_BYTES once stored. */
-export function assertRecordFits(record: object, what: "node" | "workflow"): void {
+export function assertRecordFits(record: object, what: string): void {
   const bytes = Buffer.byteLength(JSON.stringify(record));
   if (bytes > RECORD_MAX_BYTES) {
     throw new PayloadTooLargeError(

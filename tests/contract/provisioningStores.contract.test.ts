@@ -132,6 +132,40 @@ describe.each(adapters)("provisioning stores contract: %s", (_name, makeStores) 
     });
   });
 
+  describe("DefinitionStore", () => {
+    const nest = (depth: number): unknown => (depth === 0 ? 1 : { x: nest(depth - 1) });
+    const task = (name: string, greeting = "hi") => ({
+      friendlyName: name,
+      injectableName: name,
+      implementsTask: "Task.Base.noop",
+      // Deeper than DynamoDB's 32 levels of maps.
+      options: { greeting, deep: nest(40) },
+      properties: {},
+    });
+    const graph = (name: string) => ({
+      friendlyName: name,
+      injectableName: name,
+      options: {},
+      tasks: [{ label: "a", taskName: "Task.B" }],
+    });
+
+    it("keeps tasks and graphs by name, lists each kind in name order, replaces keeping createdAt", async () => {
+      const first = await stores.definitions.putTask(task("Task.B"), tick());
+      await stores.definitions.putTask(task("Task.A"), tick());
+      const replaced = await stores.definitions.putTask(task("Task.B", "bye"), tick());
+      expect(replaced.createdAt).toBe(first.createdAt);
+      expect(replaced.updatedAt > first.updatedAt).toBe(true);
+      expect((await stores.definitions.task("Task.B"))?.options.greeting).toBe("bye");
+      expect((await stores.definitions.tasks()).map((t) => t.injectableName)).toEqual(["Task.A", "Task.B"]);
+      await stores.definitions.putGraph(graph("Graph.Z"), tick());
+      await stores.definitions.putGraph(graph("Graph.Y"), tick());
+      expect((await stores.definitions.graphs()).map((g) => g.injectableName)).toEqual(["Graph.Y", "Graph.Z"]);
+      expect(await stores.definitions.graph("Graph.Z")).toEqual(graph("Graph.Z"));
+      expect(await stores.definitions.graph("Graph.None")).toBeUndefined();
+      expect(await stores.definitions.task("Graph.Z")).toBeUndefined();
+    });
+  });
+
   describe("LookupStore", () => {
     it("remembers the last node per IP and forgets a node", async () => {
       await stores.lookups.remember("10.0.0.1", "a");

@@ -1,7 +1,11 @@
 import { endpoint } from "../../../lib/http/endpoint";
 import { ok } from "../../../lib/http/responses";
 import { graphLibraryEntry } from "../../../lib/http/routes/provisioning";
-import { graphLibraryEntry as entry, graphLibrary } from "../../../lib/provisioning/workflows/workflowService";
+import { graphLibraryEntry as entry, graphLibrary } from "../../../lib/provisioning/graphs/libraryService";
+import { provisioningStores } from "../../../lib/store/compositionRoot";
 
 /** `*` is the whole library (RackHD's later form). */
-export const handler = endpoint(graphLibraryEntry, async ({ params }) => ok(params.name === "*" ? graphLibrary() : entry(params.name)));
+export const handler = endpoint(graphLibraryEntry, async ({ params }) => {
+  const stores = await provisioningStores();
+  return ok(params.name === "*" ? await graphLibrary(stores) : await entry(stores, params.name));
+});

@@ -1,6 +1,9 @@
 import { endpoint } from "../../../lib/http/endpoint";
 import { pagedAnswer } from "../../../lib/http/paging";
 import { taskList } from "../../../lib/http/routes/provisioning";
-import { taskLibrary } from "../../../lib/provisioning/workflows/workflowService";
+import { taskLibrary as library } from "../../../lib/provisioning/graphs/libraryService";
+import { provisioningStores } from "../../../lib/store/compositionRoot";
 
-export const handler = endpoint(taskList, async ({ event, query }) => pagedAnswer(event, query, taskLibrary(), (page) => page));
+export const handler = endpoint(taskList, async ({ event, query }) =>
+  pagedAnswer(event, query, await library(await provisioningStores()), (page) => page),
+);

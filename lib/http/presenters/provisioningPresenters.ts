@@ -1,6 +1,6 @@
 import type { Node } from "../../provisioning/nodes/node";
 import { redact } from "../../provisioning/secrets";
-import type { Workflow, WorkflowTask } from "../../provisioning/workflows/workflow";
+import { NO_NODE, type Workflow, type WorkflowTask } from "../../provisioning/workflows/workflow";
 
 /** A node as RackHD 1.1 answered it (workflows/catalogs are associations rendered empty), secrets redacted. */
 export const presentNode = (node: Node): Record<string, unknown> => redact({ ...node, workflows: [], catalogs: [] });
@@ -16,5 +16,8 @@ export function presentWorkflow({ bootToken: _token, ...workflow }: Workflow): R
   for (const [id, { kind: _kind, ...task }] of Object.entries(workflow.tasks)) {
     tasks[id] = { ...task, options: redact(task.options) };
   }
-  return { ...workflow, tasks };
+  if (workflow.node !== NO_NODE) return { ...workflow, tasks };
+  // A graph run with no node (POST /workflows): RackHD's record has no target.
+  const { node: _node, context, ...rest } = workflow;
+  return { ...rest, context: { graphId: context.graphId }, tasks };
 }

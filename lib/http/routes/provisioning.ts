@@ -144,7 +144,7 @@ export const graphLibrary = {
   handler: "handlers/provisioning/workflows/library",
   service: "provisioning",
   auth: "northbound",
-  access: "noData",
+  access: "provisioningRead",
   summary: "Every graph definition",
   paged: true,
   request: { params: check.VersionParams, query: check.Query },
@@ -158,7 +158,7 @@ export const taskLibrary = {
   handler: "handlers/provisioning/workflows/taskLibrary",
   service: "provisioning",
   auth: "northbound",
-  access: "noData",
+  access: "provisioningRead",
   summary: "Every task definition the graphs are built from (RackHD era B/C: concrete tasks, not base tasks); secrets redacted",
   paged: true,
   request: { params: check.VersionParams, query: check.Query },
@@ -173,11 +173,56 @@ export const taskList = {
   handler: "handlers/provisioning/workflows/taskList",
   service: "provisioning",
   auth: "northbound",
-  access: "noData",
+  access: "provisioningRead",
   summary: "The task library, as `GET /workflows/tasks/library` answers it",
   paged: true,
   request: { params: check.VersionParams, query: check.Query },
   responses: { 200: "TaskDefinitionList", 401: "RackhdError" },
+} as const satisfies Endpoint;
+
+/** PUT /workflows/tasks: a task definition, stored by injectableName (created or replaced). */
+export const defineTask = {
+  function: "defineTask",
+  method: "PUT",
+  path: "/api/{version}/workflows/tasks",
+  handler: "handlers/provisioning/workflows/defineTask",
+  service: "provisioning",
+  auth: "northbound",
+  access: "provisioningWrite",
+  summary:
+    "Define or replace a task: `friendlyName`, `injectableName`, `implementsTask`, `options`, `properties` required (RackHD B/C); answers the stored definition",
+  request: { params: check.VersionParams, query: check.Query, body: check.TaskDefinitionBody },
+  responses: { 200: "StoredTaskDefinition", 400: "RackhdError", 401: "RackhdError", 413: "RackhdError" },
+} as const satisfies Endpoint;
+
+/** PUT /workflows: a graph definition, checked as RackHD era B/C checks one, stored by injectableName. */
+export const defineGraph = {
+  function: "defineGraph",
+  method: "PUT",
+  path: "/api/{version}/workflows",
+  handler: "handlers/provisioning/workflows/defineGraph",
+  service: "provisioning",
+  auth: "northbound",
+  access: "provisioningWrite",
+  summary:
+    "Define or replace a graph; 400 with RackHD's text for an unknown task or base task, a duplicate label, a cycle, a missing option; answers its name",
+  request: { params: check.VersionParams, query: check.Query, body: check.GraphDefinitionBody },
+  responses: { 200: "DefinedName", 400: "RackhdError", 401: "RackhdError", 413: "RackhdError" },
+} as const satisfies Endpoint;
+
+/** POST /workflows (RackHD era B/C): a graph run with no node. */
+export const runGraph = {
+  function: "runGraph",
+  method: "POST",
+  path: "/api/{version}/workflows",
+  handler: "handlers/provisioning/workflows/run",
+  service: "provisioning",
+  auth: "northbound",
+  access: "provisioningWrite",
+  idempotent: true,
+  summary: "Run a graph with no node (`{name, options}` or `?name=`); 400 when one of its tasks needs a machine",
+  request: { params: check.VersionParams, query: check.Query, body: check.StartWorkflowBody, bodyOptional: true },
+  responses: { 201: "Workflow", 400: "RackhdError", 401: "RackhdError", 404: "RackhdError" },
 } as const satisfies Endpoint;
 
 export const graphLibraryEntry = {
@@ -187,7 +232,7 @@ export const graphLibraryEntry = {
   handler: "handlers/provisioning/workflows/libraryEntry",
   service: "provisioning",
   auth: "northbound",
-  access: "noData",
+  access: "provisioningRead",
   summary: "One graph definition; `*` answers all of them",
   request: { params: check.NameParams, query: check.Query },
   responses: { 200: "GraphOrList", 401: "RackhdError", 404: "RackhdError" },

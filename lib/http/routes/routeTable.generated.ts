@@ -31,9 +31,12 @@ export const ROUTE_TABLE: readonly (readonly [method: string, path: string])[] =
   ["GET", "/api/{version}/schemas/{id}"],
   ["GET", "/api/{version}/templates/{name}"],
   ["GET", "/api/{version}/workflows"],
+  ["POST", "/api/{version}/workflows"],
+  ["PUT", "/api/{version}/workflows"],
   ["GET", "/api/{version}/workflows/{id}"],
   ["GET", "/api/{version}/workflows/library"],
   ["GET", "/api/{version}/workflows/library/{name}"],
   ["GET", "/api/{version}/workflows/tasks"],
+  ["PUT", "/api/{version}/workflows/tasks"],
   ["GET", "/api/{version}/workflows/tasks/library"],
 ];

@@ -8,6 +8,8 @@
 /** Longest node identifier, graph, template or service name accepted anywhere. */
 export const NAME_MAX = 255;
 export const IDENTIFIERS_MAX = 64;
+/** Most tags a node carries (each is an index item written with the node, in one transaction). */
+export const NODE_TAGS_MAX = 32;
 
 // Path parameters. A value out of bounds names nothing: the route answers 404.
 
@@ -104,9 +106,9 @@ const nodeFields = {
   },
   tags: {
     type: "array",
-    maxItems: 256,
-    items: { type: "string", maxLength: NAME_MAX },
-    "x-error": "JSON Schema Violation: tags must be an array of at most 256 strings of at most 255 characters",
+    maxItems: NODE_TAGS_MAX,
+    items: { type: "string", minLength: 1, maxLength: NAME_MAX },
+    "x-error": `JSON Schema Violation: tags must be an array of at most ${NODE_TAGS_MAX} names of 1 to 255 characters`,
   },
   relations: { type: "array", maxItems: 256, "x-error": "JSON Schema Violation: relations must be an array of at most 256 entries" },
   sku: { type: ["string", "null"], maxLength: NAME_MAX, "x-error": "JSON Schema Violation: sku must be a string or null" },
@@ -146,6 +148,53 @@ export const StartWorkflowBody = {
         defaults: { obmServiceName: "noop-obm-service" },
         "install-os": { version: "7.0", repo: "{{api.server}}/Centos/7.0", rootPassword: "root" },
       },
+    },
+  ],
+} as const;
+
+/** PUT /workflows/tasks: bounds only; the domain checks the five fields with RackHD's texts. */
+export const TaskDefinitionBody = {
+  type: "object",
+  "x-error": "Body must be a JSON object",
+  properties: {
+    injectableName: { type: "string", maxLength: NAME_MAX, "x-error": "injectableName (string) is required" },
+    implementsTask: { type: "string", maxLength: NAME_MAX, "x-error": "implementsTask (string) is required" },
+    friendlyName: { type: "string", maxLength: 1024, "x-error": "friendlyName (string) is required" },
+    options: { type: "object", "x-error": "options (object) is required" },
+    properties: { type: "object", "x-error": "properties (object) is required" },
+  },
+  examples: [
+    {
+      friendlyName: "Say hello",
+      injectableName: "Task.Hello",
+      implementsTask: "Task.Base.noop",
+      options: { greeting: "hello" },
+      properties: {},
+    },
+  ],
+} as const;
+
+/** PUT /workflows: bounds only; the domain checks the graph as RackHD B/C does, with its texts. */
+export const GraphDefinitionBody = {
+  type: "object",
+  "x-error": "Body must be a JSON object",
+  "x-errors": { required: "injectableName (string) is required" },
+  properties: {
+    injectableName: { type: "string", minLength: 1, maxLength: NAME_MAX, "x-error": "injectableName (string) is required" },
+    friendlyName: { type: "string", maxLength: 1024, "x-error": "friendlyName (string) is required" },
+    options: { type: "object", "x-error": "options (object) is required" },
+    tasks: { type: "array", maxItems: 256, "x-error": "Graph.tasks ([object]) is required (at most 256 tasks)" },
+  },
+  required: ["injectableName"],
+  examples: [
+    {
+      friendlyName: "Hello graph",
+      injectableName: "Graph.Hello",
+      options: { hello: { greeting: "hi" } },
+      tasks: [
+        { label: "hello", taskName: "Task.Hello" },
+        { label: "again", taskName: "Task.noop", waitOn: { hello: "succeeded" } },
+      ],
     },
   ],
 } as const;
@@ -237,6 +286,17 @@ const libraryTask = {
 
 export const TaskDefinitionList = { type: "array", items: libraryTask } as const;
 
+/** PUT /workflows/tasks answers the stored definition (RackHD B/C), with when it was written. */
+export const StoredTaskDefinition = {
+  type: "object",
+  properties: { ...libraryTask.properties, createdAt: isoTime, updatedAt: isoTime },
+  required: [...libraryTask.required, "createdAt", "updatedAt"],
+  additionalProperties: false,
+} as const;
+
+/** PUT /workflows answers the graph's injectableName as a JSON string. */
+export const DefinedName = { type: "string" } as const;
+
 /** GET /workflows/library/{name}: one graph, or all of them for `*`. */
 export const GraphOrList = { oneOf: [graph, GraphList] } as const;
 
@@ -251,7 +311,7 @@ const workflow = {
     injectableName: { type: "string" },
     _status: { enum: ["running", "succeeded", "failed", "cancelled", "timeout"] },
     node: objectId,
-    context: { type: "object", properties: { target: objectId, graphId: { type: "string" } }, required: ["target", "graphId"] },
+    context: { type: "object", properties: { target: objectId, graphId: { type: "string" } }, required: ["graphId"] },
     definition: { type: "object" },
     tasks: {
       type: "object",
@@ -265,7 +325,8 @@ const workflow = {
     createdAt: isoTime,
     updatedAt: isoTime,
   },
-  required: ["id", "instanceId", "name", "injectableName", "_status", "node", "context", "definition", "tasks", "createdAt", "updatedAt"],
+  // A graph run with no node (POST /workflows) has no `node` and no `context.target`.
+  required: ["id", "instanceId", "name", "injectableName", "_status", "context", "definition", "tasks", "createdAt", "updatedAt"],
 } as const;
 
 export const Workflow = workflow;

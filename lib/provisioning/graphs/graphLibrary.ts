@@ -1,10 +1,24 @@
-/** A graph definition as RackHD's library serves it. */
+import type { LibraryTask } from "./taskDefinitions";
+
+/**
+ * One task of a graph definition (RackHD §1.1): a library task by `taskName` or an inline
+ * `taskDefinition`, the labels it waits on and the state each must end in, overrides of its
+ * options. RackHD accepted an entry without a label (FIT defines one); labelOf names it.
+ */
 export interface GraphTaskEntry {
-  label: string;
-  taskName: string;
-  waitOn?: Record<string, "succeeded" | "failed" | "finished">;
+  label?: string;
+  taskName?: string;
+  taskDefinition?: LibraryTask;
+  waitOn?: Record<string, string>;
   ignoreFailure?: boolean;
+  optionOverrides?: Record<string, unknown>;
 }
+
+/** The entry's label, or for an unlabelled entry the name of its task. */
+export const labelOf = (entry: GraphTaskEntry): string =>
+  entry.label ?? entry.taskName ?? entry.taskDefinition?.injectableName ?? "undefined";
+
+/** A graph definition as RackHD's library serves it. */
 
 export interface GraphDefinition {
   friendlyName: string;
@@ -31,7 +45,7 @@ const installGraph = (
       label: "set-boot-pxe",
       taskName: "Task.Obm.Node.PxeBoot",
       ignoreFailure: true,
-      ...(before.length > 0 && { waitOn: { [before[before.length - 1].label]: "succeeded" } }),
+      ...(before.length > 0 && { waitOn: { [labelOf(before[before.length - 1])]: "succeeded" } }),
     },
     { label: "reboot", taskName: "Task.Obm.Node.Reboot", waitOn: { "set-boot-pxe": "finished" } },
     { label: installLabel, taskName, waitOn: { reboot: "succeeded" } },

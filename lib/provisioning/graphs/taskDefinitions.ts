@@ -1,32 +1,34 @@
 /**
- * The task definitions the graph library uses (RackHD on-tasks `lib/task-data`, era A/B). `kind`
- * says how this implementation runs the task:
- * - `obm`: an OBM action (set PXE boot, reboot, power on/off), done at once through the node's
- *   OBM service (only noop can be driven from a Lambda function);
- * - `install`: serves a boot profile to the node and waits for it to signal completion;
- * - `instant`: succeeds at once (noop, and steps that need no work here).
+ * The built-in task definitions (RackHD on-tasks `lib/task-data/tasks`, era A/B): concrete tasks,
+ * each implementing a base task (baseTasks.ts) that says how it runs.
  */
-export type TaskKind = "obm" | "install" | "instant";
+import { deepMerge } from "../workflows/options";
+import { type BaseTask, baseTask, type TaskKind } from "./baseTasks";
 
-export interface TaskDefinition {
+/** A task definition as RackHD's task library holds it (era B/C: concrete tasks only). */
+export interface LibraryTask {
   friendlyName: string;
   injectableName: string;
   implementsTask: string;
-  runJob: string;
-  kind: TaskKind;
-  /** Keys that must be truthy after option resolution. */
-  requiredOptions: string[];
   options: Record<string, unknown>;
   properties: Record<string, unknown>;
 }
 
-const obmTask = (injectableName: string, friendlyName: string, action: string): TaskDefinition => ({
+/** A concrete task joined with its base task: what a graph's task is built from. */
+export interface TaskDefinition extends LibraryTask {
+  runJob: string;
+  kind: TaskKind;
+  requiredOptions: readonly string[];
+  requiredProperties: BaseTask["requiredProperties"];
+}
+
+/** Finds a library task by injectableName (the built-in ones, or the library a caller holds). */
+export type TaskFinder = (name: string) => LibraryTask | undefined;
+
+const obmTask = (injectableName: string, friendlyName: string, action: string): LibraryTask => ({
   friendlyName,
   injectableName,
   implementsTask: "Task.Base.Obm.Node",
-  runJob: "Job.Obm.Node",
-  kind: "obm",
-  requiredOptions: ["action"],
   // obmServiceName: null means "the node's single OBM setting" (RackHD era C).
   options: { action, obmServiceName: null },
   properties: { power: {} },
@@ -37,13 +39,10 @@ const installTask = (
   friendlyName: string,
   os: Record<string, unknown>,
   options: Record<string, unknown>,
-): TaskDefinition => ({
+): LibraryTask => ({
   friendlyName,
   injectableName,
   implementsTask: "Task.Base.Os.Install",
-  runJob: "Job.Os.Install",
-  kind: "install",
-  requiredOptions: ["profile", "completionUri"],
   options: {
     osType: "linux",
     version: null,
@@ -66,7 +65,7 @@ const installTask = (
   properties: { os: { ...os, type: "install" } },
 });
 
-const DEFINITIONS: TaskDefinition[] = [
+const BUILT_IN_TASKS: readonly LibraryTask[] = [
   obmTask("Task.Obm.Node.PxeBoot", "Set PXE boot", "setBootPxe"),
   obmTask("Task.Obm.Node.Reboot", "Reboot Node", "reboot"),
   obmTask("Task.Obm.Node.PowerOn", "Power On Node", "powerOn"),
@@ -122,11 +121,6 @@ const DEFINITIONS: TaskDefinition[] = [
     friendlyName: "Analyze Esx Repository",
     injectableName: "Task.Os.Esx.Analyze.Repo",
     implementsTask: "Task.Base.Os.Analyze.Repo",
-    runJob: "Job.Os.Analyze.Repo",
-    // RackHD fetches the repository to learn the installer's layout; this implementation uses the
-    // standard ESXi layout, so the step has nothing to do and succeeds at once.
-    kind: "instant",
-    requiredOptions: [],
     options: { osName: "esx", repo: null, version: null },
     properties: {},
   },
@@ -134,34 +128,34 @@ const DEFINITIONS: TaskDefinition[] = [
     friendlyName: "noop",
     injectableName: "Task.noop",
     implementsTask: "Task.Base.noop",
-    runJob: "Job.noop",
-    kind: "instant",
-    requiredOptions: [],
     options: { option1: 1, option2: 2, option3: 3, delay: 0 },
     properties: {},
   },
 ];
 
-const byName = new Map(DEFINITIONS.map((definition) => [definition.injectableName, definition]));
-
-export const taskDefinition = (name: string): TaskDefinition | undefined => byName.get(name);
-
-/** A task definition as RackHD's task library answers it (era B/C: concrete tasks only). */
-export interface LibraryTask {
-  friendlyName: string;
-  injectableName: string;
-  implementsTask: string;
-  options: Record<string, unknown>;
-  properties: Record<string, unknown>;
+/**
+ * The task joined with its base task (RackHD §1.3: the base's properties under the task's, the
+ * base's job and required options); undefined when no base task of that name exists.
+ */
+export function resolveTask(task: LibraryTask | undefined): TaskDefinition | undefined {
+  const base = task ? baseTask(task.implementsTask) : undefined;
+  if (!task || !base) return undefined;
+  return {
+    ...task,
+    runJob: base.runJob,
+    kind: base.kind,
+    requiredOptions: base.requiredOptions,
+    requiredProperties: base.requiredProperties,
+    properties: deepMerge(base.properties, task.properties) as Record<string, unknown>,
+  };
 }
 
-/** The task library, in RackHD's shape: how this implementation runs a task (`kind`, `runJob`) stays inside. */
-export const TASK_LIBRARY: readonly LibraryTask[] = DEFINITIONS.map(
-  ({ friendlyName, injectableName, implementsTask, options, properties }) => ({
-    friendlyName,
-    injectableName,
-    implementsTask,
-    options,
-    properties,
-  }),
-);
+/** The built-in tasks, in RackHD's library shape: how this implementation runs one stays in its base task. */
+export const TASK_LIBRARY: readonly LibraryTask[] = BUILT_IN_TASKS;
+
+const byName = new Map(BUILT_IN_TASKS.map((task) => [task.injectableName, task]));
+
+export const builtInTask: TaskFinder = (name) => byName.get(name);
+
+/** A built-in task, joined with its base task. */
+export const taskDefinition = (name: string): TaskDefinition | undefined => resolveTask(byName.get(name));

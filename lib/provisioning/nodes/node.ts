@@ -48,6 +48,7 @@ function nodeFields(body: NodeInput): Partial<Node> {
     fields[key] = value;
   }
   if (body.identifiers) fields.identifiers = [...new Set(body.identifiers.map(normalizeIdentifier))];
+  if (body.tags) fields.tags = [...new Set(body.tags)];
   // RackHD's clients (FIT) send the strings "true"/"false"; RackHD took them.
   if (typeof body.autoDiscover === "string") fields.autoDiscover = body.autoDiscover === "true";
   if (body.obmSettings) fields.obmSettings = body.obmSettings.length === 0 ? [] : parseObmSettings(body.obmSettings);

@@ -21,6 +21,10 @@ export interface NodeStore {
    * the node as this store last answered it, lets a shared store skip reading it again.
    */
   update(id: string, change: (current: Node) => Node, known?: Node): Promise<Node | undefined>;
+  /** The nodes whose `sku` is that SKU's id, in creation order. */
+  withSku(skuId: string): Promise<Node[]>;
+  /** The nodes whose `tags` hold that tag, in creation order. */
+  withTag(tag: string): Promise<Node[]>;
   /** Removes the node and answers it; undefined when it did not exist. `known` as for update. */
   delete(id: string, known?: Node): Promise<Node | undefined>;
 }

@@ -1,7 +1,7 @@
 import { ValidationError } from "../../errors";
 import { type ApiContext, renderContext } from "../apiContext";
-import type { GraphDefinition } from "../graphs/graphLibrary";
-import { taskDefinition } from "../graphs/taskDefinitions";
+import { type GraphDefinition, type GraphTaskEntry, labelOf } from "../graphs/graphLibrary";
+import { builtInTask, resolveTask, type TaskDefinition, type TaskFinder } from "../graphs/taskDefinitions";
 import { newObjectId, newUuid } from "../ids";
 import { redact } from "../secrets";
 import { mergeGraphOptions, resolveTaskOptions } from "./options";
@@ -15,6 +15,7 @@ const TERMINAL_ON = ["succeeded", "timeout", "cancelled", "failed"];
  * A new workflow record for `graph` on `nodeId`: options merged and resolved per task, rendered
  * (`{{api.server}}`, `{{options.x}}`, `{{task.nodeId}}`), passwords turned into crypt hashes.
  * Throws ValidationError for a required option that is missing or a template value that is.
+ * `tasks` finds the library tasks the graph names (the built-in ones unless a caller's library).
  */
 export function buildWorkflow(
   graph: GraphDefinition,
@@ -22,26 +23,27 @@ export function buildWorkflow(
   nodeId: string,
   api: ApiContext,
   now: Date,
+  tasks: TaskFinder = builtInTask,
 ): Workflow {
   const graphOptions = mergeGraphOptions(graph, requestOptions);
   const stamp = now.toISOString();
-  const instanceIds = new Map(graph.tasks.map((entry) => [entry.label, newUuid()]));
-  const tasks: Record<string, WorkflowTask> = {};
+  const instanceIds = new Map(graph.tasks.map((entry) => [labelOf(entry), newUuid()]));
+  const built: Record<string, WorkflowTask> = {};
   for (const entry of graph.tasks) {
-    const definition = taskDefinition(entry.taskName);
+    const definition = entryTask(entry, tasks);
     if (!definition) throw new ValidationError(`Graph ${graph.injectableName} names an unknown task ${entry.taskName}`);
     const resolved = resolveTaskOptions(graph, entry, definition, graphOptions);
     const rendered = renderDeep(resolved, { ...renderContext(api), options: resolved, task: { nodeId } });
-    const instanceId = instanceIds.get(entry.label)!;
+    const instanceId = instanceIds.get(labelOf(entry))!;
     const waitingOn: Record<string, string> = {};
     for (const [label, state] of Object.entries(entry.waitOn ?? {})) {
       const dependency = instanceIds.get(label);
-      if (!dependency) throw new ValidationError(`Task ${entry.label} waits on an unknown task ${label}`);
+      if (!dependency) throw new ValidationError(`Task to wait on does not exist: ${label}`);
       waitingOn[dependency] = state;
     }
-    tasks[instanceId] = {
+    built[instanceId] = {
       instanceId,
-      label: entry.label,
+      label: labelOf(entry),
       name: definition.injectableName,
       injectableName: definition.injectableName,
       friendlyName: definition.friendlyName,
@@ -73,9 +75,13 @@ export function buildWorkflow(
       options: redact(graphOptions),
       tasks: graph.tasks,
     },
-    tasks,
+    tasks: built,
     domain: "default",
     createdAt: stamp,
     updatedAt: stamp,
   };
 }
+
+/** The task an entry runs: its inline definition, or the library task it names. */
+export const entryTask = (entry: GraphTaskEntry, tasks: TaskFinder): TaskDefinition | undefined =>
+  resolveTask(entry.taskDefinition ?? (typeof entry.taskName === "string" ? tasks(entry.taskName) : undefined));

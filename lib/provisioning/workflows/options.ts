@@ -1,6 +1,6 @@
 import { ValidationError } from "../../errors";
 import { isPlainObject } from "../../json";
-import type { GraphDefinition, GraphTaskEntry } from "../graphs/graphLibrary";
+import { type GraphDefinition, type GraphTaskEntry, labelOf } from "../graphs/graphLibrary";
 import type { TaskDefinition } from "../graphs/taskDefinitions";
 
 const UNSAFE_KEYS = new Set(["__proto__", "constructor", "prototype"]);
@@ -30,7 +30,8 @@ export function mergeGraphOptions(graph: GraphDefinition, requested: Record<stri
 /**
  * One task's options (RackHD §5.2): for every key the task declares, every required key and every
  * key given under the task's label, the label's value wins over `options.defaults`, which wins
- * over the task definition's default. `defaults` reach only keys the task declares.
+ * over the task definition's default (with the entry's `optionOverrides` merged over it).
+ * `defaults` reach only keys the task declares.
  */
 export function resolveTaskOptions(
   graph: GraphDefinition,
@@ -38,15 +39,17 @@ export function resolveTaskOptions(
   definition: TaskDefinition,
   graphOptions: Record<string, unknown>,
 ): Record<string, unknown> {
-  const forLabel = isPlainObject(graphOptions[entry.label]) ? (graphOptions[entry.label] as Record<string, unknown>) : {};
+  const label = labelOf(entry);
+  const forLabel = isPlainObject(graphOptions[label]) ? (graphOptions[label] as Record<string, unknown>) : {};
   const defaults = isPlainObject(graphOptions.defaults) ? graphOptions.defaults : {};
-  const keys = new Set([...Object.keys(definition.options), ...definition.requiredOptions, ...Object.keys(forLabel)]);
+  const own = deepMerge(definition.options, entry.optionOverrides) as Record<string, unknown>;
+  const keys = new Set([...Object.keys(own), ...definition.requiredOptions, ...Object.keys(forLabel)]);
   const resolved: Record<string, unknown> = {};
   for (const key of keys) {
     if (UNSAFE_KEYS.has(key)) continue;
     if (forLabel[key] !== undefined) resolved[key] = forLabel[key];
-    else if (defaults[key] !== undefined && key in definition.options) resolved[key] = defaults[key];
-    else if (definition.options[key] !== undefined) resolved[key] = definition.options[key];
+    else if (defaults[key] !== undefined && key in own) resolved[key] = defaults[key];
+    else if (own[key] !== undefined) resolved[key] = own[key];
   }
   for (const key of definition.requiredOptions) {
     if (!resolved[key]) {

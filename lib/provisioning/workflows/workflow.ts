@@ -1,4 +1,4 @@
-import type { TaskKind } from "../graphs/taskDefinitions";
+import type { TaskKind } from "../graphs/baseTasks";
 
 export const TASK_TERMINAL_STATES = ["succeeded", "failed", "cancelled", "timeout"] as const;
 export type TaskState = "pending" | "running" | (typeof TASK_TERMINAL_STATES)[number];
@@ -52,6 +52,9 @@ export interface Workflow {
   createdAt: string;
   updatedAt: string;
 }
+
+/** The node of a graph run with no target (POST /workflows). */
+export const NO_NODE = "";
 
 /** RackHD's answer when a node already has an active workflow (every store enforces the rule). */
 export const ACTIVE_CONFLICT = "Unable to run multiple task graphs against a single target.";

@@ -2,27 +2,14 @@ import { isDomainError, NotFoundError, ValidationError } from "../../errors";
 import { isPlainObject } from "../../json";
 import type { ApiContext } from "../apiContext";
 import { newBootToken } from "../boot/bootToken";
-import { GRAPH_LIBRARY, type GraphDefinition, graphDefinition } from "../graphs/graphLibrary";
-import { type LibraryTask, TASK_LIBRARY } from "../graphs/taskDefinitions";
+import { findGraph, taskFinder } from "../graphs/libraryService";
 import type { Node } from "../nodes/node";
 import { findNode } from "../nodes/nodeService";
 import type { ProvisioningStores } from "../ports";
 import { assertRecordFits, fitsKey } from "../recordSize";
-import { redact } from "../secrets";
 import { buildWorkflow } from "./buildWorkflow";
 import { advanceWorkflow, cancelWorkflow, completeWaitingTask } from "./progress";
-import { ACTIVE_CONFLICT, type Workflow } from "./workflow";
-
-export const graphLibrary = (): readonly GraphDefinition[] => GRAPH_LIBRARY;
-
-/** GET /workflows/tasks/library: the task definitions graphs are built from, secrets redacted. */
-export const taskLibrary = (): readonly LibraryTask[] => TASK_LIBRARY.map(redact);
-
-export function graphLibraryEntry(name: string): GraphDefinition {
-  const graph = graphDefinition(name);
-  if (!graph) throw new NotFoundError(`Could not find graph definition for ${name}`);
-  return graph;
-}
+import { ACTIVE_CONFLICT, NO_NODE, type Workflow } from "./workflow";
 
 /**
  * Brings a stored workflow up to date (time-outs, instant steps) and stores the result. Whether
@@ -64,12 +51,12 @@ export async function startWorkflow(
 ): Promise<Workflow> {
   if (typeof request.name !== "string" || request.name === "") throw new ValidationError("Graph name is missing or in wrong format");
   const node = await findNode(stores, identifier);
-  const graph = graphDefinition(request.name);
+  const graph = await findGraph(stores, request.name);
   if (!graph) throw new NotFoundError(`Graph definition not found for ${request.name}`);
   if (await activeWorkflowOf(stores, node, now)) throw new ValidationError(ACTIVE_CONFLICT);
   const options = request.options ?? {};
   if (!isPlainObject(options)) throw new ValidationError("options must be a JSON object");
-  const built = { ...buildWorkflow(graph, options, node.id, api, now), bootToken: newBootToken() };
+  const built = { ...buildWorkflow(graph, options, node.id, api, now, await taskFinder(stores)), bootToken: newBootToken() };
   const workflow = advanceWorkflow(built, node.obmSettings, now);
   assertRecordFits(workflow, "workflow");
   try {
@@ -79,6 +66,29 @@ export async function startWorkflow(
     if (isDomainError(error) && error.kind === "conflict") throw new ValidationError(ACTIVE_CONFLICT);
     throw error;
   }
+}
+
+/**
+ * POST /workflows (RackHD era B/C): a graph run with no node, which only a graph whose every task
+ * needs no machine can be (noop and the like: 400 naming the first task that needs one). Such a
+ * graph ends as it starts, so it never holds a node's one active slot.
+ */
+export async function runGraph(stores: ProvisioningStores, request: StartRequest, api: ApiContext, now: Date): Promise<Workflow> {
+  if (typeof request.name !== "string" || request.name === "") throw new ValidationError("Graph name is missing or in wrong format");
+  const graph = await findGraph(stores, request.name);
+  if (!graph) throw new NotFoundError(`Graph definition not found for ${request.name}`);
+  const options = request.options ?? {};
+  if (!isPlainObject(options)) throw new ValidationError("options must be a JSON object");
+  const built = buildWorkflow(graph, options, NO_NODE, api, now, await taskFinder(stores));
+  const needy = Object.values(built.tasks).find((task) => task.kind !== "instant");
+  if (needy) {
+    throw new ValidationError(
+      `Graph ${graph.injectableName} needs a node: its task ${needy.label} (${needy.injectableName}) runs on one; use POST /nodes/{identifier}/workflows`,
+    );
+  }
+  const workflow = advanceWorkflow(built, [], now);
+  assertRecordFits(workflow, "workflow");
+  return stores.workflows.create(workflow);
 }
 
 export async function listWorkflows(stores: ProvisioningStores, filter: { active?: boolean }, now: Date): Promise<Workflow[]> {

@@ -1,9 +1,9 @@
 import { type DynamoDBDocumentClient, GetCommand } from "@aws-sdk/lib-dynamodb";
-import { ConflictError } from "../../errors";
+import { ConflictError, ValidationError } from "../../errors";
 import { OBJECT_ID } from "../../provisioning/ids";
 import type { Node } from "../../provisioning/nodes/node";
 import type { NodeStore } from "../../provisioning/nodes/nodeStore";
-import { rethrowItemTooLarge, transactionReasons } from "./conditions";
+import { queryAll, rethrowItemTooLarge, transactionReasons } from "./conditions";
 import { type TransactItem, VersionedDocuments } from "./versionedDocuments";
 
 /**
@@ -14,8 +14,15 @@ import { type TransactItem, VersionedDocuments } from "./versionedDocuments";
  * condition that it does not exist yet, so a MAC belongs to one node only even when two requests
  * race. Updates are optimistic (see VersionedDocuments), so a concurrent update of another field
  * is never lost; claims for added and removed identifiers go in the same transaction.
+ *
+ * A node with a SKU is in GSI1 under `NODESKU#<sku> / <createdAt>#<id>` (the SKU's nodes: one
+ * query). Each of its tags is an item `TAGNODE#<tag> / <id>`, written and removed in the same
+ * transaction as the node (a tag's nodes: one query, then the nodes by BatchGetItem).
  */
 const CLAIM = "NODEID";
+const SIDE_ITEMS_MAX = 98;
+const skuIndex = (sku: string) => `NODESKU#${sku}`;
+const tagPartition = (tag: string) => `TAGNODE#${tag}`;
 
 export class DynamoNodeStore implements NodeStore {
   private readonly documents: VersionedDocuments<Node>;
@@ -24,7 +31,9 @@ export class DynamoNodeStore implements NodeStore {
     private readonly client: DynamoDBDocumentClient,
     private readonly table: string,
   ) {
-    this.documents = new VersionedDocuments<Node>(client, table, "NODE");
+    this.documents = new VersionedDocuments<Node>(client, table, "NODE", (node) =>
+      node.sku ? { gsi1pk: skuIndex(node.sku), gsi1sk: `${node.createdAt}#${node.id}` } : undefined,
+    );
   }
 
   list(): Promise<Node[]> {
@@ -48,6 +57,7 @@ export class DynamoNodeStore implements NodeStore {
       await this.documents.transact([
         this.documents.putNew(node.id, node),
         ...node.identifiers.map((identifier) => this.claim(identifier, node.id)),
+        ...node.tags.map((tag) => this.tagItem(tag, node.id)),
       ]);
       return node;
     } catch (error) {
@@ -64,21 +74,26 @@ export class DynamoNodeStore implements NodeStore {
     return this.documents.update(
       id,
       (current) => ({ ...change(current), id }),
-      (current, next) => [
-        ...added(current, next).map((identifier) => this.claim(identifier, id)),
-        ...current.identifiers
-          .filter((identifier) => !next.identifiers.includes(identifier))
-          .map(
-            (identifier): TransactItem => ({
-              Delete: {
-                TableName: this.table,
-                Key: { pk: CLAIM, sk: identifier },
-                ConditionExpression: "attribute_not_exists(pk) OR node = :id",
-                ExpressionAttributeValues: { ":id": id },
-              },
-            }),
-          ),
-      ],
+      (current, next) =>
+        this.bounded([
+          ...added(current, next).map((identifier) => this.claim(identifier, id)),
+          ...next.tags.filter((tag) => !current.tags.includes(tag)).map((tag) => this.tagItem(tag, id)),
+          ...current.tags
+            .filter((tag) => !next.tags.includes(tag))
+            .map((tag): TransactItem => ({ Delete: { TableName: this.table, Key: { pk: tagPartition(tag), sk: id } } })),
+          ...current.identifiers
+            .filter((identifier) => !next.identifiers.includes(identifier))
+            .map(
+              (identifier): TransactItem => ({
+                Delete: {
+                  TableName: this.table,
+                  Key: { pk: CLAIM, sk: identifier },
+                  ConditionExpression: "attribute_not_exists(pk) OR node = :id",
+                  ExpressionAttributeValues: { ":id": id },
+                },
+              }),
+            ),
+        ]),
       (reasons, current, next) => this.throwIfClaimed(added(current, next), reasons),
       known,
     );
@@ -87,10 +102,41 @@ export class DynamoNodeStore implements NodeStore {
   delete(id: string, known?: Node): Promise<Node | undefined> {
     return this.documents.delete(
       id,
-      (current) =>
-        current.identifiers.map((identifier): TransactItem => ({ Delete: { TableName: this.table, Key: { pk: CLAIM, sk: identifier } } })),
+      (current) => [
+        ...current.identifiers.map(
+          (identifier): TransactItem => ({ Delete: { TableName: this.table, Key: { pk: CLAIM, sk: identifier } } }),
+        ),
+        ...current.tags.map((tag): TransactItem => ({ Delete: { TableName: this.table, Key: { pk: tagPartition(tag), sk: id } } })),
+      ],
       known,
     );
+  }
+
+  withSku(skuId: string): Promise<Node[]> {
+    return this.documents.listByIndex(skuIndex(skuId));
+  }
+
+  async withTag(tag: string): Promise<Node[]> {
+    const members = await queryAll<{ sk: string }>(this.client, {
+      TableName: this.table,
+      KeyConditionExpression: "pk = :pk",
+      ExpressionAttributeValues: { ":pk": tagPartition(tag) },
+      ConsistentRead: true,
+    });
+    const nodes = await this.documents.readMany(members.map((member) => member.sk));
+    return nodes.sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1));
+  }
+
+  /** One transaction holds 100 items: the record, the idempotency guard and at most 98 claims and tags. */
+  private bounded(sideItems: TransactItem[]): TransactItem[] {
+    if (sideItems.length > SIDE_ITEMS_MAX) {
+      throw new ValidationError(`A node update may add or remove at most ${SIDE_ITEMS_MAX} identifiers and tags at once`);
+    }
+    return sideItems;
+  }
+
+  private tagItem(tag: string, nodeId: string): TransactItem {
+    return { Put: { TableName: this.table, Item: { pk: tagPartition(tag), sk: nodeId } } };
   }
 
   private claim(identifier: string, nodeId: string): TransactItem {

@@ -35,8 +35,8 @@ export class VersionedDocuments<T extends { createdAt: string }> {
     private readonly client: DynamoDBDocumentClient,
     private readonly table: string,
     private readonly partition: string,
-    /** The record's place in GSI1, for records listed by a second key. */
-    private readonly indexKey?: (doc: T) => { gsi1pk: string; gsi1sk: string },
+    /** The record's place in GSI1, for records listed by a second key (none: not in the index). */
+    private readonly indexKey?: (doc: T) => { gsi1pk: string; gsi1sk: string } | undefined,
   ) {}
 
   async read(id: string): Promise<{ doc: T; version: number } | undefined> {
@@ -58,7 +58,11 @@ export class VersionedDocuments<T extends { createdAt: string }> {
       KeyConditionExpression: "gsi1pk = :key",
       ExpressionAttributeValues: { ":key": gsi1pk },
     });
-    const ids = keys.filter((key) => key.pk === this.partition).map((key) => key.sk);
+    return this.readMany(keys.filter((key) => key.pk === this.partition).map((key) => key.sk));
+  }
+
+  /** The records of these ids that exist, in the order given (BatchGetItem, 100 a call, strongly consistent). */
+  async readMany(ids: string[]): Promise<T[]> {
     const found = new Map<string, T>();
     for (let at = 0; at < ids.length; at += BATCH_GET_LIMIT) {
       for (const item of await batchGetAll<DocumentItem>(

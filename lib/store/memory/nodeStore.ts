@@ -60,6 +60,14 @@ export class MemoryNodeStore implements NodeStore {
     return next;
   }
 
+  async withSku(skuId: string): Promise<Node[]> {
+    return (await this.list()).filter((node) => node.sku === skuId);
+  }
+
+  async withTag(tag: string): Promise<Node[]> {
+    return (await this.list()).filter((node) => node.tags.includes(tag));
+  }
+
   async delete(id: string): Promise<Node | undefined> {
     const node = this.nodes.get(id);
     if (!node) return undefined;

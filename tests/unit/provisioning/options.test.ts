@@ -27,7 +27,7 @@ describe("resolveTaskOptions", () => {
       defaults: { obmServiceName: "noop-obm-service", rootPassword: "fromDefaults", unknownKey: 1 },
       "install-os": { version: "7.0", rootPassword: "root", extra: "x" },
     }) as Record<string, unknown>;
-    const installOptions = resolveTaskOptions(graph, install, taskDefinition(install.taskName)!, options);
+    const installOptions = resolveTaskOptions(graph, install, taskDefinition(install.taskName!)!, options);
     expect(installOptions).toMatchObject({
       version: "7.0",
       rootPassword: "root",
@@ -38,12 +38,12 @@ describe("resolveTaskOptions", () => {
     expect(installOptions.repo).toBe("{{api.server}}/centos/{{options.version}}/os/x86_64");
     expect(installOptions).not.toHaveProperty("unknownKey");
     expect(installOptions).not.toHaveProperty("obmServiceName");
-    const pxeOptions = resolveTaskOptions(graph, pxe, taskDefinition(pxe.taskName)!, options);
+    const pxeOptions = resolveTaskOptions(graph, pxe, taskDefinition(pxe.taskName!)!, options);
     expect(pxeOptions).toEqual({ action: "setBootPxe", obmServiceName: "noop-obm-service" });
   });
 
   it("fails when a required option ends up empty", () => {
-    expect(() => resolveTaskOptions(graph, install, taskDefinition(install.taskName)!, { "install-os": { profile: "" } })).toThrow(
+    expect(() => resolveTaskOptions(graph, install, taskDefinition(install.taskName!)!, { "install-os": { profile: "" } })).toThrow(
       "required option profile for task Task.Os.Install.CentOS in graph Graph.InstallCentOS",
     );
   });

@@ -1,0 +1,30 @@
+import { NotFoundError } from "../../errors";
+import { findNode } from "../nodes/nodeService";
+import type { ProvisioningStores } from "../ports";
+import { fitsKey } from "../recordSize";
+import type { Catalog } from "./catalog";
+
+/** GET /catalogs: query keys are equality filters on the record's top-level fields (`?source=dmi`, `?node=<id>`). */
+export async function listCatalogs(stores: ProvisioningStores, filter: Record<string, string>): Promise<Catalog[]> {
+  const entries = Object.entries(filter);
+  const all = typeof filter.node === "string" ? await stores.catalogs.forNode(filter.node) : await stores.catalogs.list();
+  return all.filter((catalog) => entries.every(([key, value]) => String((catalog as unknown as Record<string, unknown>)[key]) === value));
+}
+
+export async function getCatalog(stores: ProvisioningStores, id: string): Promise<Catalog> {
+  const catalog = fitsKey(id) ? await stores.catalogs.get(id) : undefined;
+  if (!catalog) throw new NotFoundError(`Could not find catalog with identifier ${id}`);
+  return catalog;
+}
+
+export async function nodeCatalogs(stores: ProvisioningStores, identifier: string): Promise<Catalog[]> {
+  const node = await findNode(stores, identifier);
+  return stores.catalogs.forNode(node.id);
+}
+
+export async function nodeCatalogOfSource(stores: ProvisioningStores, identifier: string, source: string): Promise<Catalog> {
+  const node = await findNode(stores, identifier);
+  const catalog = fitsKey(source) ? await stores.catalogs.latest(node.id, source) : undefined;
+  if (!catalog) throw new NotFoundError(`No Catalogs Found for Source (${source}).`);
+  return catalog;
+}

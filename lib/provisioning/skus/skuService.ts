@@ -1,0 +1,77 @@
+import { NotFoundError, ValidationError } from "../../errors";
+import { isPlainObject } from "../../json";
+import { orderedId } from "../ids";
+import type { Node } from "../nodes/node";
+import type { ProvisioningStores } from "../ports";
+import { assertRecordFits, fitsKey } from "../recordSize";
+import { checkRules } from "../rules/rules";
+import type { Sku } from "./sku";
+import { reassignAllSkus } from "./skuMatching";
+
+const OWN_KEYS = new Set(["id", "createdAt", "updatedAt"]);
+
+/** The fields a client may set: everything but id and times; name, rules and the graph fields checked. */
+function skuFields(body: Record<string, unknown>, partial: boolean): Record<string, unknown> {
+  const fields = Object.fromEntries(Object.entries(body).filter(([key]) => !OWN_KEYS.has(key)));
+  if (!partial || "name" in fields) {
+    if (typeof fields.name !== "string" || fields.name === "") throw new ValidationError("name (string) is required");
+  }
+  if (!partial || "rules" in fields) checkRules(fields.rules, "SKU");
+  if (fields.discoveryGraphName !== undefined && typeof fields.discoveryGraphName !== "string") {
+    throw new ValidationError("discoveryGraphName must be a graph name");
+  }
+  if (fields.discoveryGraphOptions !== undefined && !isPlainObject(fields.discoveryGraphOptions)) {
+    throw new ValidationError("discoveryGraphOptions must be an object");
+  }
+  return fields;
+}
+
+const notFound = (id: string) => new NotFoundError(`Could not find sku with identifier ${id}`);
+
+export async function listSkus(stores: ProvisioningStores, filter: Record<string, string>): Promise<Sku[]> {
+  const entries = Object.entries(filter);
+  return (await stores.skus.list()).filter((sku) =>
+    entries.every(([key, value]) => typeof sku[key] !== "object" && String(sku[key]) === value),
+  );
+}
+
+export async function getSku(stores: ProvisioningStores, id: string): Promise<Sku> {
+  const sku = fitsKey(id) ? await stores.skus.get(id) : undefined;
+  if (!sku) throw notFound(id);
+  return sku;
+}
+
+export async function skuNodes(stores: ProvisioningStores, id: string): Promise<Node[]> {
+  await getSku(stores, id);
+  return stores.nodes.withSku(id);
+}
+
+/** POST /skus → 200 (RackHD); then every node is matched again, before the answer. */
+export async function createSku(stores: ProvisioningStores, body: Record<string, unknown>, now: Date): Promise<Sku> {
+  const stamp = now.toISOString();
+  const sku = { ...skuFields(body, false), id: orderedId(now), createdAt: stamp, updatedAt: stamp } as Sku;
+  assertRecordFits(sku, "SKU");
+  const created = await stores.skus.create(sku);
+  await reassignAllSkus(stores, now);
+  return created;
+}
+
+export async function patchSku(stores: ProvisioningStores, id: string, body: Record<string, unknown>, now: Date): Promise<Sku> {
+  await getSku(stores, id);
+  const fields = skuFields(body, true);
+  const updated = await stores.skus.update(id, (current) => {
+    const next = { ...current, ...fields, updatedAt: now.toISOString() };
+    assertRecordFits(next, "SKU");
+    return next;
+  });
+  if (!updated) throw notFound(id);
+  await reassignAllSkus(stores, now);
+  return updated;
+}
+
+/** DELETE /skus/{id} → 204; nodes of that SKU are matched again (to another SKU, or null). */
+export async function deleteSku(stores: ProvisioningStores, id: string, now: Date): Promise<void> {
+  const deleted = fitsKey(id) ? await stores.skus.delete(id) : undefined;
+  if (!deleted) throw notFound(id);
+  await reassignAllSkus(stores, now);
+}

@@ -1,0 +1,137 @@
+import { BatchWriteCommand, type DynamoDBDocumentClient, GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import type { Catalog } from "../../provisioning/catalogs/catalog";
+import type { CatalogStore } from "../../provisioning/catalogs/catalogStore";
+import { BATCH_GET_LIMIT, batchGetAll, queryAll, rethrowItemTooLarge } from "./conditions";
+import { GSI1 } from "./table";
+
+/**
+ * Catalogs in DynamoDB: `CATALOG / <id>` (ids sort in creation order, so the partition is the
+ * list in order), the data as a JSON string (catalogs nest deeper than DynamoDB's 32 levels of
+ * maps), also in GSI1 under `NODECAT#<node> / <source key><id>`: a node's catalogs are one query,
+ * its latest of a source one query of that prefix, newest first, limit 1. The source key is the
+ * source's length, `:`, the source and `#`, so that no source is a prefix of another's key.
+ */
+const CATALOG = "CATALOG";
+const byNode = (nodeId: string) => `NODECAT#${nodeId}`;
+const sourceKey = (source: string) => `${source.length}:${source}#`;
+/** DynamoDB's most writes per BatchWriteItem call. */
+const BATCH_WRITE_LIMIT = 25;
+
+interface Item {
+  pk: string;
+  sk: string;
+  node: string;
+  source: string;
+  data: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const toCatalog = (item: Item): Catalog => ({
+  id: item.sk,
+  node: item.node,
+  source: item.source,
+  data: JSON.parse(item.data),
+  createdAt: item.createdAt,
+  updatedAt: item.updatedAt,
+});
+
+export class DynamoCatalogStore implements CatalogStore {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async add(catalogs: readonly Catalog[]): Promise<void> {
+    const puts = catalogs.map((catalog) => ({
+      PutRequest: {
+        Item: {
+          pk: CATALOG,
+          sk: catalog.id,
+          node: catalog.node,
+          source: catalog.source,
+          data: JSON.stringify(catalog.data),
+          createdAt: catalog.createdAt,
+          updatedAt: catalog.updatedAt,
+          gsi1pk: byNode(catalog.node),
+          gsi1sk: sourceKey(catalog.source) + catalog.id,
+        },
+      },
+    }));
+    try {
+      for (let start = 0; start < puts.length; start += BATCH_WRITE_LIMIT) await this.write(puts.slice(start, start + BATCH_WRITE_LIMIT));
+    } catch (error) {
+      rethrowItemTooLarge(error);
+    }
+  }
+
+  async get(id: string): Promise<Catalog | undefined> {
+    const { Item } = await this.client.send(new GetCommand({ TableName: this.table, Key: { pk: CATALOG, sk: id }, ConsistentRead: true }));
+    return Item ? toCatalog(Item as Item) : undefined;
+  }
+
+  async list(): Promise<Catalog[]> {
+    const items = await queryAll<Item>(this.client, {
+      TableName: this.table,
+      KeyConditionExpression: "pk = :pk",
+      ExpressionAttributeValues: { ":pk": CATALOG },
+      ConsistentRead: true,
+    });
+    return items.map(toCatalog);
+  }
+
+  async forNode(nodeId: string): Promise<Catalog[]> {
+    const keys = await queryAll<{ sk: string }>(this.client, {
+      TableName: this.table,
+      IndexName: GSI1,
+      KeyConditionExpression: "gsi1pk = :key",
+      ExpressionAttributeValues: { ":key": byNode(nodeId) },
+    });
+    return (await this.read(keys.map((key) => key.sk))).sort((a, b) => (a.id < b.id ? -1 : 1));
+  }
+
+  async latest(nodeId: string, source: string): Promise<Catalog | undefined> {
+    const { Items = [] } = await this.client.send(
+      new QueryCommand({
+        TableName: this.table,
+        IndexName: GSI1,
+        KeyConditionExpression: "gsi1pk = :key AND begins_with(gsi1sk, :source)",
+        ExpressionAttributeValues: { ":key": byNode(nodeId), ":source": sourceKey(source) },
+        ScanIndexForward: false,
+        Limit: 1,
+      }),
+    );
+    return Items[0] ? this.get(Items[0].sk as string) : undefined;
+  }
+
+  async removeNode(nodeId: string): Promise<void> {
+    const keys = await queryAll<{ sk: string }>(this.client, {
+      TableName: this.table,
+      IndexName: GSI1,
+      KeyConditionExpression: "gsi1pk = :key",
+      ExpressionAttributeValues: { ":key": byNode(nodeId) },
+    });
+    const deletes = keys.map((key) => ({ DeleteRequest: { Key: { pk: CATALOG, sk: key.sk } } }));
+    for (let start = 0; start < deletes.length; start += BATCH_WRITE_LIMIT)
+      await this.write(deletes.slice(start, start + BATCH_WRITE_LIMIT));
+  }
+
+  private async read(ids: string[]): Promise<Catalog[]> {
+    const catalogs: Catalog[] = [];
+    for (let start = 0; start < ids.length; start += BATCH_GET_LIMIT) {
+      const keys = ids.slice(start, start + BATCH_GET_LIMIT).map((sk) => ({ pk: CATALOG, sk }));
+      catalogs.push(...(await batchGetAll<Item>(this.client, this.table, keys)).map(toCatalog));
+    }
+    return catalogs;
+  }
+
+  /** One BatchWriteItem, asking again for anything left unprocessed. */
+  private async write(requests: Record<string, unknown>[]): Promise<void> {
+    let pending = requests;
+    for (let round = 0; pending.length > 0; round += 1) {
+      if (round > 0) await new Promise((resolve) => setTimeout(resolve, Math.min(200, 10 * 2 ** round)));
+      const answer = await this.client.send(new BatchWriteCommand({ RequestItems: { [this.table]: pending as never } }));
+      pending = (answer.UnprocessedItems?.[this.table] ?? []) as Record<string, unknown>[];
+    }
+  }
+}

@@ -1,0 +1,57 @@
+import { ConflictError } from "../../errors";
+import type { RecordStore } from "../../provisioning/recordStore";
+import { Budget, type BudgetLimits } from "./budget";
+import { deepFreeze } from "./deepFreeze";
+
+const footprint = (record: object): number => 2 * JSON.stringify(record).length + 128;
+
+/** Records of one kind in this container's memory, bounded. */
+export class MemoryRecordStore<T extends { id: string; createdAt: string }> implements RecordStore<T> {
+  private readonly records = new Map<string, T>();
+  private readonly budget: Budget;
+
+  constructor(
+    limits: BudgetLimits,
+    private readonly what: string,
+  ) {
+    this.budget = new Budget(limits);
+  }
+
+  async create(record: T): Promise<T> {
+    if (this.records.has(record.id)) throw new ConflictError(`${record.id} already exists`);
+    this.budget.reserve(1, footprint(record), this.what);
+    const stored = deepFreeze(structuredClone(record));
+    this.records.set(stored.id, stored);
+    return stored;
+  }
+
+  async get(id: string): Promise<T | undefined> {
+    return this.records.get(id);
+  }
+
+  /** Oldest first, ties by id (as the DynamoDB store). */
+  async list(): Promise<T[]> {
+    return [...this.records.values()].sort((a, b) =>
+      a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1,
+    );
+  }
+
+  async update(id: string, change: (current: T) => T): Promise<T | undefined> {
+    const current = this.records.get(id);
+    if (!current) return undefined;
+    const changed = change(current);
+    if (changed === current) return current;
+    const next = deepFreeze(structuredClone({ ...changed, id }));
+    this.budget.reserve(0, footprint(next) - footprint(current), this.what);
+    this.records.set(id, next);
+    return next;
+  }
+
+  async delete(id: string): Promise<T | undefined> {
+    const current = this.records.get(id);
+    if (!current) return undefined;
+    this.records.delete(id);
+    this.budget.release(1, footprint(current));
+    return current;
+  }
+}

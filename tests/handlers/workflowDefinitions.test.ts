@@ -1,0 +1,156 @@
+import { nodeIdForMac } from "../../lib/provisioning/ids";
+import { api, freshContainer } from "../support/api";
+
+const A = "/api/1.1";
+const JSON_TYPE = { "content-type": "application/json" };
+const NODE = nodeIdForMac("08:00:27:27:eb:12");
+
+const get = (path: string) => api({ method: "GET", path, headers: {} });
+const send = (method: string, path: string, body?: unknown) =>
+  api({ method, path, headers: JSON_TYPE, body: body === undefined ? undefined : JSON.stringify(body) });
+
+const HELLO_TASK = {
+  friendlyName: "Hello",
+  injectableName: "Task.Hello",
+  implementsTask: "Task.Base.noop",
+  options: { greeting: "hi" },
+  properties: {},
+};
+const HELLO_GRAPH = {
+  friendlyName: "Hello graph",
+  injectableName: "Graph.Hello",
+  options: { hello: { greeting: "hello there" } },
+  tasks: [
+    { label: "hello", taskName: "Task.Hello" },
+    { label: "after", taskName: "Task.noop", waitOn: { hello: "succeeded" } },
+  ],
+};
+
+beforeEach(() => {
+  for (const name of ["PROVISIONING_AUTH", "AUTH_USERS", "API_SERVER", "MEMORY_STORE_CAPACITY"]) delete process.env[name];
+  process.env.DEMO_NODES = "on";
+  freshContainer();
+});
+
+describe("PUT /workflows/tasks", () => {
+  it("stores a task (RackHD B/C answers the stored definition) and the library serves it", async () => {
+    const answer = await send("PUT", `${A}/workflows/tasks`, { ...HELLO_TASK, extra: "dropped" });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject(HELLO_TASK);
+    expect(answer.body).not.toHaveProperty("extra");
+    const library = (await get(`${A}/workflows/tasks/library`)).body;
+    expect(library.find((task: { injectableName: string }) => task.injectableName === "Task.Hello")).toEqual(HELLO_TASK);
+  });
+
+  it("accepts a task on a base task that does not exist (FIT defines one implementing im_1)", async () => {
+    const fit = { friendlyName: "fn_1", injectableName: "in_1", implementsTask: "im_1", options: {}, properties: {} };
+    expect((await send("PUT", `${A}/workflows/tasks`, fit)).status).toBe(200);
+    const names = (await get(`${A}/workflows/tasks/library`)).body.map((task: { injectableName: string }) => task.injectableName);
+    expect(names).toContain("in_1");
+  });
+
+  it("replaces a task of the same name, keeping when it was created", async () => {
+    const first = (await send("PUT", `${A}/workflows/tasks`, HELLO_TASK)).body;
+    const second = (await send("PUT", `${A}/workflows/tasks`, { ...HELLO_TASK, options: { greeting: "bye" } })).body;
+    expect(second).toMatchObject({ options: { greeting: "bye" }, createdAt: first.createdAt });
+  });
+
+  it.each([
+    [{ ...HELLO_TASK, implementsTask: undefined }, "implementsTask (string) is required"],
+    [{ ...HELLO_TASK, options: undefined }, "options (object) is required"],
+    [{ ...HELLO_TASK, friendlyName: 3 }, "friendlyName (string) is required"],
+    [[HELLO_TASK], "Body must be a JSON object"],
+  ])("refuses %j with 400 and stores nothing", async (body, message) => {
+    const answer = await send("PUT", `${A}/workflows/tasks`, body);
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({ message });
+    expect((await get(`${A}/workflows/tasks/library`)).body.map((task: { injectableName: string }) => task.injectableName)).not.toContain(
+      "Task.Hello",
+    );
+  });
+});
+
+describe("PUT /workflows", () => {
+  it("stores a graph on user tasks, answers its name, and the library serves it", async () => {
+    await send("PUT", `${A}/workflows/tasks`, HELLO_TASK);
+    const answer = await send("PUT", `${A}/workflows`, HELLO_GRAPH);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toBe("Graph.Hello");
+    expect((await get(`${A}/workflows/library/Graph.Hello`)).body).toEqual(HELLO_GRAPH);
+    const names = (await get(`${A}/workflows/library`)).body.map((graph: { injectableName: string }) => graph.injectableName);
+    expect(names).toEqual(expect.arrayContaining(["Graph.InstallCentOS", "Graph.Hello"]));
+  });
+
+  it("refuses a graph naming an unknown task, with a 400 naming it, and stores nothing", async () => {
+    const answer = await send("PUT", `${A}/workflows`, HELLO_GRAPH);
+    expect(answer.status).toBe(400);
+    expect(answer.body.message).toBe("taskDefinition (object) is required: no task named Task.Hello in the library");
+    expect((await get(`${A}/workflows/library/Graph.Hello`)).status).toBe(404);
+  });
+
+  it("refuses a graph on a task whose base task does not exist", async () => {
+    await send("PUT", `${A}/workflows/tasks`, { ...HELLO_TASK, implementsTask: "im_1" });
+    expect((await send("PUT", `${A}/workflows`, HELLO_GRAPH)).body).toEqual({ message: "Base task definition for im_1 should exist" });
+  });
+
+  it.each([
+    [{ tasks: [] }, "injectableName (string) is required"],
+    [{ injectableName: "Graph.X", friendlyName: "X", tasks: "no" }, "Graph.tasks ([object]) is required (at most 256 tasks)"],
+    [{ injectableName: "Graph.X", tasks: [] }, "friendlyName (string) is required"],
+  ])("refuses %j with 400", async (body, message) => {
+    const answer = await send("PUT", `${A}/workflows`, body);
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({ message });
+  });
+});
+
+describe("running user-defined graphs", () => {
+  it("runs a user graph on a node, its options merged like a built-in graph's", async () => {
+    await send("PUT", `${A}/workflows/tasks`, HELLO_TASK);
+    await send("PUT", `${A}/workflows`, HELLO_GRAPH);
+    const started = await send("POST", `${A}/nodes/${NODE}/workflows`, { name: "Graph.Hello", options: { defaults: { greeting: "x" } } });
+    expect(started.status).toBe(201);
+    expect(started.body._status).toBe("succeeded");
+    const hello = Object.values(started.body.tasks).find((task: any) => task.label === "hello") as any;
+    expect(hello).toMatchObject({ state: "succeeded", options: { greeting: "hello there" }, implementsTask: "Task.Base.noop" });
+  });
+
+  it("a user definition of a built-in name replaces it", async () => {
+    const mine = { ...HELLO_GRAPH, injectableName: "Graph.noop-example", tasks: [{ label: "only", taskName: "Task.noop" }] };
+    expect((await send("PUT", `${A}/workflows`, mine)).status).toBe(200);
+    expect((await get(`${A}/workflows/library/Graph.noop-example`)).body.tasks).toEqual([{ label: "only", taskName: "Task.noop" }]);
+    const names = (await get(`${A}/workflows/library`)).body.map((graph: { injectableName: string }) => graph.injectableName);
+    expect(names.filter((name: string) => name === "Graph.noop-example")).toHaveLength(1);
+  });
+});
+
+describe("POST /workflows (a graph with no node)", () => {
+  it("runs a graph whose tasks need no machine: 201, no node in the record", async () => {
+    const answer = await send("POST", `${A}/workflows?name=Graph.noop-example`);
+    expect(answer.status).toBe(201);
+    expect(answer.body).toMatchObject({
+      injectableName: "Graph.noop-example",
+      _status: "succeeded",
+      context: { graphId: answer.body.instanceId },
+    });
+    expect(answer.body).not.toHaveProperty("node");
+    expect((await get(`${A}/workflows/${answer.body.instanceId}`)).body._status).toBe("succeeded");
+  });
+
+  it("refuses a graph with a task that needs a machine, naming it, and stores nothing", async () => {
+    const before = (await get(`${A}/workflows`)).body.length;
+    const answer = await send("POST", `${A}/workflows`, { name: "Graph.Reboot.Node" });
+    expect(answer.status).toBe(400);
+    expect(answer.body.message).toBe(
+      "Graph Graph.Reboot.Node needs a node: its task reboot (Task.Obm.Node.Reboot) runs on one; use POST /nodes/{identifier}/workflows",
+    );
+    expect((await get(`${A}/workflows`)).body).toHaveLength(before);
+  });
+
+  it("answers 404 for an unknown graph and 400 without a name", async () => {
+    expect((await send("POST", `${A}/workflows`, { name: "Graph.Nope" })).body).toEqual({
+      message: "Graph definition not found for Graph.Nope",
+    });
+    expect((await send("POST", `${A}/workflows`, {})).status).toBe(400);
+  });
+});
