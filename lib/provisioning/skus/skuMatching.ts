@@ -1,6 +1,6 @@
 import type { Node } from "../nodes/node";
 import type { ProvisioningStores } from "../ports";
-import { depthOf, rulesPass, type Rule, sourcesOf } from "../rules/rules";
+import { depthOf, type Rule, rulesPass, sourcesOf } from "../rules/rules";
 import type { Sku } from "./sku";
 
 /** The node's latest catalog of each source, as `{source: data}` (one read per source). */
