@@ -1,6 +1,7 @@
 import { DEMO_MACS } from "../lib/provisioning/demoNodes";
 import { nodeIdForMac } from "../lib/provisioning/ids";
 import { alternate, type Call, type Case, call, type Handler, then } from "./harness";
+import { discoveryCases } from "./warmDiscovery";
 
 const JSON_TYPE = { "content-type": "application/json" };
 const T = "/todo/api/v1.0/tasks";
@@ -121,6 +122,7 @@ export async function warmCases(h: Record<string, Handler>): Promise<Case[]> {
   let deleting = deleteTask("11");
   const tempNode = "ffffffffffffffffffffffff";
 
+  const discovery = await discoveryCases(h);
   return [
     { name: "GET /tasks", run: call(h.listTasks, { method: "GET", path: T, route: T }, 200) },
     {
@@ -504,6 +506,7 @@ export async function warmCases(h: Record<string, Handler>): Promise<Case[]> {
       },
       run: Object.assign(() => notifying(), { prepare: () => notifying.prepare?.() }),
     },
+    ...discovery,
   ];
 }
 

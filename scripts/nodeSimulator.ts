@@ -1,16 +1,26 @@
+import { hostMachine, type MicrokernelRun, playMicrokernel, sampleMachine } from "./microkernel";
+
 /**
  * Acts as a PXE-booting machine against a running server, the way a real one follows RackHD's
  * boot flow (DHCP/TFTP aside): fetch /profiles, follow the redirect with its MACs, then, when the
- * answer is an install profile, fetch the install script its kernel line names and run the
- * completion commands of that script (wget --spider of the completionUri, POST /notification).
+ * answer is the discovery microkernel, play it (fetch bootstrap.js, run the commands handed out
+ * against a machine description, post the results, until told to reboot); when it is an install
+ * profile, fetch the install script its kernel line names and run the completion commands of that
+ * script (wget --spider of the completionUri, POST /notification).
  */
 
 export type Completion = "both" | "uri" | "notification" | "none";
+
+/** What the microkernel reports: the built-in sample machine, or this host where its tools answer. */
+export type MachineSource = "sample" | "host";
 
 export interface BootOptions {
   server: string;
   macs: string[];
   completion?: Completion;
+  microkernel?: MachineSource;
+  /** The microkernel's pause between polls with nothing to do. */
+  pollMs?: number;
   log?: (line: string) => void;
 }
 
@@ -20,6 +30,8 @@ export interface BootResult {
   installScriptUrl?: string;
   installScript?: string;
   completionRequests: { method: string; url: string; status: number }[];
+  /** The microkernel's run, when the profile was the discovery microkernel. */
+  microkernel?: MicrokernelRun;
 }
 
 async function fetchText(method: string, url: string, headers: Record<string, string> = {}): Promise<{ status: number; text: string }> {
@@ -59,6 +71,9 @@ export async function simulateBoot(options: BootOptions): Promise<BootResult> {
   const profile = (await fetchText("GET", profileUrl)).text;
   const result: BootResult = { outcome: "other", profile, completionRequests: [] };
 
+  if (/^echo Starting the discovery microkernel/m.test(profile)) {
+    return { ...result, outcome: "discovered", microkernel: await runMicrokernel(profile, macs[0], options, log) };
+  }
   if (/^echo Discovered node/m.test(profile)) {
     log(`iPXE: ${/^echo (Discovered node .*)$/m.exec(profile)![1]}; leaving the network boot`);
     return { ...result, outcome: "discovered" };
@@ -97,8 +112,25 @@ export async function simulateBoot(options: BootOptions): Promise<BootResult> {
   return { ...result, outcome: "installed" };
 }
 
+/** Boots the microkernel the profile names: its kernel line says where the API is; bootstrap.js, where to poll. */
+async function runMicrokernel(profile: string, mac: string, options: BootOptions, log: (line: string) => void): Promise<MicrokernelRun> {
+  const kernelLine = expand(KERNEL.exec(profile)?.[1] ?? "", profile);
+  const apiBase = /\bAPI_BASE=(\S+)/.exec(kernelLine)?.[1];
+  if (!apiBase) throw new Error(`The microkernel's kernel line names no API_BASE: ${kernelLine}`);
+  log(`iPXE: kernel ${kernelLine.split(" ")[0]} (the discovery microkernel)`);
+  const bootstrapUrl = `${apiBase}/tasks/bootstrap.js?macAddress=${encodeURIComponent(mac)}`;
+  log(`microkernel: curl ${bootstrapUrl} | node`);
+  const bootstrap = (await fetchText("GET", bootstrapUrl)).text;
+  const tasksUrl = /^const tasksUrl = (".*");$/m.exec(bootstrap)?.[1];
+  if (!tasksUrl) throw new Error(`bootstrap.js names no tasks URL:\n${bootstrap}`);
+  const machine = options.microkernel === "host" ? hostMachine(mac) : sampleMachine(mac);
+  const run = await playMicrokernel({ tasksUrl: JSON.parse(tasksUrl) as string, machine, log, pollMs: options.pollMs ?? 1000 });
+  log(`microkernel: ${run.exchanges} command sets run and reported${run.rebooted ? "; rebooting" : ""}`);
+  return run;
+}
+
 const USAGE = `usage: npm run node -- boot --mac <mac> [--mac <mac> ...] [--server http://localhost:3000]
-                                [--completion both|uri|notification|none]`;
+                                [--completion both|uri|notification|none] [--microkernel sample|host]`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -109,6 +141,7 @@ async function main(argv: string[]): Promise<number> {
   const macs: string[] = [];
   let server = process.env.SERVER ?? `http://localhost:${process.env.PORT ?? 3000}`;
   let completion: Completion = "both";
+  let microkernel: MachineSource = "sample";
   for (let i = 0; i < rest.length; i += 2) {
     const [flag, value] = [rest[i], rest[i + 1]];
     if (value === undefined) {
@@ -118,6 +151,7 @@ async function main(argv: string[]): Promise<number> {
     if (flag === "--mac") macs.push(value);
     else if (flag === "--server") server = value;
     else if (flag === "--completion" && ["both", "uri", "notification", "none"].includes(value)) completion = value as Completion;
+    else if (flag === "--microkernel" && ["sample", "host"].includes(value)) microkernel = value as MachineSource;
     else {
       process.stderr.write(`unknown option ${flag} ${value}\n${USAGE}\n`);
       return 2;
@@ -128,7 +162,7 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   try {
-    const result = await simulateBoot({ server, macs, completion, log: (line) => process.stdout.write(`${line}\n`) });
+    const result = await simulateBoot({ server, macs, completion, microkernel, log: (line) => process.stdout.write(`${line}\n`) });
     process.stdout.write(`result: ${result.outcome}\n`);
     return 0;
   } catch (error) {

@@ -18,6 +18,10 @@ export interface Settings {
   publicBaseUrl: string | undefined;
   /** What `{{api.server}}` renders to; undefined = from the request. */
   apiServer: string | undefined;
+  /** What `{{file.server}}` renders to (the microkernel's files); undefined = as `{{api.server}}`. */
+  fileServer: string | undefined;
+  /** The graph a machine PXE-booting with unknown MACs runs; undefined (off) = it is only recorded. */
+  discoveryGraph: string | undefined;
   corsOrigins: "*" | readonly string[];
   bodyLimitBytes: number;
   store: "memory" | "dynamodb";
@@ -51,6 +55,8 @@ export const SETTING_NAMES = [
   "AUTH_USERS_PARAMETER",
   "PUBLIC_BASE_URL",
   "API_SERVER",
+  "FILE_SERVER",
+  "DISCOVERY_GRAPH",
   "CORS_ORIGINS",
   "BODY_LIMIT_BYTES",
   "STORE",
@@ -119,6 +125,15 @@ function parameterName(env: Env): string | undefined {
   return raw;
 }
 
+/** DISCOVERY_GRAPH: a graph name, or `off`; RackHD's Graph.SKU.Discovery when unset. */
+function discoveryGraph(env: Env): string | undefined {
+  const raw = env.DISCOVERY_GRAPH?.trim();
+  if (raw === undefined || raw === "") return "Graph.SKU.Discovery";
+  if (raw.toLowerCase() === "off") return undefined;
+  if (!/^[\w.-]{1,255}$/.test(raw)) throw new ConfigError(`DISCOVERY_GRAPH must be a graph name or off (got "${raw}")`);
+  return raw;
+}
+
 export function readSettings(env: Env): Settings {
   return {
     tasksPublicForm: oneOf(env, "TASKS_PUBLIC_FORM", ["off", "list", "all"] as const, "list"),
@@ -130,6 +145,8 @@ export function readSettings(env: Env): Settings {
     authUsersParameter: parameterName(env),
     publicBaseUrl: absoluteUrl(env, "PUBLIC_BASE_URL"),
     apiServer: absoluteUrl(env, "API_SERVER"),
+    fileServer: absoluteUrl(env, "FILE_SERVER"),
+    discoveryGraph: discoveryGraph(env),
     corsOrigins: origins(env),
     bodyLimitBytes: positiveInteger(env, "BODY_LIMIT_BYTES", 1024 * 1024),
     store: oneOf(env, "STORE", ["memory", "dynamodb"] as const, "memory"),

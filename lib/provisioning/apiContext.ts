@@ -1,6 +1,8 @@
 /** What `{{api.*}}` and `{{file.server}}` render to (RackHD's render context). */
 export interface ApiContext {
   server: string;
+  /** What `{{file.server}}` renders to: where the microkernel's files are (FILE_SERVER, else `server`). */
+  fileServer: string;
   base: string;
   files: string;
   nodes: string;
@@ -9,10 +11,11 @@ export interface ApiContext {
   lookups: string;
 }
 
-export function apiContextFor(server: string): ApiContext {
+export function apiContextFor(server: string, fileServer = server): ApiContext {
   const base = `${server}/api/current`;
   return {
     server,
+    fileServer,
     base,
     files: `${base}/files`,
     nodes: `${base}/nodes`,
@@ -22,4 +25,4 @@ export function apiContextFor(server: string): ApiContext {
   };
 }
 
-export const renderContext = (api: ApiContext) => ({ api, file: { server: api.server } });
+export const renderContext = (api: ApiContext) => ({ api, file: { server: api.fileServer } });

@@ -80,11 +80,12 @@ function memoryStores(config: Settings): ProvisioningStores {
   return {
     nodes: new MemoryNodeStore(limits),
     workflows: new MemoryWorkflowStore(limits),
-    lookups: new MemoryLookupStore(config.memoryStoreCapacity),
+    lookups: new MemoryLookupStore(limits),
     definitions: new MemoryDefinitionStore(limits),
     catalogs: new MemoryCatalogStore(limits),
     skus: new MemoryRecordStore(limits, "SKU"),
     tags: new MemoryRecordStore(limits, "tag"),
+    config: new MemoryRecordStore(limits, "config"),
   };
 }
 
@@ -106,6 +107,7 @@ function dynamoStores(config: Settings): ProvisioningStores {
     catalogs: new DynamoCatalogStore(client, config.dynamodbTable),
     skus: new DynamoRecordStore(client, config.dynamodbTable, "SKU"),
     tags: new DynamoRecordStore(client, config.dynamodbTable, "TAG"),
+    config: new DynamoRecordStore(client, config.dynamodbTable, "CONFIG"),
   };
 }
 

@@ -1,6 +1,8 @@
 import { ConflictError } from "../../lib/errors";
 import { apiContextFor } from "../../lib/provisioning/apiContext";
+import { newCatalogs } from "../../lib/provisioning/catalogs/catalog";
 import { graphDefinition } from "../../lib/provisioning/graphs/graphLibrary";
+import { LookupTakenError } from "../../lib/provisioning/lookups/lookupStore";
 import { buildNode, type Node, parseNewNode } from "../../lib/provisioning/nodes/node";
 import { buildWorkflow } from "../../lib/provisioning/workflows/buildWorkflow";
 import { cancelWorkflow } from "../../lib/provisioning/workflows/progress";
@@ -15,6 +17,7 @@ const tick = (): Date => {
 const node = (n: number, identifiers: string[] = [], extra: Record<string, unknown> = {}): Node =>
   buildNode(parseNewNode({ name: `node-${n}`, identifiers, ...extra }), hex(n), tick());
 const api = apiContextFor("http://x");
+const nest = (depth: number): unknown => (depth === 0 ? 1 : { x: nest(depth - 1) });
 const workflow = (nodeId: string, graph = "Graph.Reboot.Node") => buildWorkflow(graphDefinition(graph)!, {}, nodeId, api, tick());
 
 describe.each(adapters)("provisioning stores contract: %s", (_name, makeStores) => {
@@ -133,7 +136,6 @@ describe.each(adapters)("provisioning stores contract: %s", (_name, makeStores) 
   });
 
   describe("DefinitionStore", () => {
-    const nest = (depth: number): unknown => (depth === 0 ? 1 : { x: nest(depth - 1) });
     const task = (name: string, greeting = "hi") => ({
       friendlyName: name,
       injectableName: name,
@@ -166,15 +168,120 @@ describe.each(adapters)("provisioning stores contract: %s", (_name, makeStores) 
     });
   });
 
+  describe("CatalogStore", () => {
+    const catalogsOf = (nodeId: string, sources: string[], at: Date) =>
+      newCatalogs(
+        nodeId,
+        sources.map((source, i) => ({ source, data: { i, nested: { "dotted.key": [1, { deep: nest(40) }] } } })),
+        at,
+      );
+
+    it("keeps catalogs in creation order, by node, the latest of a source, and removes a node's", async () => {
+      const first = catalogsOf(hex(1), ["dmi", "ohai", "dm"], tick());
+      await stores.catalogs.add(first);
+      await stores.catalogs.add(catalogsOf(hex(2), ["dmi"], tick()));
+      const again = catalogsOf(hex(1), ["dmi"], tick());
+      await stores.catalogs.add(again);
+      expect((await stores.catalogs.forNode(hex(1))).map((c) => c.source)).toEqual(["dmi", "ohai", "dm", "dmi"]);
+      expect((await stores.catalogs.list()).map((c) => [c.node, c.source])).toEqual([
+        [hex(1), "dmi"],
+        [hex(1), "ohai"],
+        [hex(1), "dm"],
+        [hex(2), "dmi"],
+        [hex(1), "dmi"],
+      ]);
+      expect((await stores.catalogs.latest(hex(1), "dmi"))?.id).toBe(again[0].id);
+      expect((await stores.catalogs.latest(hex(1), "dm"))?.id).toBe(first[2].id);
+      expect(await stores.catalogs.latest(hex(1), "d")).toBeUndefined();
+      expect(await stores.catalogs.get(first[1].id)).toEqual({
+        ...first[1],
+        data: { i: 1, nested: { dotted_key: [1, { deep: nest(40) }] } },
+      });
+      await stores.catalogs.removeNode(hex(1));
+      expect((await stores.catalogs.list()).map((c) => c.node)).toEqual([hex(2)]);
+      expect(await stores.catalogs.forNode(hex(1))).toEqual([]);
+    });
+  });
+
+  describe("RecordStore (SKUs)", () => {
+    const sku = (n: number, at: Date) => ({
+      id: hex(n),
+      name: `sku-${n}`,
+      rules: [],
+      createdAt: at.toISOString(),
+      updatedAt: at.toISOString(),
+    });
+
+    it("creates (409 on a taken id), lists oldest first, updates and deletes", async () => {
+      await stores.skus.create(sku(2, tick()));
+      await stores.skus.create(sku(1, tick()));
+      await expect(stores.skus.create(sku(1, tick()))).rejects.toThrow(ConflictError);
+      expect((await stores.skus.list()).map((s) => s.name)).toEqual(["sku-2", "sku-1"]);
+      expect((await stores.skus.update(hex(1), (s) => ({ ...s, name: "renamed" })))?.name).toBe("renamed");
+      expect(await stores.skus.update(hex(9), (s) => s)).toBeUndefined();
+      expect((await stores.skus.delete(hex(2)))?.name).toBe("sku-2");
+      expect(await stores.skus.delete(hex(2))).toBeUndefined();
+      expect((await stores.skus.list()).map((s) => s.name)).toEqual(["renamed"]);
+    });
+  });
+
+  describe("NodeStore by SKU and by tag", () => {
+    it("finds the nodes of a SKU and of a tag, following updates and deletes", async () => {
+      await stores.nodes.create(node(1, [], { tags: ["a", "b"] }));
+      await stores.nodes.create(node(2));
+      await stores.nodes.update(hex(2), (n) => ({ ...n, sku: "s1", tags: ["b"] }));
+      await stores.nodes.update(hex(1), (n) => ({ ...n, sku: "s1" }));
+      expect((await stores.nodes.withSku("s1")).map((n) => n.id)).toEqual([hex(1), hex(2)]);
+      expect((await stores.nodes.withTag("b")).map((n) => n.id)).toEqual([hex(1), hex(2)]);
+      await stores.nodes.update(hex(1), (n) => ({ ...n, sku: null, tags: ["a"] }));
+      expect((await stores.nodes.withSku("s1")).map((n) => n.id)).toEqual([hex(2)]);
+      expect((await stores.nodes.withTag("b")).map((n) => n.id)).toEqual([hex(2)]);
+      await stores.nodes.delete(hex(2));
+      expect(await stores.nodes.withSku("s1")).toEqual([]);
+      expect(await stores.nodes.withTag("b")).toEqual([]);
+      expect((await stores.nodes.withTag("a")).map((n) => n.id)).toEqual([hex(1)]);
+    });
+  });
+
   describe("LookupStore", () => {
-    it("remembers the last node per IP and forgets a node", async () => {
-      await stores.lookups.remember("10.0.0.1", "a");
-      await stores.lookups.remember("10.0.0.2", "b");
-      await stores.lookups.remember("10.0.0.1", "c");
-      expect(await stores.lookups.nodeAt("10.0.0.1")).toBe("c");
-      await stores.lookups.forgetNode("b");
-      expect(await stores.lookups.nodeAt("10.0.0.2")).toBeUndefined();
-      expect(await stores.lookups.nodeAt("10.0.0.1")).toBe("c");
+    const lookup = (n: number, mac: string, ip?: string, node = "") => {
+      const at = tick().toISOString();
+      return { id: hex(n), node, macAddress: mac, ...(ip && { ipAddress: ip }), createdAt: at, updatedAt: at };
+    };
+
+    it("keeps lookups by id, MAC, IP and node, oldest first", async () => {
+      await stores.lookups.create(lookup(1, "08:00:27:00:00:01", "10.0.0.1", hex(7)));
+      await stores.lookups.create(lookup(2, "08:00:27:00:00:02", undefined, hex(7)));
+      await stores.lookups.create(lookup(3, "08:00:27:00:00:03"));
+      expect((await stores.lookups.list()).map((l) => l.id)).toEqual([hex(1), hex(2), hex(3)]);
+      expect((await stores.lookups.byMac("08:00:27:00:00:02"))?.id).toBe(hex(2));
+      expect((await stores.lookups.byIp("10.0.0.1"))?.id).toBe(hex(1));
+      expect(await stores.lookups.byIp("10.0.0.9")).toBeUndefined();
+      expect((await stores.lookups.forNode(hex(7))).map((l) => l.id)).toEqual([hex(1), hex(2)]);
+      expect(await stores.lookups.get(hex(3))).toMatchObject({ id: hex(3), node: "", macAddress: "08:00:27:00:00:03" });
+    });
+
+    it("keeps each MAC and IP in one lookup, through creates and updates, and frees them on delete", async () => {
+      await stores.lookups.create(lookup(1, "08:00:27:00:00:01", "10.0.0.1"));
+      await stores.lookups.create(lookup(2, "08:00:27:00:00:02"));
+      await expect(stores.lookups.create(lookup(3, "08:00:27:00:00:01"))).rejects.toThrow(LookupTakenError);
+      await expect(stores.lookups.create(lookup(3, "08:00:27:00:00:03", "10.0.0.1"))).rejects.toThrow("ipAddress 10.0.0.1");
+      await expect(stores.lookups.update(hex(2), (l) => ({ ...l, ipAddress: "10.0.0.1" }))).rejects.toThrow(LookupTakenError);
+      const moved = await stores.lookups.update(hex(1), (l) => ({
+        ...l,
+        macAddress: "08:00:27:00:00:09",
+        ipAddress: "10.0.0.2",
+        node: hex(5),
+      }));
+      expect(moved).toMatchObject({ macAddress: "08:00:27:00:00:09", ipAddress: "10.0.0.2" });
+      expect(await stores.lookups.byMac("08:00:27:00:00:01")).toBeUndefined();
+      expect(await stores.lookups.byIp("10.0.0.1")).toBeUndefined();
+      expect((await stores.lookups.forNode(hex(5))).map((l) => l.id)).toEqual([hex(1)]);
+      await stores.lookups.create(lookup(3, "08:00:27:00:00:01", "10.0.0.1"));
+      expect((await stores.lookups.delete(hex(1)))?.id).toBe(hex(1));
+      expect(await stores.lookups.byIp("10.0.0.2")).toBeUndefined();
+      await stores.lookups.create(lookup(4, "08:00:27:00:00:09", "10.0.0.2"));
+      expect((await stores.lookups.list()).map((l) => l.id)).toEqual([hex(2), hex(3), hex(4)]);
     });
   });
 });

@@ -21,7 +21,8 @@ const CENTOS = {
 };
 
 beforeEach(() => {
-  for (const name of ["PROVISIONING_AUTH", "AUTH_USERS", "API_SERVER", "DEMO_NODES", "MEMORY_STORE_CAPACITY"]) delete process.env[name];
+  for (const name of ["PROVISIONING_AUTH", "AUTH_USERS", "API_SERVER", "DEMO_NODES", "MEMORY_STORE_CAPACITY", "DISCOVERY_GRAPH"])
+    delete process.env[name];
   process.env.DEMO_NODES = "on";
   freshContainer();
 });
@@ -403,7 +404,29 @@ describe("boot flow (southbound)", () => {
     expect(answer.raw).toContain("chain --autofree https://abc123.execute-api.us-east-1.amazonaws.com/api/current/profiles?${query}");
   });
 
-  it("discovers unknown MACs: node named after the first MAC, all MACs as identifiers, disk boot", async () => {
+  it("discovers unknown MACs: node named after the first MAC, all MACs as identifiers, the microkernel's profile", async () => {
+    const answer = await profiles("?macs=52:54:00:AA:BB:01&macs=52-54-00-aa-bb-02");
+    const id = nodeIdForMac("52:54:00:aa:bb:01");
+    expect(answer.raw).toContain("echo Starting the discovery microkernel for 52:54:00:aa:bb:01");
+    expect(answer.raw).toMatch(
+      /^kernel https:\/\/\S+\/common\/vmlinuz-3\.16\.0-25-generic auto=true .*API_CB=\S+:443 .*NODE_ID=[0-9a-f]{24} BOOT_TOKEN=\S+ .*BOOTIF=01-52-54-00-aa-bb-01 /m,
+    );
+    expect(answer.raw).toMatch(/^initrd \S+\/common\/initrd\.img-3\.16\.0-25-generic \|\| goto failed$/m);
+    const active = (await get(`${A}/nodes/${id}/workflows/active`)).body;
+    expect(active).toMatchObject({ injectableName: "Graph.SKU.Discovery", _status: "running" });
+    const states = Object.values(active.tasks).map((task: any) => [task.label, task.state]);
+    expect(states.slice(0, 2)).toEqual([
+      ["bootstrap-ubuntu", "running"],
+      ["catalog-dmi", "pending"],
+    ]);
+    // A second boot of the machine gets the same profile from the same workflow.
+    expect((await profiles("?macs=52:54:00:aa:bb:01")).raw).toContain("echo Starting the discovery microkernel");
+    expect((await get(`${A}/nodes/${id}/workflows`)).body).toHaveLength(1);
+  });
+
+  it("with DISCOVERY_GRAPH=off only records unknown MACs and leaves the network boot", async () => {
+    process.env.DISCOVERY_GRAPH = "off";
+    freshContainer();
     const answer = await profiles("?macs=52:54:00:AA:BB:01&macs=52-54-00-aa-bb-02");
     expect(answer.raw).toMatch(/echo No workflow is active for this node\necho Leaving the network boot.*\nexit\n$/);
     const node = (await get(`${A}/nodes/52:54:00:aa:bb:02`)).body;

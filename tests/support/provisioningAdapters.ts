@@ -24,11 +24,12 @@ export const provisioningAdapters: [string, () => Promise<Stores>][] = [
     async () => ({
       nodes: new MemoryNodeStore(limits),
       workflows: new MemoryWorkflowStore(limits),
-      lookups: new MemoryLookupStore(1000),
+      lookups: new MemoryLookupStore(limits),
       definitions: new MemoryDefinitionStore(limits),
       catalogs: new MemoryCatalogStore(limits),
       skus: new MemoryRecordStore(limits, "SKU"),
       tags: new MemoryRecordStore(limits, "tag"),
+      config: new MemoryRecordStore(limits, "config"),
     }),
   ],
   [
@@ -44,6 +45,7 @@ export const provisioningAdapters: [string, () => Promise<Stores>][] = [
         catalogs: new DynamoCatalogStore(client, table),
         skus: new DynamoRecordStore(client, table, "SKU"),
         tags: new DynamoRecordStore(client, table, "TAG"),
+        config: new DynamoRecordStore(client, table, "CONFIG"),
       };
     },
   ],

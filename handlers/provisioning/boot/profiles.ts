@@ -1,3 +1,4 @@
+import { settings } from "../../../lib/config/settings";
 import { endpoint } from "../../../lib/http/endpoint";
 import { apiContext } from "../../../lib/http/requestContext";
 import { text } from "../../../lib/http/responses";
@@ -8,6 +9,7 @@ import { provisioningStores } from "../../../lib/store/compositionRoot";
 /** `?macs=a&macs=b` or `?macs=a,b`. */
 export const handler = endpoint(bootProfile, async ({ event, query }) => {
   const { sourceIp } = event.requestContext.http;
-  const script = await profile(await provisioningStores(), query.macs ?? [], sourceIp, apiContext(event), new Date());
+  const discovery = { graph: settings().discoveryGraph };
+  const script = await profile(await provisioningStores(), query.macs ?? [], sourceIp, apiContext(event), new Date(), discovery);
   return text(200, script);
 });

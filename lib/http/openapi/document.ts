@@ -59,7 +59,12 @@ const STATUS_TEXT: Record<number, string> = {
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
 /** Answers that are not JSON, by schema name (the route's entry says which it answers). */
-export const CONTENT_TYPES: Record<string, string> = { Script: "text/plain", Html: "text/html", ViewerScript: "text/javascript" };
+export const CONTENT_TYPES: Record<string, string> = {
+  Script: "text/plain",
+  Html: "text/html",
+  ViewerScript: "text/javascript",
+  MicrokernelScript: "application/javascript",
+};
 
 /** An operation's tag: its path's first segment; the documents and docs pages are "documentation". */
 const tagOf = (path: string): string => {

@@ -1,3 +1,4 @@
+import * as discovery from "./discovery";
 import type { CatchAll, Endpoint } from "./endpoint";
 import * as provisioning from "./provisioning";
 import * as tasks from "./tasks";
@@ -11,7 +12,7 @@ const byPathThenMethod = (a: Endpoint, b: Endpoint): number =>
 /** The route registry: every endpoint of both services. */
 export const ROUTES: readonly Endpoint[] = [
   ...Object.values(tasks).sort(byPathThenMethod),
-  ...Object.values(provisioning).sort(byPathThenMethod),
+  ...[...Object.values(provisioning), ...Object.values(discovery)].sort(byPathThenMethod),
 ];
 
 /** API Gateway's `$default` route (it answers HEAD of templates, so it may write provisioning data). */

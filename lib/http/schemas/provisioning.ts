@@ -47,6 +47,31 @@ export const WorkflowIdParams = {
   required: ["version", "id"],
 } as const;
 
+/** A catalog or SKU by id. */
+export const IdParams = {
+  type: "object",
+  properties: { version, id: name },
+  required: ["version", "id"],
+} as const;
+
+export const NodeSourceParams = {
+  type: "object",
+  properties: { version, identifier: name, source: name },
+  required: ["version", "identifier", "source"],
+} as const;
+
+export const TagParams = {
+  type: "object",
+  properties: { version, name },
+  required: ["version", "name"],
+} as const;
+
+export const NodeTagParams = {
+  type: "object",
+  properties: { version, identifier: name, tag: name },
+  required: ["version", "identifier", "tag"],
+} as const;
+
 // Bodies.
 
 const obmSetting = {
@@ -199,6 +224,131 @@ export const GraphDefinitionBody = {
   ],
 } as const;
 
+/** POST /tasks/{identifier}: the command object handed out, each command with what running it gave. */
+export const CommandResultsBody = {
+  type: "object",
+  "x-error": "Body must be the command object, with a `tasks` array",
+  properties: {
+    identifier: { type: "string", maxLength: NAME_MAX },
+    tasks: {
+      type: "array",
+      maxItems: 256,
+      items: {
+        type: "object",
+        properties: {
+          cmd: { type: "string", maxLength: 4096 },
+          stdout: { type: "string" },
+          stderr: { type: "string" },
+        },
+        required: ["cmd"],
+      },
+      "x-error": "tasks must be an array of at most 256 commands, each with its cmd",
+    },
+  },
+  required: ["tasks"],
+  examples: [{ identifier: "5f2a1c3b4d5e6f7a8b9c0d1e", tasks: [{ cmd: "sudo dmidecode", stdout: "...", stderr: "", error: null }] }],
+} as const;
+
+const rule = {
+  type: "object",
+  properties: { path: { type: "string", maxLength: 1024 } },
+  maxProperties: 32,
+} as const;
+
+const rules = {
+  type: "array",
+  maxItems: 64,
+  items: rule,
+  "x-error": "rules ([object]) is required: an array of at most 64 rules",
+} as const;
+
+/** POST /skus: name and rules required (the domain checks each rule key); other keys are kept. */
+export const SkuBody = {
+  type: "object",
+  "x-error": "Body must be a JSON object",
+  "x-errors": { required: "name (string) and rules ([object]) are required" },
+  properties: {
+    name: { type: "string", minLength: 1, maxLength: 1024, "x-error": "name (string) is required" },
+    rules,
+    discoveryGraphName: { type: "string", maxLength: NAME_MAX, "x-error": "discoveryGraphName must be a graph name" },
+    discoveryGraphOptions: { type: "object", "x-error": "discoveryGraphOptions must be an object" },
+  },
+  required: ["name", "rules"],
+  examples: [
+    {
+      name: "Noop OBM settings for VirtualBox nodes",
+      discoveryGraphName: "Graph.noop-example",
+      discoveryGraphOptions: {},
+      rules: [{ path: "dmi.System Information.Product Name", equals: "VirtualBox" }],
+    },
+  ],
+} as const;
+
+/** PATCH /skus/{id}: any of the fields. */
+export const SkuPatchBody = {
+  type: "object",
+  "x-error": "Body must be a JSON object",
+  properties: SkuBody.properties,
+  examples: [{ name: "test3" }],
+} as const;
+
+/** POST /tags: a name and rules (the same rule language as SKUs). */
+export const TagBody = {
+  type: "object",
+  "x-error": "Body must be a JSON object",
+  "x-errors": { required: "name (string) and rules ([object]) are required" },
+  properties: {
+    name: { type: "string", minLength: 1, maxLength: NAME_MAX, "x-error": "name (string) is required" },
+    rules,
+  },
+  required: ["name", "rules"],
+  examples: [{ name: "virtualbox", rules: [{ path: "dmi.System Information.Product Name", equals: "VirtualBox" }] }],
+} as const;
+
+/** PATCH /nodes/{id}/tags: tags to add; a body without `tags` changes nothing (204). */
+export const NodeTagsBody = {
+  type: "object",
+  "x-error": "Body must be a JSON object",
+  properties: {
+    tags: {
+      type: "array",
+      maxItems: NODE_TAGS_MAX,
+      items: { type: "string", minLength: 1, maxLength: NAME_MAX },
+      "x-error": `tags must be an array of at most ${NODE_TAGS_MAX} names of 1 to 255 characters`,
+    },
+  },
+  examples: [{ tags: ["dockermachine"] }],
+} as const;
+
+const macAddress = {
+  type: "string",
+  pattern: "^([0-9A-Fa-f]{2}[:-]){5}([0-9A-Fa-f]{2})$",
+  "x-error": "macAddress must be a MAC address such as 08:00:27:27:eb:12",
+} as const;
+const ipAddress = {
+  type: "string",
+  pattern: "^((25[0-5]|2[0-4]\\d|1?\\d?\\d)\\.){3}(25[0-5]|2[0-4]\\d|1?\\d?\\d)$",
+  "x-error": "ipAddress must be an IPv4 address",
+} as const;
+
+/** POST /lookups (RackHD's V1.Lookup: macAddress required). */
+export const LookupBody = {
+  type: "object",
+  "x-error": "Body must be a JSON object",
+  "x-errors": { required: "macAddress is required" },
+  properties: { macAddress, ipAddress, node: { type: "string", maxLength: NAME_MAX, "x-error": "node must be a node id" } },
+  required: ["macAddress"],
+  examples: [{ macAddress: "08:00:27:27:eb:12", ipAddress: "172.31.128.9", node: "6d981c9449891790862c36b1" }],
+} as const;
+
+/** PATCH /lookups/{id}: any of the fields. */
+export const LookupPatchBody = {
+  type: "object",
+  "x-error": "Body must be a JSON object",
+  properties: LookupBody.properties,
+  examples: [{ ipAddress: "172.31.128.10" }],
+} as const;
+
 /** POST /notification: any message; `nodeId` names the node whose install is done. */
 export const NotificationBody = {
   type: "object",
@@ -261,7 +411,16 @@ const graph = {
     options: { type: "object" },
     tasks: {
       type: "array",
-      items: { type: "object", properties: { label: { type: "string" }, taskName: { type: "string" } }, required: ["label", "taskName"] },
+      items: {
+        type: "object",
+        properties: {
+          label: { type: "string" },
+          taskName: { type: "string" },
+          taskDefinition: { type: "object" },
+          waitOn: { type: "object" },
+        },
+        anyOf: [{ required: ["taskName"] }, { required: ["taskDefinition"] }],
+      },
     },
   },
   required: ["friendlyName", "injectableName", "options", "tasks"],
@@ -335,8 +494,98 @@ export const WorkflowList = { type: "array", items: workflow } as const;
 /** POST /notification answers the message it was given. */
 export const NotificationEcho = { type: "object" } as const;
 
+/** GET /tasks/{identifier}: the commands for the node's microkernel. */
+export const CommandSet = {
+  type: "object",
+  properties: {
+    identifier: objectId,
+    tasks: { type: "array", items: { type: "object", properties: { cmd: { type: "string" } }, required: ["cmd"] } },
+  },
+  required: ["identifier", "tasks"],
+} as const;
+
+const catalog = {
+  type: "object",
+  properties: { id: objectId, node: { type: "string" }, source: { type: "string" }, data: {}, createdAt: isoTime, updatedAt: isoTime },
+  required: ["id", "node", "source", "data", "createdAt", "updatedAt"],
+  additionalProperties: false,
+} as const;
+
+export const Catalog = catalog;
+export const CatalogList = { type: "array", items: catalog } as const;
+
+const sku = {
+  type: "object",
+  properties: {
+    id: objectId,
+    name: { type: "string" },
+    rules: { type: "array", items: { type: "object" } },
+    discoveryGraphName: { type: "string" },
+    discoveryGraphOptions: { type: "object" },
+    createdAt: isoTime,
+    updatedAt: isoTime,
+  },
+  required: ["id", "name", "rules", "createdAt", "updatedAt"],
+} as const;
+
+export const Sku = sku;
+export const SkuList = { type: "array", items: sku } as const;
+
+const tag = {
+  type: "object",
+  properties: {
+    id: { type: "string" },
+    name: { type: "string" },
+    rules: { type: "array", items: { type: "object" } },
+    createdAt: isoTime,
+    updatedAt: isoTime,
+  },
+  required: ["id", "name", "rules", "createdAt", "updatedAt"],
+  additionalProperties: false,
+} as const;
+
+export const Tag = tag;
+export const TagList = { type: "array", items: tag } as const;
+
+/** A node's tags, or the tags a PATCH added. */
+export const TagNames = { type: "array", items: { type: "string" } } as const;
+
+/** DELETE /nodes/{id}/tags/{tag} answers the tag's name as a JSON string. */
+export const TagName = { type: "string" } as const;
+
+const lookup = {
+  type: "object",
+  properties: {
+    id: objectId,
+    node: { type: "string" },
+    macAddress: { type: "string" },
+    ipAddress: { type: "string" },
+    createdAt: isoTime,
+    updatedAt: isoTime,
+  },
+  required: ["id", "node", "macAddress", "createdAt", "updatedAt"],
+  additionalProperties: false,
+} as const;
+
+export const Lookup = lookup;
+export const LookupList = { type: "array", items: lookup } as const;
+
+/** POST /nodes/{mac}/dhcp/whitelist answers the whole list, MACs with `-`. */
+export const Whitelist = { type: "array", items: { type: "string" } } as const;
+
+/** RackHD's 404 for GET /tasks/bootstrap.js with a MAC no node has. */
+export const BootstrapNotFound = {
+  type: "object",
+  properties: { error: { const: "Not Found" } },
+  required: ["error"],
+  additionalProperties: false,
+} as const;
+
 /** 204: no body. */
 export const NoContent = {} as const;
+
+/** The microkernel's bootstrap.js, JavaScript for `node`. */
+export const MicrokernelScript = { type: "string" } as const;
 
 /** iPXE scripts and install templates (text/plain). */
 export const Script = { type: "string" } as const;

@@ -1,14 +1,15 @@
 import { ForbiddenError, isDomainError, NotFoundError, ValidationError } from "../../errors";
 import type { ApiContext } from "../apiContext";
 import { nodeIdForMac } from "../ids";
+import { nodeAtAddress, recordAddress } from "../lookups/lookupService";
 import { normalizeMac } from "../mac";
 import { buildNode, type Node } from "../nodes/node";
 import { findNode } from "../nodes/nodeService";
 import type { ProvisioningStores } from "../ports";
 import { redact } from "../secrets";
-import { markBooted, waitingInstallTask } from "../workflows/progress";
-import type { Workflow } from "../workflows/workflow";
-import { activeWorkflowOf, completeNodeInstall } from "../workflows/workflowService";
+import { bootingTask, markBooted, waitingInstallTask } from "../workflows/progress";
+import { ACTIVE_CONFLICT, type Workflow } from "../workflows/workflow";
+import { activeWorkflowOf, completeNodeInstall, startWorkflow } from "../workflows/workflowService";
 import { tokenMatches } from "./bootToken";
 import { isTemplateName, renderInstallTemplate } from "./installTemplates";
 import { discoveredScript, messageScript, profileScript, redirectScript } from "./ipxe";
@@ -47,10 +48,17 @@ async function discover(stores: ProvisioningStores, macs: readonly string[], now
   }
 }
 
+/** What the profiles route does with a machine it has not seen: DISCOVERY_GRAPH, or nothing but record it. */
+export interface DiscoveryPolicy {
+  graph: string | undefined;
+}
+
 /**
- * GET /profiles: the iPXE script for a booting machine. Without MACs, a script that collects them;
- * unknown MACs, discovery; an install task waiting for the node, its boot profile; else RackHD's
- * "Unable to locate active workflow." Records the source IP against the node.
+ * GET /profiles: the iPXE script for a booting machine. Without MACs, a script that collects them.
+ * Unknown MACs: the node is created and, with a discovery graph, that graph starts and its
+ * bootstrap profile (the microkernel) is the answer; without one, a script that says so. A node
+ * whose workflow has a task waiting for it to boot (an install, the microkernel): that task's
+ * profile; else RackHD's "Unable to locate active workflow." Records the source IP against the node.
  */
 export async function bootProfile(
   stores: ProvisioningStores,
@@ -58,6 +66,7 @@ export async function bootProfile(
   sourceIp: string | undefined,
   api: ApiContext,
   now: Date,
+  discovery: DiscoveryPolicy = { graph: undefined },
 ): Promise<string> {
   const macs = parseMacs(macValues);
   if (macs.length === 0) return redirectScript(api);
@@ -65,13 +74,14 @@ export async function bootProfile(
   const node = known ?? (await discover(stores, macs, now));
   // The source address is recorded when the node is discovered and when it boots a profile (the
   // moments a lookup by IP is for), not on each poll of a node with nothing to do.
-  const rememberAddress = () => (sourceIp ? stores.lookups.remember(sourceIp, node.id) : Promise.resolve());
-  if (!known) {
+  const bootMac = macs.find((m) => node.identifiers.includes(m)) ?? macs[0];
+  const rememberAddress = () => recordAddress(stores, bootMac, node.id, sourceIp, now);
+  if (!known && !discovery.graph) {
     await rememberAddress();
     return discoveredScript(node.id, macs);
   }
-  const workflow = await activeWorkflowOf(stores, node, now);
-  const task = workflow && waitingInstallTask(workflow);
+  const workflow = known ? await activeWorkflowOf(stores, node, now) : await startDiscovery(stores, node, discovery.graph!, api, now);
+  const task = workflow && bootingTask(workflow);
   if (!workflow) return messageScript(NO_ACTIVE_WORKFLOW);
   if (!task) return messageScript("The active workflow has no boot profile for this node yet.");
   const mac = macs.find((m) => node.identifiers.includes(m)) ?? macs[0];
@@ -87,6 +97,25 @@ export async function bootProfile(
   // bootedAt is the first boot of the task: a node that boots again costs no write.
   if (!task.bootedAt) await stores.workflows.update(workflow.instanceId, (current) => markBooted(current, task.instanceId, now), workflow);
   return script;
+}
+
+/**
+ * The discovery graph on a node just created (RackHD's Graph.SKU.Discovery). Two boots of a new
+ * machine at once both get here: the one that did not start it finds the other's.
+ */
+async function startDiscovery(
+  stores: ProvisioningStores,
+  node: Node,
+  graph: string,
+  api: ApiContext,
+  now: Date,
+): Promise<Workflow | undefined> {
+  try {
+    return await startWorkflow(stores, node.id, { name: graph, options: {} }, api, now);
+  } catch (error) {
+    if (isDomainError(error) && error.message === ACTIVE_CONFLICT) return activeWorkflowOf(stores, node, now);
+    throw error;
+  }
 }
 
 export interface Requester {
@@ -116,7 +145,7 @@ export async function identifyRequester(stores: ProvisioningStores, who: Request
   if (who.nodeId !== undefined && who.nodeId !== "") return findNode(stores, who.nodeId);
   const byMac = await nodeForMacs(stores, parseMacs(who.macs));
   if (byMac) return byMac;
-  const id = who.sourceIp === undefined ? undefined : await stores.lookups.nodeAt(who.sourceIp);
+  const id = who.sourceIp === undefined ? undefined : await nodeAtAddress(stores, who.sourceIp);
   const node = id === undefined ? undefined : await stores.nodes.get(id);
   if (!node) throw new NotFoundError("Could not identify the requesting node (give ?nodeId= or ?macs=)");
   return node;

@@ -72,19 +72,48 @@ const consoles = ({ options }: ProfileContext): string => {
 };
 
 /** Load and boot the installer; on failure say so, offer the iPXE shell, then leave the network boot. */
-const bootInstaller = (context: ProfileContext, kernel: string, initrd?: string): string[] => [
+const bootInstaller = (context: ProfileContext, kernel: string, initrd?: string, from = oneLine(context.options.repo)): string[] => [
   `kernel ${kernel} || goto failed`,
   ...(initrd ? [`initrd ${initrd} || goto failed`] : []),
   "boot || goto failed",
   ":failed",
-  `echo Could not load the installer from ${oneLine(context.options.repo)}`,
+  `echo Could not load the installer from ${from}`,
   "prompt --key 0x197e --timeout 2000 Press F12 for the iPXE shell || goto leave",
   "shell",
   ":leave",
   ...LEAVE,
 ];
 
+/** host:port of a URL (RackHD's API_CB), the port explicit. */
+const hostAndPort = (url: string): string => {
+  const { hostname, port, protocol } = new URL(url);
+  return `${hostname}:${port || (protocol === "https:" ? "443" : "80")}`;
+};
+
 const PROFILES: Record<string, (context: ProfileContext) => string[]> = {
+  /**
+   * The microkernel (RackHD's linux.ipxe): RackHD's kernel arguments, plus the API's base URL and
+   * the node's id and boot token, so that a microkernel needs no DNS or fixed port to call back.
+   */
+  "linux.ipxe": (context) => {
+    const { options, api, mac, nodeId, token } = context;
+    const args = [
+      "auto=true",
+      `SYSLOGSERVER=${new URL(api.server).hostname}`,
+      `API_CB=${hostAndPort(api.server)}`,
+      `API_BASE=${oneLine(api.base)}`,
+      `NODE_ID=${oneLine(nodeId)}`,
+      ...(token ? [`BOOT_TOKEN=${oneLine(token)}`] : []),
+      `BASEFS=${oneLine(options.basefsUri)}`,
+      `OVERLAYFS=${oneLine(options.overlayfsUri)}`,
+      `BOOTIF=01-${mac.replace(/:/g, "-")}`,
+      consoles(context),
+    ];
+    return [
+      `echo Starting the discovery microkernel for ${mac}`,
+      ...bootInstaller(context, `${oneLine(options.kernelUri)} ${args.join(" ")}`, oneLine(options.initrdUri), oneLine(options.kernelUri)),
+    ];
+  },
   "install-centos.ipxe": (context) => {
     const { options, mac } = context;
     const repo = oneLine(options.repo);

@@ -1,14 +1,14 @@
 import { NotFoundError } from "../../errors";
 import { findNode } from "../nodes/nodeService";
 import type { ProvisioningStores } from "../ports";
+import { filtered } from "../queryFilters";
 import { fitsKey } from "../recordSize";
 import type { Catalog } from "./catalog";
 
 /** GET /catalogs: query keys are equality filters on the record's top-level fields (`?source=dmi`, `?node=<id>`). */
-export async function listCatalogs(stores: ProvisioningStores, filter: Record<string, string>): Promise<Catalog[]> {
-  const entries = Object.entries(filter);
-  const all = typeof filter.node === "string" ? await stores.catalogs.forNode(filter.node) : await stores.catalogs.list();
-  return all.filter((catalog) => entries.every(([key, value]) => String((catalog as unknown as Record<string, unknown>)[key]) === value));
+export async function listCatalogs(stores: ProvisioningStores, filters: Record<string, string[]>): Promise<Catalog[]> {
+  const node = filters.node?.length === 1 && fitsKey(filters.node[0]) ? filters.node[0] : undefined;
+  return filtered(node === undefined ? await stores.catalogs.list() : await stores.catalogs.forNode(node), filters);
 }
 
 export async function getCatalog(stores: ProvisioningStores, id: string): Promise<Catalog> {

@@ -1,3 +1,4 @@
+import { DISCOVERY_GRAPHS } from "./discoveryGraphs";
 import type { LibraryTask } from "./taskDefinitions";
 
 /**
@@ -59,6 +60,16 @@ const single = (injectableName: string, friendlyName: string, label: string, tas
   tasks: [{ label, taskName }],
 });
 
+const esxGraph = (injectableName: string): GraphDefinition =>
+  installGraph(
+    injectableName,
+    "Install ESXi",
+    "install-os",
+    "Task.Os.Install.Esx",
+    { defaults: { version: null, repo: "{{api.server}}/esxi/{{options.version}}" } },
+    [{ label: "analyze-repo", taskName: "Task.Os.Esx.Analyze.Repo" }],
+  );
+
 export const GRAPH_LIBRARY: readonly GraphDefinition[] = [
   installGraph("Graph.InstallCentOS", "Install CentOS", "install-os", "Task.Os.Install.CentOS", {
     defaults: { version: null, repo: "{{api.server}}/centos/{{options.version}}/os/x86_64" },
@@ -68,14 +79,9 @@ export const GRAPH_LIBRARY: readonly GraphDefinition[] = [
   }),
   installGraph("Graph.InstallUbuntu", "Install Ubuntu", "install-ubuntu", "Task.Os.Install.Ubuntu", {}),
   installGraph("Graph.InstallCoreOS", "Install CoreOS", "install-coreos", "Task.Os.Install.CoreOS", {}),
-  installGraph(
-    "Graph.InstallEsx",
-    "Install ESXi",
-    "install-os",
-    "Task.Os.Install.Esx",
-    { defaults: { version: null, repo: "{{api.server}}/esxi/{{options.version}}" } },
-    [{ label: "analyze-repo", taskName: "Task.Os.Esx.Analyze.Repo" }],
-  ),
+  esxGraph("Graph.InstallEsx"),
+  // RackHD era C's name for the same graph.
+  esxGraph("Graph.InstallESXi"),
   single("Graph.Reboot.Node", "Reboot Node", "reboot", "Task.Obm.Node.Reboot"),
   single("Graph.PowerOn.Node", "Power On Node", "power-on", "Task.Obm.Node.PowerOn"),
   single("Graph.PowerOff.Node", "Power Off Node", "power-off", "Task.Obm.Node.PowerOff"),
@@ -90,6 +96,7 @@ export const GRAPH_LIBRARY: readonly GraphDefinition[] = [
       { label: "parallel-noop-2", taskName: "Task.noop", waitOn: { "noop-2": "finished" } },
     ],
   },
+  ...DISCOVERY_GRAPHS,
 ];
 
 const byName = new Map(GRAPH_LIBRARY.map((graph) => [graph.injectableName, graph]));

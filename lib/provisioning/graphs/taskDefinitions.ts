@@ -4,6 +4,7 @@
  */
 import { deepMerge } from "../workflows/options";
 import { type BaseTask, baseTask, type TaskKind } from "./baseTasks";
+import { DISCOVERY_TASKS } from "./discoveryTasks";
 
 /** A task definition as RackHD's task library holds it (era B/C: concrete tasks only). */
 export interface LibraryTask {
@@ -131,6 +132,7 @@ const BUILT_IN_TASKS: readonly LibraryTask[] = [
     options: { option1: 1, option2: 2, option3: 3, delay: 0 },
     properties: {},
   },
+  ...DISCOVERY_TASKS,
 ];
 
 /**

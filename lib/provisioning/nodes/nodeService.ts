@@ -1,8 +1,10 @@
 import { ConflictError, NotFoundError } from "../../errors";
 import { newObjectId } from "../ids";
+import { forgetNode, nodeAtAddress } from "../lookups/lookupService";
 import { normalizeIdentifier } from "../mac";
 import { assertServicesSupported, upsertObmSettings } from "../obm/obmSetting";
 import type { ProvisioningStores } from "../ports";
+import { matchesFilters } from "../queryFilters";
 import { assertRecordFits, fitsKey } from "../recordSize";
 import { keepRedactedSecrets } from "../secrets";
 import { refreshWorkflow } from "../workflows/workflowService";
@@ -18,32 +20,18 @@ export async function findNode(stores: ProvisioningStores, identifier: string): 
   if (!fitsKey(identifier)) throw new NotFoundError(`Could not find node with identifier ${identifier.slice(0, 64)}…`);
   let node = await stores.nodes.find(normalizeIdentifier(identifier));
   if (!node && IPV4.test(identifier)) {
-    const id = await stores.lookups.nodeAt(identifier);
+    const id = await nodeAtAddress(stores, identifier);
     if (id !== undefined) node = await stores.nodes.get(id);
   }
   if (!node) throw new NotFoundError(`Could not find node with identifier ${identifier}`);
   return node;
 }
 
-/** Equality filters from the query string on top-level fields (`?type=compute`, `?identifiers=<mac>`). */
-export function matchesFilters(node: Node, filters: Record<string, string[]>): boolean {
-  for (const [key, values] of Object.entries(filters)) {
-    if (key === "_") continue; // browsers' cache-buster
-    const field = node[key];
-    for (const raw of values) {
-      const value = key === "identifiers" ? normalizeIdentifier(raw) : raw;
-      const ok = Array.isArray(field)
-        ? field.some((item) => String(item) === value)
-        : field !== undefined && (typeof field === "object" && field !== null ? JSON.stringify(field) === value : String(field) === value);
-      if (!ok) return false;
-    }
-  }
-  return true;
-}
-
 export async function listNodes(stores: ProvisioningStores, filters: Record<string, string[]>): Promise<Node[]> {
   const nodes = await stores.nodes.list();
-  return Object.keys(filters).length === 0 ? nodes : nodes.filter((node) => matchesFilters(node, filters));
+  if (Object.keys(filters).length === 0) return nodes;
+  const normalize = (key: string, value: string) => (key === "identifiers" ? normalizeIdentifier(value) : value);
+  return nodes.filter((node) => matchesFilters(node, filters, normalize));
 }
 
 export async function createNode(stores: ProvisioningStores, body: NodeInput & { name: string }, now: Date): Promise<Node> {
@@ -90,6 +78,7 @@ export async function deleteNode(stores: ProvisioningStores, identifier: string,
   }
   const deleted = await stores.nodes.delete(node.id, node);
   if (!deleted) throw new NotFoundError(`Could not find node with identifier ${identifier}`);
-  await stores.lookups.forgetNode(node.id);
+  // Its catalogs go with it (RackHD); its lookups lose their node.
+  await Promise.all([forgetNode(stores, node.id, now), stores.catalogs.removeNode(node.id)]);
   return deleted;
 }

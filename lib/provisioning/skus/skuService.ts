@@ -3,6 +3,7 @@ import { isPlainObject } from "../../json";
 import { orderedId } from "../ids";
 import type { Node } from "../nodes/node";
 import type { ProvisioningStores } from "../ports";
+import { filtered } from "../queryFilters";
 import { assertRecordFits, fitsKey } from "../recordSize";
 import { checkRules } from "../rules/rules";
 import type { Sku } from "./sku";
@@ -28,11 +29,9 @@ function skuFields(body: Record<string, unknown>, partial: boolean): Record<stri
 
 const notFound = (id: string) => new NotFoundError(`Could not find sku with identifier ${id}`);
 
-export async function listSkus(stores: ProvisioningStores, filter: Record<string, string>): Promise<Sku[]> {
-  const entries = Object.entries(filter);
-  return (await stores.skus.list()).filter((sku) =>
-    entries.every(([key, value]) => typeof sku[key] !== "object" && String(sku[key]) === value),
-  );
+/** GET /skus: equality filters on top-level fields, as RackHD's `find(req.query)`. */
+export async function listSkus(stores: ProvisioningStores, filters: Record<string, string[]>): Promise<Sku[]> {
+  return filtered(await stores.skus.list(), filters);
 }
 
 export async function getSku(stores: ProvisioningStores, id: string): Promise<Sku> {

@@ -77,6 +77,7 @@ export function buildWorkflow(
     },
     tasks: built,
     domain: "default",
+    servers: { api: api.server, files: api.fileServer },
     createdAt: stamp,
     updatedAt: stamp,
   };

@@ -1,3 +1,4 @@
+import type { TaskKind } from "../graphs/baseTasks";
 import type { ObmSetting } from "../obm/obmSetting";
 import { runObmAction } from "./obmAction";
 import { isTerminal, type TaskState, type Workflow, type WorkflowTask } from "./workflow";
@@ -40,7 +41,7 @@ export function advanceWorkflow(workflow: Workflow, obmSettings: readonly ObmSet
       progressed = true;
       if (readiness === "unreachable") {
         set(id, { state: "cancelled", finishedAt: stamp, updatedAt: stamp, error: "A task it waited on did not end as required" });
-      } else if (task.kind === "install") {
+      } else if (WAITING_KINDS.has(task.kind)) {
         set(id, { state: "running", startedAt: stamp, updatedAt: stamp });
       } else if (task.kind === "obm") {
         const outcome = runObmAction(String(task.options.action), task.options.obmServiceName, obmSettings);
@@ -59,6 +60,9 @@ export function advanceWorkflow(workflow: Workflow, obmSettings: readonly ObmSet
   const next = settle({ ...workflow, tasks }, now);
   return changed || next._status !== workflow._status ? next : workflow;
 }
+
+/** Tasks that run until the node (install, bootstrap, microkernel) or the service (effect) ends them. */
+const WAITING_KINDS = new Set<TaskKind>(["install", "bootstrap", "microkernel", "effect"]);
 
 function dependencies(task: WorkflowTask, tasks: Record<string, WorkflowTask>): "ready" | "waiting" | "unreachable" {
   for (const [id, wanted] of Object.entries(task.waitingOn)) {
@@ -99,18 +103,43 @@ export const cancelWorkflow = (workflow: Workflow, now: Date): Workflow => ({
   _status: "cancelled",
 });
 
+/** The running task of that kind, if any. */
+export const runningTask = (workflow: Workflow, kind: TaskKind): WorkflowTask | undefined =>
+  Object.values(workflow.tasks).find((task) => task.kind === kind && task.state === "running");
+
 /** The install task that is waiting for its node, if any. */
-export const waitingInstallTask = (workflow: Workflow): WorkflowTask | undefined =>
-  Object.values(workflow.tasks).find((task) => task.kind === "install" && task.state === "running");
+export const waitingInstallTask = (workflow: Workflow): WorkflowTask | undefined => runningTask(workflow, "install");
+
+/** The running task whose boot profile the node should get: an install, or the microkernel's bootstrap. */
+export const bootingTask = (workflow: Workflow): WorkflowTask | undefined =>
+  runningTask(workflow, "install") ?? runningTask(workflow, "bootstrap");
+
+/** Ends a running task (succeeded or failed) and moves the graph on. */
+export function finishTask(
+  workflow: Workflow,
+  taskId: string,
+  outcome: { state: "succeeded" | "failed"; error?: string },
+  obmSettings: readonly ObmSetting[] | undefined,
+  now: Date,
+): Workflow {
+  const task = workflow.tasks[taskId];
+  if (!task || task.state !== "running" || workflow._status !== "running") return workflow;
+  const stamp = now.toISOString();
+  const finished: WorkflowTask = {
+    ...task,
+    state: outcome.state,
+    finishedAt: stamp,
+    updatedAt: stamp,
+    ...(outcome.error && { error: outcome.error }),
+  };
+  return advanceWorkflow({ ...workflow, tasks: { ...workflow.tasks, [taskId]: finished }, updatedAt: stamp }, obmSettings, now);
+}
 
 /** The node signalled completion: its waiting install task succeeds, and the graph moves on. */
 export function completeWaitingTask(workflow: Workflow, obmSettings: readonly ObmSetting[] | undefined, now: Date): Workflow {
   const current = advanceWorkflow(workflow, obmSettings, now);
   const task = waitingInstallTask(current);
-  if (!task || current._status !== "running") return current;
-  const stamp = now.toISOString();
-  const tasks = { ...current.tasks, [task.instanceId]: { ...task, state: "succeeded" as const, finishedAt: stamp, updatedAt: stamp } };
-  return advanceWorkflow({ ...current, tasks, updatedAt: stamp }, obmSettings, now);
+  return task ? finishTask(current, task.instanceId, { state: "succeeded" }, obmSettings, now) : current;
 }
 
 /** The node fetched the waiting task's boot profile. */

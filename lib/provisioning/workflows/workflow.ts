@@ -49,6 +49,8 @@ export interface Workflow {
   domain: string;
   /** The token its boot requests must carry (BOOT_TOKENS=on); never answered. */
   bootToken?: string;
+  /** The servers it was rendered for, so that a graph it starts (run-sku-graph) renders alike; never answered. */
+  servers?: { api: string; files: string };
   createdAt: string;
   updatedAt: string;
 }

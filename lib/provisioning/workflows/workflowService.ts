@@ -1,14 +1,15 @@
 import { isDomainError, NotFoundError, ValidationError } from "../../errors";
 import { isPlainObject } from "../../json";
-import type { ApiContext } from "../apiContext";
+import { type ApiContext, apiContextFor } from "../apiContext";
 import { newBootToken } from "../boot/bootToken";
+import { performEffect } from "../discovery/effects";
 import { findGraph, taskFinder } from "../graphs/libraryService";
 import type { Node } from "../nodes/node";
 import { findNode } from "../nodes/nodeService";
 import type { ProvisioningStores } from "../ports";
 import { assertRecordFits, fitsKey } from "../recordSize";
 import { buildWorkflow } from "./buildWorkflow";
-import { advanceWorkflow, cancelWorkflow, completeWaitingTask } from "./progress";
+import { advanceWorkflow, cancelWorkflow, completeWaitingTask, finishTask, runningTask } from "./progress";
 import { ACTIVE_CONFLICT, NO_NODE, type Workflow } from "./workflow";
 
 /**
@@ -17,10 +18,58 @@ import { ACTIVE_CONFLICT, NO_NODE, type Workflow } from "./workflow";
  * either way), so a workflow with nothing to do costs no read of its node and no write.
  */
 export async function refreshWorkflow(stores: ProvisioningStores, workflow: Workflow, now: Date): Promise<Workflow> {
-  if (advanceWorkflow(workflow, undefined, now) === workflow) return workflow;
+  if (advanceWorkflow(workflow, undefined, now) === workflow && !runningTask(workflow, "effect")) return workflow;
   const node = await stores.nodes.get(workflow.node);
   const advance = (current: Workflow) => advanceWorkflow(current, node?.obmSettings, now);
-  return (await stores.workflows.update(workflow.instanceId, advance, workflow)) ?? workflow;
+  return settleEffects(stores, (await stores.workflows.update(workflow.instanceId, advance, workflow)) ?? workflow, now);
+}
+
+/** A graph an effect task named, to start once its workflow has ended. */
+interface FollowOn {
+  name: string;
+  options: Record<string, unknown>;
+  taskId: string;
+}
+
+/**
+ * Does the work of the effect tasks that are ready (discovery/effects.ts), one after another,
+ * storing each outcome as it goes; a graph one of them names (run-sku-graph) starts on the node
+ * once this workflow has ended. Called wherever a workflow moves on, so no effect waits for a timer.
+ */
+export async function settleEffects(stores: ProvisioningStores, workflow: Workflow, now: Date): Promise<Workflow> {
+  let current = workflow;
+  const follow: FollowOn[] = [];
+  // Each round ends one task, so there are at most as many rounds as tasks.
+  for (let round = Object.keys(current.tasks).length; round > 0; round -= 1) {
+    const task = current._status === "running" ? runningTask(current, "effect") : undefined;
+    const node = task && (await stores.nodes.get(current.node));
+    if (!task || !node) break;
+    const outcome = await performEffect(stores, node, task, now);
+    if (outcome.thenStart) follow.push({ ...outcome.thenStart, taskId: task.instanceId });
+    const finish = (stored: Workflow) => finishTask(stored, task.instanceId, outcome, node.obmSettings, now);
+    current = (await stores.workflows.update(current.instanceId, finish, current)) ?? current;
+  }
+  for (const graph of follow) await startFollowOn(stores, current, graph, now);
+  return current;
+}
+
+/**
+ * Starts the graph a finished workflow named on its node. Should it not start (the node busy
+ * again, say), the task that named it says why: that workflow is over, so nothing else can.
+ */
+async function startFollowOn(stores: ProvisioningStores, after: Workflow, graph: FollowOn, now: Date): Promise<void> {
+  const servers = after.servers ?? { api: "", files: "" };
+  try {
+    await startWorkflow(stores, after.node, graph, apiContextFor(servers.api, servers.files), now);
+  } catch (error) {
+    if (!isDomainError(error)) throw error;
+    const note = `The graph ${graph.name} did not start: ${error.message}`;
+    const annotate = (stored: Workflow): Workflow => {
+      const task = stored.tasks[graph.taskId];
+      return task ? { ...stored, tasks: { ...stored.tasks, [graph.taskId]: { ...task, error: note } } } : stored;
+    };
+    await stores.workflows.update(after.instanceId, annotate, after);
+  }
 }
 
 const refreshAll = (stores: ProvisioningStores, workflows: Workflow[], now: Date) =>
@@ -60,7 +109,7 @@ export async function startWorkflow(
   const workflow = advanceWorkflow(built, node.obmSettings, now);
   assertRecordFits(workflow, "workflow");
   try {
-    return await stores.workflows.create(workflow);
+    return await settleEffects(stores, await stores.workflows.create(workflow), now);
   } catch (error) {
     // Another request started one first: the same answer as the check above.
     if (isDomainError(error) && error.kind === "conflict") throw new ValidationError(ACTIVE_CONFLICT);
@@ -133,5 +182,10 @@ export async function completeNodeInstall(
 ): Promise<Workflow | undefined> {
   const active = known ?? (await stores.workflows.activeForNode(node.id));
   if (!active) return undefined;
-  return stores.workflows.update(active.instanceId, (current) => completeWaitingTask(current, node.obmSettings, now), active);
+  const completed = await stores.workflows.update(
+    active.instanceId,
+    (current) => completeWaitingTask(current, node.obmSettings, now),
+    active,
+  );
+  return completed && settleEffects(stores, completed, now);
 }

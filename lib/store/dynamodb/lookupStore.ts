@@ -1,53 +1,130 @@
-import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
-import type { LookupStore } from "../../provisioning/boot/lookupStore";
-import { conditionally, queryAll } from "./conditions";
-import { GSI1 } from "./table";
+import { type DynamoDBDocumentClient, GetCommand } from "@aws-sdk/lib-dynamodb";
+import { type Lookup, type LookupField, type LookupStore, LookupTakenError } from "../../provisioning/lookups/lookupStore";
+import { rethrowItemTooLarge, transactionReasons } from "./conditions";
+import { type TransactItem, VersionedDocuments } from "./versionedDocuments";
 
 /**
- * Lookups in DynamoDB: `LOOKUP / <ip>` → node id, also in GSI1 under `NODELOOKUP#<node> / <ip>`
- * so that forgetting a node reads its own addresses only.
+ * Lookups in DynamoDB: `LKP / <id>` (a versioned document; in GSI1 under `NODELKP#<node> /
+ * <createdAt>#<id>` while it has a node: a node's lookups are one query), and the claims
+ * `LKPMAC / <mac>` and `LKPIP / <ip>` (→ id), written in the same transaction on the condition
+ * that they are free: a MAC or an IP is in one lookup only, even when two writers race.
  */
-const LOOKUP = "LOOKUP";
-const byNode = (nodeId: string) => `NODELOOKUP#${nodeId}`;
+const RECORD = "LKP";
+const CLAIMS: Record<LookupField, string> = { macAddress: "LKPMAC", ipAddress: "LKPIP" };
+
+/** A side item of a write, and the field whose claim it is (to name it when its condition fails). */
+type Claim = { item: TransactItem; field: LookupField; value: string };
 
 export class DynamoLookupStore implements LookupStore {
+  private readonly documents: VersionedDocuments<Lookup>;
+
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly table: string,
-  ) {}
-
-  async remember(ip: string, nodeId: string): Promise<void> {
-    await this.client.send(
-      new PutCommand({ TableName: this.table, Item: { pk: LOOKUP, sk: ip, node: nodeId, gsi1pk: byNode(nodeId), gsi1sk: ip } }),
+  ) {
+    this.documents = new VersionedDocuments<Lookup>(client, table, RECORD, (lookup) =>
+      lookup.node ? { gsi1pk: `NODELKP#${lookup.node}`, gsi1sk: `${lookup.createdAt}#${lookup.id}` } : undefined,
     );
   }
 
-  async nodeAt(ip: string): Promise<string | undefined> {
-    const { Item } = await this.client.send(new GetCommand({ TableName: this.table, Key: { pk: LOOKUP, sk: ip }, ConsistentRead: true }));
-    return Item?.node as string | undefined;
+  async create(lookup: Lookup): Promise<Lookup> {
+    const claims = this.changedClaims(undefined, lookup);
+    try {
+      await this.documents.transact([this.documents.putNew(lookup.id, lookup), ...claims.map((claim) => claim.item)]);
+      return lookup;
+    } catch (error) {
+      const reasons = transactionReasons(error);
+      if (!reasons) return rethrowItemTooLarge(error);
+      this.throwIfTaken(claims, reasons);
+      throw error;
+    }
   }
 
-  async forgetNode(nodeId: string): Promise<void> {
-    const items = await queryAll<{ sk: string }>(this.client, {
-      TableName: this.table,
-      IndexName: GSI1,
-      KeyConditionExpression: "gsi1pk = :key",
-      ExpressionAttributeValues: { ":key": byNode(nodeId) },
-    });
-    // An address another node booted from since keeps its lookup (the condition fails).
-    await Promise.all(
-      items.map((item) =>
-        conditionally(
-          this.client.send(
-            new DeleteCommand({
+  async get(id: string): Promise<Lookup | undefined> {
+    return (await this.documents.read(id))?.doc;
+  }
+
+  byMac(mac: string): Promise<Lookup | undefined> {
+    return this.byClaim("macAddress", mac);
+  }
+
+  byIp(ip: string): Promise<Lookup | undefined> {
+    return this.byClaim("ipAddress", ip);
+  }
+
+  forNode(nodeId: string): Promise<Lookup[]> {
+    return this.documents.listByIndex(`NODELKP#${nodeId}`);
+  }
+
+  list(): Promise<Lookup[]> {
+    return this.documents.list();
+  }
+
+  update(id: string, change: (current: Lookup) => Lookup): Promise<Lookup | undefined> {
+    return this.documents.update(
+      id,
+      (current) => {
+        const changed = change(current);
+        return changed === current ? current : { ...changed, id };
+      },
+      (current, next) => this.changedClaims(current, next).map((claim) => claim.item),
+      async (reasons, current, next) => this.throwIfTaken(this.changedClaims(current, next), reasons),
+    );
+  }
+
+  delete(id: string): Promise<Lookup | undefined> {
+    return this.documents.delete(id, (current) => this.changedClaims(current, undefined).map((claim) => claim.item));
+  }
+
+  /** The claims to take and to give up when a lookup goes from `before` to `after` (either absent). */
+  private changedClaims(before: Lookup | undefined, after: Lookup | undefined): Claim[] {
+    const claims: Claim[] = [];
+    for (const field of ["macAddress", "ipAddress"] as const) {
+      const was = before?.[field];
+      const is = after?.[field];
+      if (was === is) continue;
+      if (is !== undefined) {
+        claims.push({
+          field,
+          value: is,
+          item: {
+            Put: {
               TableName: this.table,
-              Key: { pk: LOOKUP, sk: item.sk },
-              ConditionExpression: "node = :node",
-              ExpressionAttributeValues: { ":node": nodeId },
-            }),
-          ),
-        ),
-      ),
+              Item: { pk: CLAIMS[field], sk: is, id: after!.id },
+              ConditionExpression: "attribute_not_exists(pk) OR id = :id",
+              ExpressionAttributeValues: { ":id": after!.id },
+            },
+          },
+        });
+      }
+      if (was !== undefined) {
+        claims.push({
+          field,
+          value: was,
+          item: {
+            Delete: {
+              TableName: this.table,
+              Key: { pk: CLAIMS[field], sk: was },
+              ConditionExpression: "attribute_not_exists(pk) OR id = :id",
+              ExpressionAttributeValues: { ":id": before!.id },
+            },
+          },
+        });
+      }
+    }
+    return claims;
+  }
+
+  /** The claims follow the record in the transaction: reasons[i + 1] is claims[i]'s. */
+  private throwIfTaken(claims: Claim[], reasons: string[]): void {
+    const taken = claims.find((claim, i) => "Put" in claim.item && reasons[i + 1] === "ConditionalCheckFailed");
+    if (taken) throw new LookupTakenError(taken.field, taken.value);
+  }
+
+  private async byClaim(field: LookupField, value: string): Promise<Lookup | undefined> {
+    const { Item } = await this.client.send(
+      new GetCommand({ TableName: this.table, Key: { pk: CLAIMS[field], sk: value }, ConsistentRead: true }),
     );
+    return Item ? this.get(Item.id as string) : undefined;
   }
 }

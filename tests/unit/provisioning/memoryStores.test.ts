@@ -85,17 +85,13 @@ describe("MemoryWorkflowStore", () => {
 });
 
 describe("MemoryLookupStore", () => {
-  it("remembers the last node per IP, bounded (the oldest IP goes), and forgets a node", async () => {
-    const store = new MemoryLookupStore(2);
-    await store.remember("10.0.0.1", "a");
-    await store.remember("10.0.0.2", "b");
-    await store.remember("10.0.0.1", "c");
-    expect(await store.nodeAt("10.0.0.1")).toBe("c");
-    await store.remember("10.0.0.3", "d");
-    expect(await store.nodeAt("10.0.0.1")).toBeUndefined();
-    expect(await store.nodeAt("10.0.0.2")).toBe("b");
-    await store.remember("10.0.0.1", "c");
-    await store.forgetNode("c");
-    expect(await store.nodeAt("10.0.0.1")).toBeUndefined();
+  it("is bounded: a create past its capacity is refused (507) and stores nothing", async () => {
+    const store = new MemoryLookupStore({ capacity: 1, maxBytes: 1 << 20 });
+    const at = new Date().toISOString();
+    await store.create({ id: "a", node: "", macAddress: "08:00:27:00:00:01", createdAt: at, updatedAt: at });
+    await expect(store.create({ id: "b", node: "", macAddress: "08:00:27:00:00:02", createdAt: at, updatedAt: at })).rejects.toThrow(
+      "The lookup store is full",
+    );
+    expect(await store.byMac("08:00:27:00:00:02")).toBeUndefined();
   });
 });

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { isDomainError } from "../../../lib/errors";
-import { graphDefinition } from "../../../lib/provisioning/graphs/graphLibrary";
+import { GRAPH_LIBRARY } from "../../../lib/provisioning/graphs/graphLibrary";
 import { builtInTask, type LibraryTask } from "../../../lib/provisioning/graphs/taskDefinitions";
 import { validateGraph } from "../../../lib/provisioning/graphs/validateGraph";
 
@@ -34,9 +34,13 @@ const refusal = (body: Record<string, unknown>) => {
 
 describe("validateGraph (RackHD era B/C checks, with their texts)", () => {
   it("accepts every built-in graph as it stands", () => {
-    for (const name of ["Graph.InstallCentOS", "Graph.InstallEsx", "Graph.noop-example", "Graph.Reboot.Node"]) {
-      expect(validateGraph({ ...graphDefinition(name)! }, find).injectableName).toBe(name);
-    }
+    for (const graph of GRAPH_LIBRARY) expect(validateGraph({ ...graph }, find).injectableName).toBe(graph.injectableName);
+  });
+
+  it("refuses a microkernel task with no bootstrap before it (RackHD's required property)", () => {
+    expect(refusal(graph([{ label: "dmi", taskName: "Task.Catalog.dmi" }]))).toBe(
+      "expected property os.linux.type to be supplied for task Task.Catalog.dmi in graph Graph.G",
+    );
   });
 
   it("accepts user tasks, inline definitions, overrides and an entry without a label (FIT's Graph.post.test)", () => {

@@ -1,0 +1,9 @@
+import { endpoint } from "../../../lib/http/endpoint";
+import { ok } from "../../../lib/http/responses";
+import { getNodeCatalog } from "../../../lib/http/routes/discovery";
+import { nodeCatalogOfSource } from "../../../lib/provisioning/catalogs/catalogService";
+import { provisioningStores } from "../../../lib/store/compositionRoot";
+
+export const handler = endpoint(getNodeCatalog, async ({ params }) =>
+  ok(await nodeCatalogOfSource(await provisioningStores(), params.identifier, params.source)),
+);

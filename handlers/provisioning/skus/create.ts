@@ -1,0 +1,13 @@
+import { endpoint } from "../../../lib/http/endpoint";
+import { idempotentWith } from "../../../lib/http/idempotentRequest";
+import { ok } from "../../../lib/http/responses";
+import { createSku } from "../../../lib/http/routes/discovery";
+import { createSku as create } from "../../../lib/provisioning/skus/skuService";
+import { idempotencyStore, provisioningStores } from "../../../lib/store/compositionRoot";
+
+/** 200, not 201: RackHD's answer, which every client expects. */
+export const handler = endpoint(
+  createSku,
+  async ({ readBody }) => ok(await create(await provisioningStores(), await readBody(), new Date())),
+  { idempotency: idempotentWith(idempotencyStore) },
+);

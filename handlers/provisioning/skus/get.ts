@@ -1,0 +1,7 @@
+import { endpoint } from "../../../lib/http/endpoint";
+import { ok } from "../../../lib/http/responses";
+import { getSku } from "../../../lib/http/routes/discovery";
+import { getSku as get } from "../../../lib/provisioning/skus/skuService";
+import { provisioningStores } from "../../../lib/store/compositionRoot";
+
+export const handler = endpoint(getSku, async ({ params }) => ok(await get(await provisioningStores(), params.id)));

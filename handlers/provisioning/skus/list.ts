@@ -1,0 +1,9 @@
+import { endpoint } from "../../../lib/http/endpoint";
+import { pagedAnswer, withoutPaging } from "../../../lib/http/paging";
+import { listSkus } from "../../../lib/http/routes/discovery";
+import { listSkus as list } from "../../../lib/provisioning/skus/skuService";
+import { provisioningStores } from "../../../lib/store/compositionRoot";
+
+export const handler = endpoint(listSkus, async ({ event, query }) =>
+  pagedAnswer(event, query, await list(await provisioningStores(), withoutPaging(query)), (page) => page),
+);

@@ -1,0 +1,17 @@
+import { endpoint } from "../../../lib/http/endpoint";
+import { idempotentWith } from "../../../lib/http/idempotentRequest";
+import { ok } from "../../../lib/http/responses";
+import { patchSku } from "../../../lib/http/routes/discovery";
+import { getSku, patchSku as patch } from "../../../lib/provisioning/skus/skuService";
+import { idempotencyStore, provisioningStores } from "../../../lib/store/compositionRoot";
+
+/** 404 before the body is read, as RackHD's order. */
+export const handler = endpoint(
+  patchSku,
+  async ({ params, readBody }) => {
+    const stores = await provisioningStores();
+    await getSku(stores, params.id);
+    return ok(await patch(stores, params.id, await readBody(), new Date()));
+  },
+  { idempotency: idempotentWith(idempotencyStore) },
+);

@@ -1,0 +1,123 @@
+/**
+ * RackHD's command parser (on-tasks `lib/utils/job-utils/command-parser.js`), for the commands of
+ * the discovery tasks: the exact command string picks the parser, which turns its stdout into a
+ * catalog `{source, data}`. An unknown command, or output a parser cannot read, gives no catalog
+ * (RackHD logged it and went on).
+ */
+export interface ParsedCatalog {
+  source: string;
+  data: unknown;
+}
+
+type Parser = (stdout: string) => ParsedCatalog | undefined;
+
+/**
+ * dmidecode's text: sections ("Handle 0x…, DMI type …" then a title line), their "Key: Value"
+ * lines (one tab), and list items (two tabs) under a "Key:" line. `{<title>: {<key>: value}}`.
+ */
+export function parseDmidecode(stdout: string): Record<string, unknown> | undefined {
+  const out: Record<string, unknown> = {};
+  // A title seen again (one section per CPU, memory device, …) makes a list of its sections.
+  const repeated = new Set<string>();
+  let section: Record<string, unknown> | undefined;
+  let listKey: string | undefined;
+  const lines = stdout.split("\n");
+  for (let i = 0; i < lines.length; i += 1) {
+    const line = lines[i].replace(/\r$/, "");
+    if (line.startsWith("Handle ")) {
+      const title = (lines[i + 1] ?? "").trim();
+      if (title === "") continue;
+      section = {};
+      listKey = undefined;
+      if (!Object.hasOwn(out, title)) out[title] = section;
+      else if (repeated.has(title)) (out[title] as unknown[]).push(section);
+      else {
+        out[title] = [out[title], section];
+        repeated.add(title);
+      }
+      i += 1;
+    } else if (section && line.startsWith("\t\t") && listKey) {
+      (section[listKey] as string[]).push(line.trim());
+    } else if (section && line.startsWith("\t")) {
+      const at = line.indexOf(":");
+      if (at < 0) continue;
+      const key = line.slice(1, at).trim();
+      const value = line.slice(at + 1).trim();
+      if (value === "") {
+        section[key] = [];
+        listKey = key;
+      } else {
+        section[key] = value;
+        listKey = undefined;
+      }
+    } else if (line.trim() === "") {
+      listKey = undefined;
+    }
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+/** `lspci -nn -vmm`: blank-line separated records of "Key:\tValue" lines. */
+export function parseLspci(stdout: string): Record<string, string>[] | undefined {
+  const devices = stdout
+    .split(/\n\s*\n/)
+    .map((block) =>
+      Object.fromEntries(
+        block
+          .split("\n")
+          .map((line) => /^([^:]+):\s*(.*)$/.exec(line.trim()))
+          .flatMap((match) => (match ? [[match[1], match[2]]] : [])),
+      ),
+    )
+    .filter((device) => Object.keys(device).length > 0);
+  return devices.length > 0 ? devices : undefined;
+}
+
+/** ipmitool's "Key   : Value" lines (continuation lines without a key are skipped). */
+export function parseColonTable(stdout: string): Record<string, string> | undefined {
+  const out: Record<string, string> = {};
+  for (const line of stdout.split("\n")) {
+    const match = /^([^:]+?)\s*:\s(.*)$/.exec(line.trim());
+    if (match && match[1] !== "") out[match[1]] = match[2].trim();
+  }
+  return Object.keys(out).length > 0 ? out : undefined;
+}
+
+const json = (stdout: string): unknown => {
+  try {
+    return JSON.parse(stdout);
+  } catch {
+    return undefined;
+  }
+};
+
+const as =
+  (source: string, parse: (stdout: string) => unknown): Parser =>
+  (stdout) => {
+    const data = parse(stdout);
+    return data === undefined || data === null ? undefined : { source, data };
+  };
+
+const PARSERS: Record<string, Parser> = {
+  "sudo dmidecode": as("dmi", parseDmidecode),
+  "sudo ohai --directory /etc/ohai/plugins": as("ohai", json),
+  "sudo lshw -json": as("lshw", json),
+  "sudo lspci -nn -vmm": as("lspci", parseLspci),
+  "sudo lsscsi --size": as("lsscsi", (stdout) => {
+    const disks = stdout.split("\n").filter((line) => line.trim() !== "");
+    return disks.length > 0 ? disks.map((line) => ({ line: line.trim() })) : undefined;
+  }),
+  // A BMC whose MAC is all zeros is no BMC (RackHD stored nothing).
+  "sudo ipmitool lan print": as("bmc", (stdout) => {
+    const table = parseColonTable(stdout);
+    return table && table["MAC Address"] !== "00:00:00:00:00:00" ? table : undefined;
+  }),
+  "sudo ipmitool mc info": as("ipmi-mc-info", parseColonTable),
+  "sudo ipmitool sel": as("ipmi-sel-information", parseColonTable),
+};
+
+/** The catalog a command's output makes, or undefined (unknown command, unreadable output). */
+export function parseCommandOutput(cmd: string, stdout: string): ParsedCatalog | undefined {
+  const parser = Object.hasOwn(PARSERS, cmd) ? PARSERS[cmd] : undefined;
+  return parser && stdout.trim() !== "" ? parser(stdout) : undefined;
+}

@@ -1,0 +1,44 @@
+import { findGraph } from "../graphs/libraryService";
+import type { Node } from "../nodes/node";
+import type { ProvisioningStores } from "../ports";
+import { assignSku } from "../skus/skuMatching";
+import { applyTags } from "../tags/tagMatching";
+import type { WorkflowTask } from "../workflows/workflow";
+
+/** How an effect task ended, and a graph to start once its workflow has ended (run-sku-graph). */
+export interface EffectOutcome {
+  state: "succeeded" | "failed";
+  error?: string;
+  thenStart?: { name: string; options: Record<string, unknown> };
+}
+
+/**
+ * Does the work of an `effect` task on the service's own records (RackHD's jobs of the same
+ * names): generate-sku sets the node's SKU from its catalogs, generate-tag adds the tags its
+ * catalogs earn, run-sku-graph names the SKU's discovery graph, which starts when this workflow
+ * has ended (a node runs one workflow at a time). Each may run again after a crash: all are
+ * idempotent.
+ */
+export async function performEffect(stores: ProvisioningStores, node: Node, task: WorkflowTask, now: Date): Promise<EffectOutcome> {
+  switch (task.runJob) {
+    case "Job.Catalog.GenerateSku":
+      await assignSku(stores, node, await stores.skus.list(), now);
+      return { state: "succeeded" };
+    case "Job.Catalog.GenerateTag":
+      await applyTags(stores, node, await stores.tags.list(), now);
+      return { state: "succeeded" };
+    case "Job.Graph.RunSku":
+      return skuGraph(stores, node);
+    default:
+      return { state: "failed", error: `No job ${task.runJob} runs here` };
+  }
+}
+
+async function skuGraph(stores: ProvisioningStores, node: Node): Promise<EffectOutcome> {
+  const current = await stores.nodes.get(node.id);
+  const sku = current?.sku ? await stores.skus.get(current.sku) : undefined;
+  const name = sku?.discoveryGraphName;
+  if (!sku || typeof name !== "string" || name === "") return { state: "succeeded" };
+  if (!(await findGraph(stores, name))) return { state: "failed", error: `Graph definition not found for ${name}` };
+  return { state: "succeeded", thenStart: { name, options: sku.discoveryGraphOptions ?? {} } };
+}

@@ -1,0 +1,68 @@
+import type { GraphDefinition, GraphTaskEntry } from "./graphLibrary";
+
+/**
+ * RackHD's discovery graphs (on-taskgraph `lib/graphs`). Graph.Discovery boots the microkernel and
+ * catalogs the machine; Graph.SKU.Discovery, which the profiles route runs on a new machine, then
+ * classifies it. RackHD ran Graph.Discovery inside Graph.SKU.Discovery as a child graph (an
+ * inline Task.Graph.Run.Discovery); a node here has one active workflow, so its tasks are
+ * written out in it instead, and the classification steps wait on its last one.
+ */
+const DISCOVERY_TASKS: GraphTaskEntry[] = [
+  { label: "bootstrap-ubuntu", taskName: "Task.Linux.Bootstrap.Ubuntu" },
+  { label: "catalog-dmi", taskName: "Task.Catalog.dmi", waitOn: { "bootstrap-ubuntu": "succeeded" } },
+  { label: "catalog-ohai", taskName: "Task.Catalog.ohai", waitOn: { "catalog-dmi": "finished" } },
+  { label: "catalog-bmc", taskName: "Task.Catalog.bmc", waitOn: { "catalog-ohai": "finished" }, ignoreFailure: true },
+  { label: "catalog-lsall", taskName: "Task.Catalog.lsall", waitOn: { "catalog-bmc": "finished" }, ignoreFailure: true },
+  { label: "shell-reboot", taskName: "Task.ProcShellReboot", waitOn: { "catalog-lsall": "finished" } },
+];
+
+const classified = { "shell-reboot": "succeeded" };
+
+export const DISCOVERY_GRAPHS: readonly GraphDefinition[] = [
+  { friendlyName: "Discovery", injectableName: "Graph.Discovery", options: {}, tasks: DISCOVERY_TASKS },
+  {
+    friendlyName: "SKU Discovery",
+    injectableName: "Graph.SKU.Discovery",
+    options: {},
+    tasks: [
+      ...DISCOVERY_TASKS,
+      { label: "generate-sku", taskName: "Task.Catalog.GenerateSku", waitOn: classified },
+      { label: "generate-enclosure", taskName: "Task.Catalog.GenerateEnclosure", waitOn: classified, ignoreFailure: true },
+      {
+        label: "create-default-pollers",
+        taskDefinition: {
+          friendlyName: "Create Default Pollers",
+          injectableName: "Task.Inline.Pollers.CreateDefault",
+          implementsTask: "Task.Base.Pollers.CreateDefault",
+          options: {},
+          properties: {},
+        },
+        waitOn: classified,
+      },
+      { label: "generate-tag", taskName: "Task.Catalog.GenerateTag", waitOn: classified },
+      {
+        label: "run-sku-graph",
+        taskDefinition: {
+          friendlyName: "Run SKU-specific graph",
+          injectableName: "Task.Graph.Run.SkuGraph",
+          implementsTask: "Task.Base.Graph.RunSku",
+          options: {},
+          properties: {},
+        },
+        waitOn: { "generate-sku": "succeeded", "generate-tag": "finished" },
+      },
+    ],
+  },
+  {
+    friendlyName: "Shell Commands",
+    injectableName: "Graph.ShellCommands",
+    options: {},
+    tasks: [
+      { label: "set-boot-pxe", taskName: "Task.Obm.Node.PxeBoot", ignoreFailure: true },
+      { label: "reboot-start", taskName: "Task.Obm.Node.Reboot", waitOn: { "set-boot-pxe": "finished" } },
+      { label: "bootstrap-ubuntu", taskName: "Task.Linux.Bootstrap.Ubuntu", waitOn: { "reboot-start": "succeeded" } },
+      { label: "shell-commands", taskName: "Task.Linux.Commands", waitOn: { "bootstrap-ubuntu": "succeeded" } },
+      { label: "reboot-end", taskName: "Task.ProcShellReboot", waitOn: { "shell-commands": "finished" } },
+    ],
+  },
+];

@@ -1,0 +1,42 @@
+/**
+ * A lookup (RackHD §2.6): which node a MAC address belongs to, and the IP address it was last
+ * seen at. Each MAC and each IP is in one lookup at most. `node` is "" once its node is deleted.
+ */
+export interface Lookup {
+  id: string;
+  node: string;
+  macAddress: string;
+  ipAddress?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Which of a lookup's unique fields another lookup holds. */
+export type LookupField = "macAddress" | "ipAddress";
+
+/** The port through which lookups are kept; MACs and IPs unique, against concurrent writers too. */
+export interface LookupStore {
+  /** Stores a new lookup; LookupTakenError when its MAC or IP is another lookup's. */
+  create(lookup: Lookup): Promise<Lookup>;
+  get(id: string): Promise<Lookup | undefined>;
+  byMac(mac: string): Promise<Lookup | undefined>;
+  byIp(ip: string): Promise<Lookup | undefined>;
+  /** A node's lookups, oldest first. */
+  forNode(nodeId: string): Promise<Lookup[]>;
+  /** Every lookup, oldest first. */
+  list(): Promise<Lookup[]>;
+  /** Applies `change` atomically; LookupTakenError when the new MAC or IP is another lookup's. */
+  update(id: string, change: (current: Lookup) => Lookup): Promise<Lookup | undefined>;
+  delete(id: string): Promise<Lookup | undefined>;
+}
+
+/** A lookup's MAC or IP is another lookup's: the store refused the write. */
+export class LookupTakenError extends Error {
+  constructor(
+    readonly field: LookupField,
+    readonly value: string,
+  ) {
+    super(`A lookup with ${field} ${value} already exists`);
+    this.name = "LookupTakenError";
+  }
+}
