@@ -40,7 +40,9 @@ describe("lookups", () => {
       body: { message: "A lookup with macAddress 08:00:27:aa:bb:cc already exists" },
     });
     expect((await send("POST", `${A}/lookups`, { macAddress: "08:00:27:aa:bb:cd", ipAddress: "10.1.1.1" })).status).toBe(400);
-    expect((await send("POST", `${A}/lookups`, { ipAddress: "10.1.1.2" })).body).toEqual({ message: "macAddress must be a MAC address such as 08:00:27:27:eb:12" });
+    expect((await send("POST", `${A}/lookups`, { ipAddress: "10.1.1.2" })).body).toEqual({
+      message: "macAddress must be a MAC address such as 08:00:27:27:eb:12",
+    });
     expect((await send("POST", `${A}/lookups`, { macAddress: "nope" })).status).toBe(400);
     expect((await send("POST", `${A}/lookups`, { macAddress: "08:00:27:aa:bb:ce", ipAddress: "300.1.1.1" })).status).toBe(400);
     const { id } = created.body;

@@ -123,7 +123,7 @@ export function finishTask(
   now: Date,
 ): Workflow {
   const task = workflow.tasks[taskId];
-  if (!task || task.state !== "running" || workflow._status !== "running") return workflow;
+  if (task?.state !== "running" || workflow._status !== "running") return workflow;
   const stamp = now.toISOString();
   const finished: WorkflowTask = {
     ...task,
