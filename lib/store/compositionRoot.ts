@@ -6,14 +6,9 @@ import { demoNodes } from "../provisioning/demoNodes";
 import type { NodeStore } from "../provisioning/nodes/nodeStore";
 import type { ProvisioningStores } from "../provisioning/ports";
 import type { TaskStore } from "../tasks/taskStore";
-import { MemoryCatalogStore } from "./memory/catalogStore";
-import { MemoryDefinitionStore } from "./memory/definitionStore";
 import { MemoryIdempotencyStore } from "./memory/idempotencyStore";
-import { MemoryLookupStore } from "./memory/lookupStore";
-import { MemoryNodeStore } from "./memory/nodeStore";
-import { MemoryRecordStore } from "./memory/recordStore";
+import { memoryProvisioningStores } from "./memory/provisioningStores";
 import { MemoryTaskStore } from "./memory/taskStore";
-import { MemoryWorkflowStore } from "./memory/workflowStore";
 import { processSingleton, resetProcessSingleton } from "./processSingleton";
 
 /**
@@ -76,39 +71,14 @@ async function seedDemoNodes(nodes: NodeStore): Promise<void> {
 }
 
 function memoryStores(config: Settings): ProvisioningStores {
-  const limits = { capacity: config.memoryStoreCapacity, maxBytes: config.memoryStoreMaxBytes };
-  return {
-    nodes: new MemoryNodeStore(limits),
-    workflows: new MemoryWorkflowStore(limits),
-    lookups: new MemoryLookupStore(limits),
-    definitions: new MemoryDefinitionStore(limits),
-    catalogs: new MemoryCatalogStore(limits),
-    skus: new MemoryRecordStore(limits, "SKU"),
-    tags: new MemoryRecordStore(limits, "tag"),
-    config: new MemoryRecordStore(limits, "config"),
-  };
+  return memoryProvisioningStores({ capacity: config.memoryStoreCapacity, maxBytes: config.memoryStoreMaxBytes });
 }
 
 function dynamoStores(config: Settings): ProvisioningStores {
   // Loaded only in this mode, so memory-mode containers never load the AWS SDK.
   const { documentClient } = require("./dynamodb/client") as typeof import("./dynamodb/client");
-  const { DynamoNodeStore } = require("./dynamodb/nodeStore") as typeof import("./dynamodb/nodeStore");
-  const { DynamoWorkflowStore } = require("./dynamodb/workflowStore") as typeof import("./dynamodb/workflowStore");
-  const { DynamoLookupStore } = require("./dynamodb/lookupStore") as typeof import("./dynamodb/lookupStore");
-  const { DynamoDefinitionStore } = require("./dynamodb/definitionStore") as typeof import("./dynamodb/definitionStore");
-  const { DynamoCatalogStore } = require("./dynamodb/catalogStore") as typeof import("./dynamodb/catalogStore");
-  const { DynamoRecordStore } = require("./dynamodb/recordStore") as typeof import("./dynamodb/recordStore");
-  const client = documentClient(config);
-  return {
-    nodes: new DynamoNodeStore(client, config.dynamodbTable),
-    workflows: new DynamoWorkflowStore(client, config.dynamodbTable),
-    lookups: new DynamoLookupStore(client, config.dynamodbTable),
-    definitions: new DynamoDefinitionStore(client, config.dynamodbTable),
-    catalogs: new DynamoCatalogStore(client, config.dynamodbTable),
-    skus: new DynamoRecordStore(client, config.dynamodbTable, "SKU"),
-    tags: new DynamoRecordStore(client, config.dynamodbTable, "TAG"),
-    config: new DynamoRecordStore(client, config.dynamodbTable, "CONFIG"),
-  };
+  const { dynamoProvisioningStores } = require("./dynamodb/provisioningStores") as typeof import("./dynamodb/provisioningStores");
+  return dynamoProvisioningStores(documentClient(config), config.dynamodbTable);
 }
 
 /** This container's provisioning stores, chosen by STORE, with the demo nodes when DEMO_NODES=on. */

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort, http, type OfflineServer, startOffline } from "../support/offlineServer";
 import { type BootAssets, bootAssets } from "./support/bootAssets";
-import { buildInstallerInitramfs } from "./support/initramfs";
+import { buildInstallerInitramfs, buildMicrokernelInitramfs } from "./support/initramfs";
 import { bootMachine, type Firmware } from "./support/qemu";
 import { type StaticServer, serveFiles } from "./support/staticServer";
 
@@ -13,9 +13,11 @@ jest.setTimeout(600_000);
 /**
  * A real network boot: Debian's iPXE firmware in QEMU (SeaBIOS and OVMF), on QEMU's user-mode
  * network whose DHCP hands out the profiles URL, against the real `serverless offline`. A fresh
- * MAC is discovered; Graph.InstallCentOS then boots a real kernel and an initramfs "installer"
- * from the workflow's repo, which fetches its kickstart and signals completion as the kickstart
- * says; a third boot finds nothing to do and leaves the network boot at once.
+ * MAC is discovered: Graph.SKU.Discovery boots a real kernel and a busybox initramfs that plays
+ * the microkernel, reporting the VM's own hardware, and a SKU defined on it matches;
+ * Graph.InstallCentOS then boots the kernel and an initramfs "installer" from the workflow's
+ * repo, which fetches its kickstart and signals completion as the kickstart says; a third boot
+ * finds nothing to do and leaves the network boot at once.
  */
 const HOST = "10.0.2.2"; // the host's loopback, as QEMU's user-mode network shows it to the guest
 const ROOT_PASSWORD = "Boot-Test-Pa55";
@@ -40,9 +42,22 @@ describe("network boot of a real machine (QEMU, iPXE)", () => {
     assets = bootAssets();
     scratch = mkdtempSync(join(tmpdir(), "network-boot-"));
     const initrd = buildInstallerInitramfs(assets, join(scratch, "initrd.img"));
-    repo = await serveFiles({ "/centos/7/images/pxeboot/vmlinuz": assets.kernel, "/centos/7/images/pxeboot/initrd.img": initrd });
+    const microkernel = buildMicrokernelInitramfs(assets, join(scratch, "microkernel.img"));
+    repo = await serveFiles({
+      "/centos/7/images/pxeboot/vmlinuz": assets.kernel,
+      "/centos/7/images/pxeboot/initrd.img": initrd,
+      // Where Task.Linux.Bootstrap.Ubuntu's kernelUri and initrdUri point ({{file.server}}/common/…).
+      "/common/vmlinuz-3.16.0-25-generic": assets.kernel,
+      "/common/initrd.img-3.16.0-25-generic": microkernel,
+    });
     const port = await freePort();
-    server = await startOffline({ PORT: String(port), API_SERVER: `http://${HOST}:${port}`, DEMO_NODES: "off", LOG_REQUESTS: "on" });
+    server = await startOffline({
+      PORT: String(port),
+      API_SERVER: `http://${HOST}:${port}`,
+      FILE_SERVER: repo.url.replace("127.0.0.1", HOST),
+      DEMO_NODES: "off",
+      LOG_REQUESTS: "on",
+    });
   });
 
   afterAll(async () => {
@@ -69,14 +84,34 @@ describe("network boot of a real machine (QEMU, iPXE)", () => {
     ["bios", "52:54:00:b0:07:01"],
     ["uefi", "52:54:00:b0:07:02"],
   ])("%s: discovers a new machine, installs it, then leaves it alone", async (firmware, mac) => {
-    // 1. Discovery: an unknown MAC becomes a node, and the machine leaves the network boot.
-    const first = await boot(firmware, mac, "discovery", FIRMWARE_MOVED_ON[firmware]);
-    expect(first.serial).toContain("Leaving the network boot");
+    // 1. Discovery: an unknown MAC becomes a node, and Graph.SKU.Discovery boots the microkernel,
+    //    which reports the VM's hardware; the catalogs show it, and a SKU defined on them matches.
+    const sku = await api("POST", "/skus", { name: "QEMU VMs", rules: [{ path: "dmi.System Information.Manufacturer", equals: "QEMU" }] });
+    expect(sku.status).toBe(200);
+    const first = await boot(firmware, mac, "discovery", /MICROKERNEL: (told to reboot|FAILED)/);
     expect(first.serial).toContain("Collecting MAC addresses");
-    expect(first.serial).toMatch(/Discovered node [0-9a-f]{24} \(52:54:00:b0:07:0[12]\)/);
+    expect(first.serial).toContain(`Starting the discovery microkernel for ${mac}`);
+    expect(first.serial).not.toContain("MICROKERNEL: FAILED");
+    expect(first.serial).toContain("MICROKERNEL: sudo dmidecode -> exit 0");
+    expect(first.serial).toContain("MICROKERNEL: told to reboot");
     expect(first.serial).not.toContain(FALSE_FAILURE);
     const node = await api("GET", `/nodes/${mac}`);
-    expect(node).toMatchObject({ status: 200, body: { name: mac, identifiers: [mac] } });
+    expect(node).toMatchObject({ status: 200, body: { name: mac, identifiers: [mac], sku: sku.body.id } });
+    const dmi = (await api("GET", `/nodes/${mac}/catalogs/dmi`)).body;
+    expect(dmi.data["System Information"].Manufacturer).toBe("QEMU");
+    expect(dmi.data["System Information"]["Product Name"]).toMatch(/^Standard PC/);
+    const lspci = (await api("GET", `/nodes/${mac}/catalogs/lspci`)).body;
+    // virtio-net: vendor 1af4 (Red Hat), class 0200 (Ethernet).
+    expect(lspci.data).toEqual(expect.arrayContaining([expect.objectContaining({ Vendor: "[1af4]", Class: "[0200]" })]));
+    const lshw = (await api("GET", `/nodes/${mac}/catalogs/lshw`)).body;
+    expect(lshw.data.children).toEqual(expect.arrayContaining([expect.objectContaining({ class: "network", serial: mac })]));
+    expect((await api("GET", `/nodes/${node.body.id}/workflows`)).body[0]).toMatchObject({
+      injectableName: "Graph.SKU.Discovery",
+      _status: "succeeded",
+    });
+    expect(repo.log).toEqual(
+      expect.arrayContaining(["GET /common/vmlinuz-3.16.0-25-generic 200", "GET /common/initrd.img-3.16.0-25-generic 200"]),
+    );
 
     // 2. Install: the profile boots the repo's kernel and initramfs; the "installer" fetches its
     //    kickstart and runs the completion commands it holds; the workflow ends succeeded.

@@ -95,11 +95,34 @@ describe("discovery over HTTP: microkernel, catalogs, SKU, tag, a user-defined g
     expect(refused).toMatchObject({ status: 400, body: { message: "Base task definition for Task.Base.Nope should exist" } });
   });
 
-  it("follows docker-machine-rackhd's and FIT's calls: SKU nodes, node tags, lookups of the discovered node", async () => {
+  it("follows docker-machine-rackhd's, FIT's and the bosh CPI's calls on a discovered node", async () => {
     const node = (await call("GET", `/nodes/${MAC}`)).body;
-    expect((await call("GET", "/skus")).body.length).toBeGreaterThan(0);
+    // docker-machine-rackhd: the SKUs, a SKU's nodes, the node's IPs by its id, its tag.
+    const skus = (await call("GET", "/skus")).body;
+    expect((await call("GET", `/skus/${skus[0].id}/nodes`)).body.map((n: { id: string }) => n.id)).toContain(node.id);
+    const ips = (await call("GET", `/lookups?q=${node.id}`)).body.map((l: { ipAddress?: string }) => l.ipAddress);
+    expect(ips.filter(Boolean).length).toBeGreaterThan(0);
     expect((await call("PATCH", `/nodes/${node.id}/tags`, { tags: ["dockermachine"] })).body).toEqual(["dockermachine"]);
     expect((await call("GET", `/nodes/${node.id}`)).body.tags).toEqual(["two-cpu", "dockermachine"]);
     expect((await call("DELETE", `/nodes/${node.id}/tags/dockermachine`)).body).toBe("dockermachine");
+
+    // bosh-rackhd-cpi reads the ohai catalog under /api/common.
+    const ohai = await http(server.baseUrl, "GET", `/api/common/nodes/${node.id}/catalogs/ohai`);
+    expect(ohai.status).toBe(200);
+    expect(ohai.body.source).toBe("ohai");
+
+    // FIT v1.1 (workflowTasks_tests.py): a task on a base task that does not exist is taken, and listed.
+    const fitTask = { friendlyName: "fn_1", injectableName: "in_1", implementsTask: "im_1", options: {}, properties: {} };
+    expect((await call("PUT", "/workflows/tasks", fitTask)).status).toBe(200);
+    expect((await call("GET", "/workflows/tasks/library")).body.map((t: { injectableName: string }) => t.injectableName)).toContain("in_1");
+    // FIT's Graph.post.test has an entry without a label: taken, and it runs.
+    const post = { friendlyName: "Graph.post.test", injectableName: "Graph.post.test", tasks: [{ taskName: "Task.Trigger.Send.Finish" }] };
+    expect(await call("PUT", "/workflows", post)).toMatchObject({ status: 200, body: "Graph.post.test" });
+    const run = await call("POST", "/workflows", { name: "Graph.post.test" });
+    expect(run).toMatchObject({ status: 201, body: { injectableName: "Graph.post.test", _status: "succeeded" } });
+    // FIT rackhd11 (test_rackhd11_api_catalogs.py): the fields of every catalog.
+    for (const catalog of (await call("GET", "/catalogs")).body) {
+      expect(Object.keys(catalog)).toEqual(expect.arrayContaining(["createdAt", "node", "source", "updatedAt", "data"]));
+    }
   });
 });

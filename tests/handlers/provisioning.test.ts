@@ -409,7 +409,7 @@ describe("boot flow (southbound)", () => {
     const id = nodeIdForMac("52:54:00:aa:bb:01");
     expect(answer.raw).toContain("echo Starting the discovery microkernel for 52:54:00:aa:bb:01");
     expect(answer.raw).toMatch(
-      /^kernel https:\/\/\S+\/common\/vmlinuz-3\.16\.0-25-generic auto=true .*API_CB=\S+:443 .*NODE_ID=[0-9a-f]{24} BOOT_TOKEN=\S+ .*BOOTIF=01-52-54-00-aa-bb-01 /m,
+      /^kernel https:\/\/\S+\/common\/vmlinuz-3\.16\.0-25-generic initrd=initrd\.img-3\.16\.0-25-generic auto=true .*API_CB=\S+:443 .*NODE_ID=[0-9a-f]{24} BOOT_TOKEN=\S+ .*BOOTIF=01-52-54-00-aa-bb-01 /m,
     );
     expect(answer.raw).toMatch(/^initrd \S+\/common\/initrd\.img-3\.16\.0-25-generic \|\| goto failed$/m);
     const active = (await get(`${A}/nodes/${id}/workflows/active`)).body;

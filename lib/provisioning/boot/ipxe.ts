@@ -97,7 +97,10 @@ const PROFILES: Record<string, (context: ProfileContext) => string[]> = {
    */
   "linux.ipxe": (context) => {
     const { options, api, mac, nodeId, token } = context;
+    const initrd = oneLine(options.initrdUri);
     const args = [
+      // The EFI stub loads only the initrd its command line names (iPXE names it after the URI's last segment).
+      `initrd=${initrd.split("/").pop()}`,
       "auto=true",
       `SYSLOGSERVER=${new URL(api.server).hostname}`,
       `API_CB=${hostAndPort(api.server)}`,
@@ -111,7 +114,7 @@ const PROFILES: Record<string, (context: ProfileContext) => string[]> = {
     ];
     return [
       `echo Starting the discovery microkernel for ${mac}`,
-      ...bootInstaller(context, `${oneLine(options.kernelUri)} ${args.join(" ")}`, oneLine(options.initrdUri), oneLine(options.kernelUri)),
+      ...bootInstaller(context, `${oneLine(options.kernelUri)} ${args.join(" ")}`, initrd, oneLine(options.kernelUri)),
     ];
   },
   "install-centos.ipxe": (context) => {

@@ -25,9 +25,14 @@ function listTree(root: string, dir = root): string[] {
 
 /**
  * Builds the "installer" initramfs (uncompressed newc cpio): busybox, the virtio-net modules, a
- * DHCP script and installer-init.sh as /init. Answers the file's path.
+ * DHCP script, boot-common.sh and installer-init.sh as /init. Answers the file's path.
  */
-export function buildInstallerInitramfs(assets: BootAssets, out: string): string {
+export const buildInstallerInitramfs = (assets: BootAssets, out: string): string => buildInitramfs(assets, out, "installer-init.sh");
+
+/** The same, with microkernel-init.sh as /init: the discovery microkernel. */
+export const buildMicrokernelInitramfs = (assets: BootAssets, out: string): string => buildInitramfs(assets, out, "microkernel-init.sh");
+
+function buildInitramfs(assets: BootAssets, out: string, init: string): string {
   const root = mkdtempSync(join(tmpdir(), "installer-rootfs-"));
   try {
     for (const dir of ["bin", "dev", "proc", "sys", "tmp", "lib/modules", "usr/share/udhcpc"])
@@ -36,7 +41,8 @@ export function buildInstallerInitramfs(assets: BootAssets, out: string): string
     for (const module of MODULES) {
       copyFileSync(join(assets.modules, module), join(root, "lib/modules", module.split("/").pop()!));
     }
-    copyFileSync(join(__dirname, "installer-init.sh"), join(root, "init"));
+    copyFileSync(join(__dirname, init), join(root, "init"));
+    copyFileSync(join(__dirname, "boot-common.sh"), join(root, "lib/boot-common.sh"));
     copyFileSync(join(__dirname, "udhcpc.script"), join(root, "usr/share/udhcpc/default.script"));
     for (const file of ["bin/busybox", "init", "usr/share/udhcpc/default.script"]) chmodSync(join(root, file), 0o755);
     const archive = execFileSync(assets.busybox, ["cpio", "-o", "-H", "newc"], {

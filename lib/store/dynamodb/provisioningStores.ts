@@ -1,0 +1,20 @@
+import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import type { ProvisioningStores } from "../../provisioning/ports";
+import { DynamoCatalogStore } from "./catalogStore";
+import { DynamoDefinitionStore } from "./definitionStore";
+import { DynamoLookupStore } from "./lookupStore";
+import { DynamoNodeStore } from "./nodeStore";
+import { DynamoRecordStore } from "./recordStore";
+import { DynamoWorkflowStore } from "./workflowStore";
+
+/** Every provisioning port in one DynamoDB table (the partitions each uses: README, "The DynamoDB store"). */
+export const dynamoProvisioningStores = (client: DynamoDBDocumentClient, table: string): ProvisioningStores => ({
+  nodes: new DynamoNodeStore(client, table),
+  workflows: new DynamoWorkflowStore(client, table),
+  lookups: new DynamoLookupStore(client, table),
+  definitions: new DynamoDefinitionStore(client, table),
+  catalogs: new DynamoCatalogStore(client, table),
+  skus: new DynamoRecordStore(client, table, "SKU"),
+  tags: new DynamoRecordStore(client, table, "TAG"),
+  config: new DynamoRecordStore(client, table, "CONFIG"),
+});

@@ -1,0 +1,20 @@
+import type { ProvisioningStores } from "../../provisioning/ports";
+import type { BudgetLimits } from "./budget";
+import { MemoryCatalogStore } from "./catalogStore";
+import { MemoryDefinitionStore } from "./definitionStore";
+import { MemoryLookupStore } from "./lookupStore";
+import { MemoryNodeStore } from "./nodeStore";
+import { MemoryRecordStore } from "./recordStore";
+import { MemoryWorkflowStore } from "./workflowStore";
+
+/** Every provisioning port in this container's memory, each bounded by `limits`. */
+export const memoryProvisioningStores = (limits: BudgetLimits): ProvisioningStores => ({
+  nodes: new MemoryNodeStore(limits),
+  workflows: new MemoryWorkflowStore(limits),
+  lookups: new MemoryLookupStore(limits),
+  definitions: new MemoryDefinitionStore(limits),
+  catalogs: new MemoryCatalogStore(limits),
+  skus: new MemoryRecordStore(limits, "SKU"),
+  tags: new MemoryRecordStore(limits, "tag"),
+  config: new MemoryRecordStore(limits, "config"),
+});
