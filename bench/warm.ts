@@ -2,6 +2,7 @@ import { DEMO_MACS } from "../lib/provisioning/demoNodes";
 import { nodeIdForMac } from "../lib/provisioning/ids";
 import { alternate, type Call, type Case, call, type Handler, then } from "./harness";
 import { discoveryCases } from "./warmDiscovery";
+import { operationsCases } from "./warmOperations";
 
 const JSON_TYPE = { "content-type": "application/json" };
 const T = "/todo/api/v1.0/tasks";
@@ -342,21 +343,6 @@ export async function warmCases(h: Record<string, Handler>): Promise<Case[]> {
       ),
     },
     {
-      name: "POST /workflows",
-      run: call(
-        h.runGraph,
-        {
-          method: "POST",
-          path: `${A}/workflows`,
-          route: `${R}/workflows`,
-          pathParameters: v(),
-          headers: JSON_TYPE,
-          body: '{"name":"Graph.noop-example"}',
-        },
-        201,
-      ),
-    },
-    {
       name: "GET /workflows/library",
       run: call(
         h.graphLibrary,
@@ -506,7 +492,24 @@ export async function warmCases(h: Record<string, Handler>): Promise<Case[]> {
       },
       run: Object.assign(() => notifying(), { prepare: () => notifying.prepare?.() }),
     },
+    // Last among the workflow writes: each run adds a finished workflow, which GET /workflows would list.
+    {
+      name: "POST /workflows",
+      run: call(
+        h.runGraph,
+        {
+          method: "POST",
+          path: `${A}/workflows`,
+          route: `${R}/workflows`,
+          pathParameters: v(),
+          headers: JSON_TYPE,
+          body: '{"name":"Graph.noop-example"}',
+        },
+        201,
+      ),
+    },
     ...discovery,
+    ...operationsCases(h),
   ];
 }
 

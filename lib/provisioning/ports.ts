@@ -1,7 +1,7 @@
 import type { CatalogStore } from "./catalogs/catalogStore";
+import type { ConfigRecord } from "./config/serviceConfig";
 import type { DefinitionStore } from "./graphs/definitionStore";
 import type { LookupStore } from "./lookups/lookupStore";
-import type { WhitelistRecord } from "./lookups/whitelist";
 import type { NodeStore } from "./nodes/nodeStore";
 import type { RecordStore } from "./recordStore";
 import type { Sku } from "./skus/sku";
@@ -17,6 +17,6 @@ export interface ProvisioningStores {
   catalogs: CatalogStore;
   skus: RecordStore<Sku>;
   tags: RecordStore<Tag>;
-  /** Service-wide settings kept as records (the DHCP whitelist). */
-  config: RecordStore<WhitelistRecord>;
+  /** Service-wide records: the DHCP whitelist, the config keys set at run time. */
+  config: RecordStore<ConfigRecord>;
 }

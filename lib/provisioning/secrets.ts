@@ -1,8 +1,11 @@
 /** What a secret looks like in every response. */
 export const REDACTED = "REDACTED";
 
-/** `password`, `community`, and any key containing "password" (rootPassword, cyclePassword, ...). */
-export const isSecretKey = (key: string): boolean => /password/i.test(key) || key === "community";
+/**
+ * `password`, `community`, and any key containing "password" (rootPassword, cyclePassword, ...),
+ * "privateKey" (SSH), "secret" or "sharedKey" (RackHD's OBM encryption key).
+ */
+export const isSecretKey = (key: string): boolean => /password|privatekey|secret|sharedkey/i.test(key) || key === "community";
 
 /** A deep copy with every secret value replaced by "REDACTED" (null and absent values stay as they are). */
 export function redact<T>(value: T): T {

@@ -349,6 +349,36 @@ export const LookupPatchBody = {
   examples: [{ ipAddress: "172.31.128.10" }],
 } as const;
 
+/** PATCH /config: top-level keys to set. */
+export const ConfigPatchBody = {
+  type: "object",
+  "x-error": "Body must be a JSON object of config keys",
+  maxProperties: 64,
+  examples: [{ logColorEnable: true }],
+} as const;
+
+/** POST /nodes/{id}/ssh (RackHD's V1.Ssh); the domain checks what it needs, with RackHD's text. */
+export const SshBody = {
+  type: "object",
+  "x-error": "Invalid SSH body",
+  properties: {
+    host: { type: "string", maxLength: NAME_MAX, "x-error": "Invalid SSH body" },
+    user: { type: "string", maxLength: NAME_MAX, "x-error": "Invalid SSH body" },
+    password: { type: "string", maxLength: 1024, "x-error": "Invalid SSH body" },
+    privateKey: { type: "string", maxLength: 16384, "x-error": "Invalid SSH body" },
+    publicKey: { type: "string", maxLength: 16384, "x-error": "Invalid SSH body" },
+  },
+  examples: [{ host: "172.31.128.9", user: "root", password: "RackHDRocks!" }],
+} as const;
+
+/** POST /nodes/{id}/obm/identify: `{"value": …}`, any truthy value turns the light on. */
+export const IdentifyBody = {
+  type: "object",
+  "x-error": "Body must be a JSON object",
+  properties: { value: {} },
+  examples: [{ value: true }],
+} as const;
+
 /** POST /notification: any message; `nodeId` names the node whose install is done. */
 export const NotificationBody = {
   type: "object",
@@ -572,6 +602,46 @@ export const LookupList = { type: "array", items: lookup } as const;
 
 /** POST /nodes/{mac}/dhcp/whitelist answers the whole list, MACs with `-`. */
 export const Whitelist = { type: "array", items: { type: "string" } } as const;
+
+/** GET /config: the service's config (secrets redacted). */
+export const ServiceConfig = {
+  type: "object",
+  properties: { apiServerAddress: { type: "string" }, apiServerPort: { type: "integer" }, httpEndpoints: { type: "array" } },
+  required: ["apiServerAddress", "apiServerPort", "httpEndpoints", "PATH", "amqp", "mongo", "broadcastaddr", "subnetmask"],
+} as const;
+
+/** GET /versions. */
+export const VersionList = {
+  type: "array",
+  items: {
+    type: "object",
+    properties: { package: { type: "string" }, version: { type: "string" } },
+    required: ["package", "version"],
+    additionalProperties: false,
+  },
+} as const;
+
+/** A node's SSH settings as answered: the password and private key redacted. */
+export const SshSettings = {
+  type: "object",
+  properties: {
+    host: { type: "string" },
+    user: { type: "string" },
+    password: { const: "REDACTED" },
+    privateKey: { const: "REDACTED" },
+    publicKey: { type: "string" },
+  },
+  required: ["host", "user"],
+  additionalProperties: false,
+} as const;
+
+/** The chassis identify light as last set. */
+export const IdentifyState = {
+  type: "object",
+  properties: { value: { type: "boolean" }, service: { type: "string" }, requestedAt: isoTime },
+  required: ["value"],
+  additionalProperties: false,
+} as const;
 
 /** RackHD's 404 for GET /tasks/bootstrap.js with a MAC no node has. */
 export const BootstrapNotFound = {

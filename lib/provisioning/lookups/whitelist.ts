@@ -1,15 +1,9 @@
-import { isDomainError, ValidationError } from "../../errors";
+import { ValidationError } from "../../errors";
+import { changeConfigRecord } from "../config/serviceConfig";
 import { normalizeMac } from "../mac";
 import type { ProvisioningStores } from "../ports";
 
-/** RackHD's DHCP whitelist (a config key), kept as one record so every container sees the same list. */
-export interface WhitelistRecord {
-  id: "dhcp-whitelist";
-  macs: string[];
-  createdAt: string;
-  updatedAt: string;
-}
-
+/** RackHD's DHCP whitelist (a config key), kept as one config record so every container sees the same list. */
 const ID = "dhcp-whitelist";
 /** Most MACs the list holds (it is one record). */
 const WHITELIST_MAX = 4096;
@@ -21,30 +15,31 @@ function whitelistForm(value: string): string {
   return mac.replace(/:/g, "-");
 }
 
+const macsOf = (values: Record<string, unknown>): string[] => (Array.isArray(values.macs) ? (values.macs as string[]) : []);
+
 /** POST /nodes/{mac}/dhcp/whitelist → 201 with the whole list (the MAC once). */
 export async function addToWhitelist(stores: ProvisioningStores, value: string, now: Date): Promise<string[]> {
   const mac = whitelistForm(value);
-  const stamp = now.toISOString();
-  const add = (record: WhitelistRecord): WhitelistRecord => {
-    if (record.macs.includes(mac)) return record;
-    if (record.macs.length >= WHITELIST_MAX) throw new ValidationError(`The DHCP whitelist holds at most ${WHITELIST_MAX} MACs`);
-    return { ...record, macs: [...record.macs, mac], updatedAt: stamp };
-  };
-  const updated = await stores.config.update(ID, add);
-  if (updated) return updated.macs;
-  try {
-    return (await stores.config.create({ id: ID, macs: [mac], createdAt: stamp, updatedAt: stamp })).macs;
-  } catch (error) {
-    // Another request created the list first: add to it.
-    if (!(isDomainError(error) && error.kind === "conflict")) throw error;
-    return (await stores.config.update(ID, add))!.macs;
-  }
+  const record = await changeConfigRecord(
+    stores,
+    ID,
+    (values) => {
+      const macs = macsOf(values);
+      if (macs.includes(mac)) return values;
+      if (macs.length >= WHITELIST_MAX) throw new ValidationError(`The DHCP whitelist holds at most ${WHITELIST_MAX} MACs`);
+      return { ...values, macs: [...macs, mac] };
+    },
+    now,
+  );
+  return macsOf(record.values);
 }
 
 /** DELETE /nodes/{mac}/dhcp/whitelist → 204, also when the MAC (or the list) is not there. */
 export async function removeFromWhitelist(stores: ProvisioningStores, value: string, now: Date): Promise<void> {
   const mac = whitelistForm(value);
   await stores.config.update(ID, (record) =>
-    record.macs.includes(mac) ? { ...record, macs: record.macs.filter((m) => m !== mac), updatedAt: now.toISOString() } : record,
+    macsOf(record.values).includes(mac)
+      ? { ...record, values: { ...record.values, macs: macsOf(record.values).filter((m) => m !== mac) }, updatedAt: now.toISOString() }
+      : record,
   );
 }

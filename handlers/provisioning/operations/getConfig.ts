@@ -1,0 +1,13 @@
+import { deploymentConfig } from "../../../lib/config/deploymentConfig";
+import { settings } from "../../../lib/config/settings";
+import { endpoint } from "../../../lib/http/endpoint";
+import { apiContext } from "../../../lib/http/requestContext";
+import { ok } from "../../../lib/http/responses";
+import { getConfig } from "../../../lib/http/routes/operations";
+import { serviceConfig } from "../../../lib/provisioning/config/serviceConfig";
+import { provisioningStores } from "../../../lib/store/compositionRoot";
+
+export const handler = endpoint(getConfig, async ({ event }) => {
+  const api = apiContext(event);
+  return ok(await serviceConfig(await provisioningStores(), deploymentConfig(settings(), api.server, api.fileServer)));
+});

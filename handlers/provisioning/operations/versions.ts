@@ -1,0 +1,11 @@
+import { SERVICE_VERSION } from "../../../lib/config/deploymentConfig";
+import { endpoint } from "../../../lib/http/endpoint";
+import { ok } from "../../../lib/http/responses";
+import { getVersions } from "../../../lib/http/routes/operations";
+
+export const handler = endpoint(getVersions, async () =>
+  ok([
+    { package: "lambda-tasks-provisioning", version: SERVICE_VERSION },
+    { package: "nodejs", version: process.versions.node },
+  ]),
+);
