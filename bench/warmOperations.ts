@@ -42,3 +42,31 @@ export function operationsCases(h: Record<string, Handler>): Case[] {
     { name: "GET /nodes/{id}/obm/identify", run: call(h.getNodeIdentify, { method: "GET", ...onNode("/obm/identify") }, 200) },
   ];
 }
+
+/** The template and profile library: reads of a built-in, a put one, the lists. */
+export function libraryCases(h: Record<string, Handler>): Case[] {
+  const entry = (kind: "templates" | "profiles", name: string) => ({
+    path: `${A}/${kind}/library/${name}`,
+    route: `${R}/${kind}/library/{name}`,
+    pathParameters: { ...v, name },
+  });
+  const list = (kind: "templates" | "profiles") => ({ path: `${A}/${kind}/library`, route: `${R}/${kind}/library`, pathParameters: v });
+  const text = { "content-type": "text/plain" };
+  return [
+    { name: "GET /templates/library", run: call(h.templateLibrary, { method: "GET", ...list("templates") }, 200) },
+    {
+      name: "GET /templates/library/{name}",
+      run: call(h.templateLibraryEntry, { method: "GET", ...entry("templates", "centos-ks") }, 200),
+    },
+    {
+      name: "PUT /templates/library/{name}",
+      run: call(h.putTemplate, { method: "PUT", ...entry("templates", "site-ks"), headers: text, body: "url --url=<%=repo%>" }, 200),
+    },
+    { name: "GET /profiles/library", run: call(h.profileLibrary, { method: "GET", ...list("profiles") }, 200) },
+    { name: "GET /profiles/library/{name}", run: call(h.profileLibraryEntry, { method: "GET", ...entry("profiles", "linux.ipxe") }, 200) },
+    {
+      name: "PUT /profiles/library/{name}",
+      run: call(h.putProfile, { method: "PUT", ...entry("profiles", "site.ipxe"), headers: text, body: "echo <%=nodeId%>" }, 200),
+    },
+  ];
+}

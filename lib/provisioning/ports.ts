@@ -1,6 +1,7 @@
 import type { CatalogStore } from "./catalogs/catalogStore";
 import type { ConfigRecord } from "./config/serviceConfig";
 import type { DefinitionStore } from "./graphs/definitionStore";
+import type { LibraryRecord } from "./library/libraryRecord";
 import type { LookupStore } from "./lookups/lookupStore";
 import type { NodeStore } from "./nodes/nodeStore";
 import type { RecordStore } from "./recordStore";
@@ -19,4 +20,7 @@ export interface ProvisioningStores {
   tags: RecordStore<Tag>;
   /** Service-wide records: the DHCP whitelist, the config keys set at run time. */
   config: RecordStore<ConfigRecord>;
+  /** Templates and profiles put in the library (the built-in ones are code). */
+  templates: RecordStore<LibraryRecord>;
+  profiles: RecordStore<LibraryRecord>;
 }

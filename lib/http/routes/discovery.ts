@@ -19,7 +19,7 @@ export const microkernelBootstrap = {
   summary:
     'The microkernel\'s loop for the node with `?macAddress=` (a script for `node`); 404 `{"error":"Not Found"}` for a MAC no node has',
   request: { params: check.VersionParams, query: check.Query },
-  responses: { 200: "MicrokernelScript", 400: "RackhdError", 404: "BootstrapNotFound" },
+  responses: { 200: "MicrokernelScript", 400: "RackhdError", 404: "PlainNotFound" },
 } as const satisfies Endpoint;
 
 export const microkernelCommands = {

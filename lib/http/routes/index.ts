@@ -1,5 +1,6 @@
 import * as discovery from "./discovery";
 import type { CatchAll, Endpoint } from "./endpoint";
+import * as library from "./library";
 import * as operations from "./operations";
 import * as provisioning from "./provisioning";
 import * as tasks from "./tasks";
@@ -13,7 +14,9 @@ const byPathThenMethod = (a: Endpoint, b: Endpoint): number =>
 /** The route registry: every endpoint of both services. */
 export const ROUTES: readonly Endpoint[] = [
   ...Object.values(tasks).sort(byPathThenMethod),
-  ...[...Object.values(provisioning), ...Object.values(discovery), ...Object.values(operations)].sort(byPathThenMethod),
+  ...[...Object.values(provisioning), ...Object.values(discovery), ...Object.values(operations), ...Object.values(library)].sort(
+    byPathThenMethod,
+  ),
 ];
 
 /** API Gateway's `$default` route (it answers HEAD of templates, so it may write provisioning data). */

@@ -643,12 +643,38 @@ export const IdentifyState = {
   additionalProperties: false,
 } as const;
 
-/** RackHD's 404 for GET /tasks/bootstrap.js with a MAC no node has. */
-export const BootstrapNotFound = {
+const libraryEntry = {
+  type: "object",
+  properties: {
+    id: { type: "string" },
+    name: { type: "string" },
+    contents: { type: "string" },
+    scope: { const: "global" },
+    createdAt: isoTime,
+    updatedAt: isoTime,
+  },
+  required: ["id", "name", "contents", "scope", "createdAt", "updatedAt"],
+  additionalProperties: false,
+} as const;
+
+/** A template or profile of the library. */
+export const LibraryEntry = libraryEntry;
+export const LibraryList = { type: "array", items: libraryEntry } as const;
+
+/** RackHD's `{"error":"Not Found"}` (bootstrap.js for a MAC no node has, a library entry no one put). */
+export const PlainNotFound = {
   type: "object",
   properties: { error: { const: "Not Found" } },
   required: ["error"],
   additionalProperties: false,
+} as const;
+
+/** A library entry's 404: RackHD's `{"error":"Not Found"}`, or `{"message"}` for a name longer than any name. */
+export const LibraryNotFound = {
+  anyOf: [
+    { type: "object", properties: { error: { const: "Not Found" } }, required: ["error"], additionalProperties: false },
+    { type: "object", properties: { message: { type: "string" } }, required: ["message"], additionalProperties: false },
+  ],
 } as const;
 
 /** 204: no body. */

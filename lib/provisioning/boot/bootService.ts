@@ -1,18 +1,21 @@
 import { ForbiddenError, isDomainError, NotFoundError, ValidationError } from "../../errors";
 import type { ApiContext } from "../apiContext";
 import { nodeIdForMac } from "../ids";
+import type { LibraryRecord } from "../library/libraryRecord";
+import { renderEntry } from "../library/textLibrary";
 import { nodeAtAddress, recordAddress } from "../lookups/lookupService";
 import { normalizeMac } from "../mac";
 import { buildNode, type Node } from "../nodes/node";
 import { findNode } from "../nodes/nodeService";
 import type { ProvisioningStores } from "../ports";
+import { fitsKey } from "../recordSize";
 import { redact } from "../secrets";
 import { bootingTask, markBooted, waitingInstallTask } from "../workflows/progress";
 import { ACTIVE_CONFLICT, type Workflow } from "../workflows/workflow";
 import { activeWorkflowOf, completeNodeInstall, startWorkflow } from "../workflows/workflowService";
 import { tokenMatches } from "./bootToken";
-import { isTemplateName, renderInstallTemplate } from "./installTemplates";
-import { discoveredScript, messageScript, profileScript, redirectScript } from "./ipxe";
+import { isTemplateName, renderInstallTemplate, type TemplateContext } from "./installTemplates";
+import { discoveredScript, messageScript, profileScript, profileWith, redirectScript } from "./ipxe";
 
 export const NO_ACTIVE_WORKFLOW = "Unable to locate active workflow.";
 
@@ -85,14 +88,11 @@ export async function bootProfile(
   if (!workflow) return messageScript(NO_ACTIVE_WORKFLOW);
   if (!task) return messageScript("The active workflow has no boot profile for this node yet.");
   const mac = macs.find((m) => node.identifiers.includes(m)) ?? macs[0];
-  const script = profileScript(String(task.options.profile), {
-    options: task.options,
-    api,
-    nodeId: node.id,
-    mac,
-    token: workflow.bootToken,
-  });
-  if (!script) return messageScript(`Unknown boot profile ${String(task.options.profile)}`);
+  const profileName = String(task.options.profile);
+  const context = { options: task.options, api, nodeId: node.id, mac, token: workflow.bootToken };
+  const put = fitsKey(profileName) ? await stores.profiles.get(profileName) : undefined;
+  const script = put ? putProfileScript(put, context) : profileScript(profileName, context);
+  if (!script) return messageScript(`Unknown boot profile ${profileName}`);
   await rememberAddress();
   // bootedAt is the first boot of the task: a node that boots again costs no write.
   if (!task.bootedAt) await stores.workflows.update(workflow.instanceId, (current) => markBooted(current, task.instanceId, now), workflow);
@@ -116,6 +116,12 @@ async function startDiscovery(
     if (isDomainError(error) && error.message === ACTIVE_CONFLICT) return activeWorkflowOf(stores, node, now);
     throw error;
   }
+}
+
+/** A put profile, rendered; the header every profile starts with added unless it has its own `#!ipxe`. */
+function putProfileScript(record: LibraryRecord, context: TemplateContext): string {
+  const rendered = renderEntry(record, context);
+  return rendered.startsWith("#!ipxe") ? rendered : profileWith(context, [rendered]);
 }
 
 export interface Requester {
@@ -164,7 +170,8 @@ export async function nodeTemplate(
   now: Date,
   policy: BootPolicy,
 ): Promise<string> {
-  if (!isTemplateName(name)) throw new NotFoundError(`Could not find template ${name}`);
+  const put = fitsKey(name) ? await stores.templates.get(name) : undefined;
+  if (!put && !isTemplateName(name)) throw new NotFoundError(`Could not find template ${name}`);
   // With tokens, a request names its node: no identifying it by MAC or source address.
   if (policy.requireToken && (!who.nodeId || !who.token)) throw new ForbiddenError(NEEDS_TOKEN);
   const node = await identifyRequester(stores, who);
@@ -173,7 +180,7 @@ export async function nodeTemplate(
   if (!task) throw new NotFoundError(`${NO_ACTIVE_WORKFLOW} (node ${node.id})`);
   checkToken(policy, workflow, node, who.token);
   const context = { options: task.options, api, nodeId: node.id, mac: node.identifiers[0] ?? "", token: workflow.bootToken };
-  const text = renderInstallTemplate(name, context);
+  const text = put ? renderEntry(put, context) : renderInstallTemplate(name, context);
   const completionUri = String(task.options.completionUri ?? "");
   if (completionUri !== "" && path.includes(completionUri)) await completeNodeInstall(stores, node, now, workflow);
   return text;

@@ -131,6 +131,8 @@ const TEMPLATES: Record<string, (context: TemplateContext) => string> = {
   "renasar-ansible.pub": completionMarker,
 };
 
+export const TEMPLATE_NAMES: readonly string[] = Object.keys(TEMPLATES);
+
 export const isTemplateName = (name: string): boolean => Object.hasOwn(TEMPLATES, name);
 
 export const renderInstallTemplate = (name: string, context: TemplateContext): string => TEMPLATES[name](context);

@@ -84,10 +84,11 @@ const bootInstaller = (context: ProfileContext, kernel: string, initrd?: string,
   ...LEAVE,
 ];
 
-/** host:port of a URL (RackHD's API_CB), the port explicit. */
-const hostAndPort = (url: string): string => {
+/** The host and the host:port of a URL (RackHD's SYSLOGSERVER and API_CB), the port explicit; a value that is no URL (a library placeholder) as it is. */
+const hostOf = (url: string): { host: string; hostAndPort: string } => {
+  if (!URL.canParse(url)) return { host: url, hostAndPort: url };
   const { hostname, port, protocol } = new URL(url);
-  return `${hostname}:${port || (protocol === "https:" ? "443" : "80")}`;
+  return { host: hostname, hostAndPort: `${hostname}:${port || (protocol === "https:" ? "443" : "80")}` };
 };
 
 const PROFILES: Record<string, (context: ProfileContext) => string[]> = {
@@ -102,8 +103,8 @@ const PROFILES: Record<string, (context: ProfileContext) => string[]> = {
       // The EFI stub loads only the initrd its command line names (iPXE names it after the URI's last segment).
       `initrd=${initrd.split("/").pop()}`,
       "auto=true",
-      `SYSLOGSERVER=${new URL(api.server).hostname}`,
-      `API_CB=${hostAndPort(api.server)}`,
+      `SYSLOGSERVER=${hostOf(api.server).host}`,
+      `API_CB=${hostOf(api.server).hostAndPort}`,
       `API_BASE=${oneLine(api.base)}`,
       `NODE_ID=${oneLine(nodeId)}`,
       ...(token ? [`BOOT_TOKEN=${oneLine(token)}`] : []),
@@ -160,8 +161,14 @@ const PROFILES: Record<string, (context: ProfileContext) => string[]> = {
   },
 };
 
-/** The install task's boot profile, rendered for the node; undefined for an unknown profile name. */
+export const PROFILE_NAMES: readonly string[] = Object.keys(PROFILES);
+
+/** The task's boot profile, rendered for the node; undefined for an unknown profile name. */
 export function profileScript(name: string, context: ProfileContext): string | undefined {
-  const lines = PROFILES[name]?.(context);
-  return lines && [...header(), `set interface ${context.mac}`, ...lines, ""].join("\n");
+  const lines = Object.hasOwn(PROFILES, name) ? PROFILES[name](context) : undefined;
+  return lines && profileWith(context, lines);
 }
+
+/** A profile's lines after the header every profile starts with (a put profile's too). */
+export const profileWith = (context: ProfileContext, lines: readonly string[]): string =>
+  [...header(), `set interface ${oneLine(context.mac)}`, ...lines, ""].join("\n");

@@ -17,4 +17,6 @@ export const dynamoProvisioningStores = (client: DynamoDBDocumentClient, table: 
   skus: new DynamoRecordStore(client, table, "SKU"),
   tags: new DynamoRecordStore(client, table, "TAG"),
   config: new DynamoRecordStore(client, table, "CONFIG"),
+  templates: new DynamoRecordStore(client, table, "TEMPLATE"),
+  profiles: new DynamoRecordStore(client, table, "PROFILE"),
 });

@@ -17,4 +17,6 @@ export const memoryProvisioningStores = (limits: BudgetLimits): ProvisioningStor
   skus: new MemoryRecordStore(limits, "SKU"),
   tags: new MemoryRecordStore(limits, "tag"),
   config: new MemoryRecordStore(limits, "config"),
+  templates: new MemoryRecordStore(limits, "template"),
+  profiles: new MemoryRecordStore(limits, "profile"),
 });

@@ -1,0 +1,11 @@
+import { endpoint } from "../../../lib/http/endpoint";
+import { json, ok } from "../../../lib/http/responses";
+import { profileLibraryEntry } from "../../../lib/http/routes/library";
+import { libraryEntry } from "../../../lib/provisioning/library/textLibrary";
+import { provisioningStores } from "../../../lib/store/compositionRoot";
+
+/** RackHD's 404 body here is `{"error":"Not Found"}`. */
+export const handler = endpoint(profileLibraryEntry, async ({ params }) => {
+  const entry = await libraryEntry(await provisioningStores(), "profiles", params.name);
+  return entry ? ok(entry) : json(404, { error: "Not Found" });
+});

@@ -1,0 +1,11 @@
+import { endpoint } from "../../../lib/http/endpoint";
+import { ok } from "../../../lib/http/responses";
+import { putProfile } from "../../../lib/http/routes/library";
+import { textBody } from "../../../lib/http/textBody";
+import { putLibraryEntry } from "../../../lib/provisioning/library/textLibrary";
+import { provisioningStores } from "../../../lib/store/compositionRoot";
+
+/** The raw body, whatever its content type, as RackHD era C took it. */
+export const handler = endpoint(putProfile, async ({ event, params }) =>
+  ok(await putLibraryEntry(await provisioningStores(), "profiles", params.name, textBody(event), new Date())),
+);

@@ -1,0 +1,102 @@
+import { NotFoundError } from "../../errors";
+import { type ApiContext, apiContextFor } from "../apiContext";
+import { renderInstallTemplate, TEMPLATE_NAMES, type TemplateContext } from "../boot/installTemplates";
+import { PROFILE_NAMES, profileScript } from "../boot/ipxe";
+import type { ProvisioningStores } from "../ports";
+import { assertRecordFits, fitsKey } from "../recordSize";
+import type { LibraryKind, LibraryRecord } from "./libraryRecord";
+import { placeholders, renderText } from "./textTemplate";
+
+/**
+ * The template and profile library (RackHD §9): the built-in install templates and boot profiles,
+ * and the ones operators put, by name. A put one replaces the built-in of its name for the boot
+ * flow from then on, in every container (it is stored). A built-in's contents are its text with
+ * its values as tags (`<%=repo%>`, `<%=api.templates%>`): what it renders for every node; the
+ * lines it writes per user or per network device are not shown.
+ */
+
+/** When a built-in entry is said to be created: it is part of the service. */
+const BUILT_IN_TIME = new Date(0).toISOString();
+
+/** Every field of the API context as its tag (`{{file.server}}`'s value as `<%=file.server%>`). */
+const apiTags = Object.fromEntries(
+  Object.keys(apiContextFor("http://x")).map((key) => [key, key === "fileServer" ? "<%=file.server%>" : `<%=api.${key}%>`]),
+) as unknown as ApiContext;
+
+const placeholderContext: TemplateContext = {
+  options: placeholders(),
+  api: apiTags,
+  nodeId: "<%=nodeId%>",
+  mac: "<%=mac%>",
+  token: "<%=token%>",
+};
+
+const BUILT_IN: Record<LibraryKind, { names: readonly string[]; contents: (name: string) => string }> = {
+  templates: { names: TEMPLATE_NAMES, contents: (name) => renderInstallTemplate(name, placeholderContext) },
+  profiles: { names: PROFILE_NAMES, contents: (name) => profileScript(name, placeholderContext) ?? "" },
+};
+
+const builtIn = (kind: LibraryKind, name: string): LibraryRecord | undefined =>
+  BUILT_IN[kind].names.includes(name)
+    ? { id: name, name, contents: BUILT_IN[kind].contents(name), scope: "global", createdAt: BUILT_IN_TIME, updatedAt: BUILT_IN_TIME }
+    : undefined;
+
+const storeOf = (stores: ProvisioningStores, kind: LibraryKind) => (kind === "templates" ? stores.templates : stores.profiles);
+
+/** GET /templates/library, /profiles/library: the built-ins (less those put over), then the put ones. */
+export async function libraryEntries(stores: ProvisioningStores, kind: LibraryKind): Promise<LibraryRecord[]> {
+  const stored = await storeOf(stores, kind).list();
+  const names = new Set(stored.map((record) => record.name));
+  const builtIns = BUILT_IN[kind].names.filter((name) => !names.has(name)).map((name) => builtIn(kind, name)!);
+  return [...builtIns, ...stored.sort((a, b) => (a.name < b.name ? -1 : 1))];
+}
+
+/** One entry: the put one, else the built-in; undefined when neither (RackHD's 404 `{"error":"Not Found"}`). */
+export async function libraryEntry(stores: ProvisioningStores, kind: LibraryKind, name: string): Promise<LibraryRecord | undefined> {
+  if (!fitsKey(name)) return undefined;
+  return (await storeOf(stores, kind).get(name)) ?? builtIn(kind, name);
+}
+
+/** PUT: the raw text, stored by name (created or replaced); answers the record. */
+export async function putLibraryEntry(
+  stores: ProvisioningStores,
+  kind: LibraryKind,
+  name: string,
+  contents: string,
+  now: Date,
+): Promise<LibraryRecord> {
+  if (!fitsKey(name)) throw new NotFoundError(`Could not find ${kind} ${name.slice(0, 64)}…`);
+  const stamp = now.toISOString();
+  const store = storeOf(stores, kind);
+  const replace = (current: LibraryRecord): LibraryRecord => {
+    const next = { ...current, contents, updatedAt: stamp };
+    assertRecordFits(next, kind === "templates" ? "template" : "profile");
+    return next;
+  };
+  const updated = await store.update(name, replace);
+  if (updated) return updated;
+  try {
+    return await store.create(replace({ id: name, name, contents, scope: "global", createdAt: stamp, updatedAt: stamp }));
+  } catch (error) {
+    // Another request put it first: this one replaces it.
+    const again = await store.update(name, replace);
+    if (!again) throw error;
+    return again;
+  }
+}
+
+/** What a put template or profile renders to for a booting node, with RackHD's flat names (`<%=repo%>`) and ours. */
+export function renderEntry(record: LibraryRecord, context: TemplateContext): string {
+  const { options, api, nodeId, mac, token } = context;
+  return renderText(record.contents, {
+    ...options,
+    options,
+    api,
+    nodeId,
+    mac,
+    macaddress: mac,
+    token: token ?? "",
+    server: api.server,
+    file: { server: api.fileServer },
+  });
+}
