@@ -1,5 +1,5 @@
 import { nodeIdForMac } from "../lib/provisioning/ids";
-import { sampleMachine } from "../scripts/microkernel";
+import { type HandedOut, runCommands, sampleMachine } from "../scripts/microkernel";
 import { type Case, call, type Handler } from "./harness";
 
 const JSON_TYPE = { "content-type": "application/json" };
@@ -26,13 +26,9 @@ export async function discoveryCases(h: Record<string, Handler>): Promise<Case[]
   const machine = sampleMachine(MAC);
   for (let round = 0; round < 20; round += 1) {
     const answer = await call(h.microkernelCommands, { method: "GET", path, ...tasks }, 200)();
-    const body = JSON.parse(answer.body ?? "{}") as { tasks: { cmd: string; [key: string]: unknown }[] };
+    const body = JSON.parse(answer.body ?? "{}") as { tasks: HandedOut[] };
     if (body.tasks.some((task) => task.cmd === "sudo reboot")) break;
-    for (const task of body.tasks) {
-      const output = machine(task.cmd);
-      Object.assign(task, { stdout: output.stdout, stderr: output.stderr, error: output.code === 0 ? null : { code: output.code } });
-      if (output.code !== 0) break;
-    }
+    runCommands(body.tasks, machine);
     await call(h.microkernelResults, { method: "POST", path, ...tasks, headers: JSON_TYPE, body: JSON.stringify(body) }, 201)();
   }
 

@@ -80,10 +80,29 @@ export interface MicrokernelRun {
   rebooted: boolean;
 }
 
-interface HandedOut {
+/** A command as the service hands it out; running it adds stdout, stderr and error (RackHD's bootstrap.js). */
+export interface HandedOut {
   cmd: string;
   acceptedResponseCodes?: number[];
   [key: string]: unknown;
+}
+
+/**
+ * Runs the commands handed out on the machine, in order, as bootstrap.js does: each gets its
+ * stdout, stderr and error (null, or the exit code), and the first that fails with a code it does
+ * not accept ends the run.
+ */
+export function runCommands(commands: HandedOut[], machine: Machine, log: (line: string) => void = () => undefined): void {
+  for (const command of commands) {
+    const output = machine(command.cmd);
+    Object.assign(command, {
+      stdout: output.stdout,
+      stderr: output.stderr,
+      error: output.code === 0 ? null : { killed: false, code: output.code, signal: null, cmd: command.cmd },
+    });
+    log(`microkernel: ${command.cmd} -> exit ${output.code}, ${output.stdout.length} bytes`);
+    if (output.code !== 0 && !(command.acceptedResponseCodes ?? []).includes(output.code)) return;
+  }
 }
 
 export async function playMicrokernel(options: MicrokernelOptions): Promise<MicrokernelRun> {
@@ -103,16 +122,7 @@ export async function playMicrokernel(options: MicrokernelOptions): Promise<Micr
       log("microkernel: sudo reboot");
       return { ...run, rebooted: true };
     }
-    for (const task of body.tasks) {
-      const output = options.machine(task.cmd);
-      Object.assign(task, {
-        stdout: output.stdout,
-        stderr: output.stderr,
-        error: output.code === 0 ? null : { killed: false, code: output.code, signal: null, cmd: task.cmd },
-      });
-      log(`microkernel: ${task.cmd} -> exit ${output.code}, ${output.stdout.length} bytes`);
-      if (output.code !== 0 && !(task.acceptedResponseCodes ?? []).includes(output.code)) break;
-    }
+    runCommands(body.tasks, options.machine, log);
     const posted = await fetch(options.tasksUrl, {
       method: "POST",
       headers: { "content-type": "application/json" },

@@ -1,4 +1,4 @@
-import { type Machine, sampleMachine } from "../../scripts/microkernel";
+import { type HandedOut, type Machine, runCommands, sampleMachine } from "../../scripts/microkernel";
 import { api } from "./api";
 
 const JSON_TYPE = { "content-type": "application/json" };
@@ -23,13 +23,9 @@ export async function runMicrokernel(
   for (let exchanges = 0; exchanges < 50; exchanges += 1) {
     const answer = await api({ method: "GET", path, headers: {} });
     if (answer.status === 204) return { exchanges, rebooted: false };
-    const body = answer.body as { tasks: { cmd: string; acceptedResponseCodes?: number[]; [key: string]: unknown }[] };
+    const body = answer.body as { tasks: HandedOut[] };
     if (body.tasks.some((task) => task.cmd === "sudo reboot")) return { exchanges, rebooted: true };
-    for (const task of body.tasks) {
-      const output = machine(task.cmd);
-      Object.assign(task, { stdout: output.stdout, stderr: output.stderr, error: output.code === 0 ? null : { code: output.code } });
-      if (output.code !== 0 && !(task.acceptedResponseCodes ?? []).includes(output.code)) break;
-    }
+    runCommands(body.tasks, machine);
     const posted = await api({ method: "POST", path, headers: JSON_TYPE, body: JSON.stringify(body) });
     if (posted.status !== 201) throw new Error(`POST ${path} answered ${posted.status}: ${posted.raw}`);
   }

@@ -1,8 +1,9 @@
-import { NewNodeBody, ObmSettingsBody } from "../schemas/provisioning";
+import { LookupBody, NewNodeBody, ObmSettingsBody, SshBody } from "../schemas/provisioning";
 
 /**
- * RackHD 1.1's serializable schemas (GET /schemas), by their RackHD ids. Node and OBM are the
- * schemas that check those bodies here; Lookup and Snmp are RackHD's, as the reference gives them.
+ * RackHD 1.1's serializable schemas (GET /schemas), by their RackHD ids (era C's Ssh too). Node,
+ * OBM, Lookup and Ssh are the schemas that check those bodies here; Snmp is RackHD's, as the
+ * reference gives it.
  */
 export const SERIALIZABLES: readonly Record<string, unknown>[] = [
   { id: "Serializables.V1.Node", $schema: "http://json-schema.org/draft-07/schema#", ...NewNodeBody },
@@ -12,13 +13,8 @@ export const SERIALIZABLES: readonly Record<string, unknown>[] = [
     ...ObmSettingsBody.else,
     required: ["service", "config"],
   },
-  {
-    id: "Serializables.V1.Lookup",
-    $schema: "http://json-schema.org/draft-07/schema#",
-    type: "object",
-    properties: { macAddress: { type: "string" }, ipAddress: { type: "string" }, node: { type: "string" } },
-    required: ["macAddress"],
-  },
+  { id: "Serializables.V1.Lookup", $schema: "http://json-schema.org/draft-07/schema#", ...LookupBody },
+  { id: "Serializables.V1.Ssh", $schema: "http://json-schema.org/draft-07/schema#", ...SshBody, required: ["host", "user"] },
   {
     id: "Serializables.V1.Snmp",
     $schema: "http://json-schema.org/draft-07/schema#",

@@ -240,6 +240,8 @@ export const CommandResultsBody = {
           stdout: { type: "string" },
           stderr: { type: "string" },
         },
+        // error, acceptedResponseCodes, and whatever else the command object held: posted back whole.
+        additionalProperties: true,
         required: ["cmd"],
       },
       "x-error": "tasks must be an array of at most 256 commands, each with its cmd",
@@ -252,6 +254,8 @@ export const CommandResultsBody = {
 const rule = {
   type: "object",
   properties: { path: { type: "string", maxLength: 1024 } },
+  // The rule keys (equals, contains, …): the domain checks them against anchor's list.
+  additionalProperties: true,
   maxProperties: 32,
 } as const;
 
@@ -606,8 +610,19 @@ export const Whitelist = { type: "array", items: { type: "string" } } as const;
 /** GET /config: the service's config (secrets redacted). */
 export const ServiceConfig = {
   type: "object",
-  properties: { apiServerAddress: { type: "string" }, apiServerPort: { type: "integer" }, httpEndpoints: { type: "array" } },
+  properties: {
+    apiServerAddress: { type: "string" },
+    apiServerPort: { type: "integer" },
+    httpEndpoints: { type: "array" },
+    PATH: { type: "string" },
+    amqp: { type: "null" },
+    mongo: { type: "null" },
+    broadcastaddr: { type: "null" },
+    subnetmask: { type: "null" },
+  },
+  // The keys FIT checks (amqp, mongo, broadcastaddr, subnetmask are null here: no such servers).
   required: ["apiServerAddress", "apiServerPort", "httpEndpoints", "PATH", "amqp", "mongo", "broadcastaddr", "subnetmask"],
+  additionalProperties: true,
 } as const;
 
 /** GET /versions. */
