@@ -70,3 +70,70 @@ export function libraryCases(h: Record<string, Handler>): Case[] {
     },
   ];
 }
+
+/** The pollers: a noop IPMI poller on the second demo node, run once by the first read of its data. */
+export async function pollerCases(h: Record<string, Handler>): Promise<Case[]> {
+  const node = nodeIdForMac(DEMO_MACS[1]);
+  const list = { path: `${A}/pollers`, route: `${R}/pollers`, pathParameters: v };
+  const body = `{"type":"ipmi","node":"${node}","pollInterval":3600000,"config":{"command":"sdr"}}`;
+  const create = call(h.createPoller, { method: "POST", ...list, headers: JSON_TYPE, body }, 200);
+  const idOf = (answer: { body?: string }) => JSON.parse(answer.body ?? "{}").id as string;
+  const id = idOf(await create());
+  const onPoller = (poller: string, suffix = "") => ({
+    path: `${A}/pollers/${poller}${suffix}`,
+    route: `${R}/pollers/{id}${suffix}`,
+    pathParameters: { ...v, id: poller },
+  });
+  const remove = (poller: string) => call(h.deletePoller, { method: "DELETE", ...onPoller(poller) }, 204);
+  let made = "";
+  return [
+    {
+      name: "GET /pollers/library",
+      run: call(h.pollerLibrary, { method: "GET", path: `${A}/pollers/library`, route: `${R}/pollers/library`, pathParameters: v }, 200),
+    },
+    {
+      name: "GET /pollers/library/{name}",
+      run: call(
+        h.pollerLibraryEntry,
+        { method: "GET", path: `${A}/pollers/library/ipmi`, route: `${R}/pollers/library/{name}`, pathParameters: { ...v, name: "ipmi" } },
+        200,
+      ),
+    },
+    { name: "GET /pollers", run: call(h.listPollers, { method: "GET", ...list }, 200) },
+    { name: "GET /pollers/{id}", run: call(h.getPoller, { method: "GET", ...onPoller(id) }, 200) },
+    { name: "GET /pollers/{id}/data", run: call(h.pollerData, { method: "GET", ...onPoller(id, "/data") }, 200) },
+    {
+      name: "PATCH /pollers/{id}",
+      run: call(h.patchPoller, { method: "PATCH", ...onPoller(id), headers: JSON_TYPE, body: '{"paused":false}' }, 200),
+    },
+    {
+      name: "GET /nodes/{id}/pollers",
+      run: call(
+        h.listNodePollers,
+        {
+          method: "GET",
+          path: `${A}/nodes/${node}/pollers`,
+          route: `${R}/nodes/{identifier}/pollers`,
+          pathParameters: { ...v, identifier: node },
+        },
+        200,
+      ),
+    },
+    {
+      name: "POST /pollers",
+      run: async () => {
+        const answer = await create();
+        made = idOf(answer);
+        return answer;
+      },
+      afterEach: () => remove(made)(),
+    },
+    {
+      name: "DELETE /pollers/{id}",
+      beforeEach: async () => {
+        made = idOf(await create());
+      },
+      run: async () => remove(made)(),
+    },
+  ];
+}

@@ -4,6 +4,7 @@ import type { DefinitionStore } from "./graphs/definitionStore";
 import type { LibraryRecord } from "./library/libraryRecord";
 import type { LookupStore } from "./lookups/lookupStore";
 import type { NodeStore } from "./nodes/nodeStore";
+import type { PollerRecord, PollerSamples } from "./pollers/poller";
 import type { RecordStore } from "./recordStore";
 import type { Sku } from "./skus/sku";
 import type { Tag } from "./tags/tag";
@@ -23,4 +24,7 @@ export interface ProvisioningStores {
   /** Templates and profiles put in the library (the built-in ones are code). */
   templates: RecordStore<LibraryRecord>;
   profiles: RecordStore<LibraryRecord>;
+  pollers: RecordStore<PollerRecord>;
+  /** Each poller's last samples, by poller id. */
+  pollerSamples: RecordStore<PollerSamples>;
 }

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { CATCH_ALL, ROUTES } from "../../lib/http/routes";
+import { SCHEDULED } from "../../lib/http/routes/scheduled";
 
 const run = promisify(execFile);
 const ROOT = join(__dirname, "../..");
@@ -28,12 +29,15 @@ describe("serverless print", () => {
     ["dynamodb", { taskRead: "TaskReadRole", provisioningWrite: "ProvisioningWriteRole", noData: "NoDataRole" }],
   ])("resolves one function per registry entry, with its route and role (STORE=%s)", async (store, roles) => {
     const { functions } = await printed(store);
-    expect(Object.keys(functions).sort()).toEqual([...ROUTES.map((route) => route.function), CATCH_ALL.function].sort());
+    expect(Object.keys(functions).sort()).toEqual(
+      [...ROUTES.map((route) => route.function), CATCH_ALL.function, ...SCHEDULED.map((entry) => entry.function)].sort(),
+    );
     for (const route of ROUTES) {
       expect(functions[route.function].handler).toBe(`${route.handler}.handler`);
       expect(functions[route.function].events).toEqual([{ httpApi: { method: route.method, path: route.path } }]);
     }
     expect(functions[CATCH_ALL.function].events).toEqual([{ httpApi: "*" }]);
+    for (const entry of SCHEDULED) expect(functions[entry.function].events).toEqual([{ schedule: entry.rate }]);
     for (const [access, role] of Object.entries(roles)) {
       const route = ROUTES.find((candidate) => candidate.access === access)!;
       expect(functions[route.function].role).toBe(role);
@@ -89,7 +93,7 @@ describe.each(["memory", "dynamodb"])("serverless package (STORE=%s)", (store) =
 
   it("ships each bundle with its source map", async () => {
     const zips = readdirSync(out).filter((name) => name.endsWith(".zip"));
-    expect(zips.length).toBe(ROUTES.length + 1);
+    expect(zips.length).toBe(ROUTES.length + 1 + SCHEDULED.length);
     const { stdout } = await run("unzip", ["-Z1", join(out, "createTask.zip")]);
     expect(stdout.split("\n").sort()).toEqual(["", "handlers/tasks/create.js", "handlers/tasks/create.js.map"]);
   });

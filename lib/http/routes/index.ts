@@ -2,6 +2,7 @@ import * as discovery from "./discovery";
 import type { CatchAll, Endpoint } from "./endpoint";
 import * as library from "./library";
 import * as operations from "./operations";
+import * as pollers from "./pollers";
 import * as provisioning from "./provisioning";
 import * as tasks from "./tasks";
 
@@ -14,9 +15,13 @@ const byPathThenMethod = (a: Endpoint, b: Endpoint): number =>
 /** The route registry: every endpoint of both services. */
 export const ROUTES: readonly Endpoint[] = [
   ...Object.values(tasks).sort(byPathThenMethod),
-  ...[...Object.values(provisioning), ...Object.values(discovery), ...Object.values(operations), ...Object.values(library)].sort(
-    byPathThenMethod,
-  ),
+  ...[
+    ...Object.values(provisioning),
+    ...Object.values(discovery),
+    ...Object.values(operations),
+    ...Object.values(library),
+    ...Object.values(pollers),
+  ].sort(byPathThenMethod),
 ];
 
 /** API Gateway's `$default` route (it answers HEAD of templates, so it may write provisioning data). */

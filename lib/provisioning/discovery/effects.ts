@@ -1,5 +1,6 @@
 import { findGraph } from "../graphs/libraryService";
 import type { Node } from "../nodes/node";
+import { createDefaultPollers } from "../pollers/pollerService";
 import type { ProvisioningStores } from "../ports";
 import { assignSku } from "../skus/skuMatching";
 import { applyTags } from "../tags/tagMatching";
@@ -15,7 +16,7 @@ export interface EffectOutcome {
 /**
  * Does the work of an `effect` task on the service's own records (RackHD's jobs of the same
  * names): generate-sku sets the node's SKU from its catalogs, generate-tag adds the tags its
- * catalogs earn, run-sku-graph names the SKU's discovery graph, which starts when this workflow
+ * catalogs earn, create-default-pollers gives a node with a BMC catalog its five IPMI pollers, run-sku-graph names the SKU's discovery graph, which starts when this workflow
  * has ended (a node runs one workflow at a time). Each may run again after a crash: all are
  * idempotent.
  */
@@ -26,6 +27,9 @@ export async function performEffect(stores: ProvisioningStores, node: Node, task
       return { state: "succeeded" };
     case "Job.Catalog.GenerateTag":
       await applyTags(stores, node, await stores.tags.list(), now);
+      return { state: "succeeded" };
+    case "Job.Pollers.CreateDefault":
+      await createDefaultPollers(stores, node, now);
       return { state: "succeeded" };
     case "Job.Graph.RunSku":
       return skuGraph(stores, node);

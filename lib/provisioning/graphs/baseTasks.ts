@@ -59,9 +59,9 @@ export const BASE_TASKS: readonly BaseTask[] = [
   base("Task.Base.Catalog.GenerateSku", "Generate SKU", "Job.Catalog.GenerateSku", "effect"),
   base("Task.Base.Catalog.GenerateTag", "Generate Tag", "Job.Catalog.GenerateTag", "effect"),
   base("Task.Base.Graph.RunSku", "Run SKU Graph", "Job.Graph.RunSku", "effect"),
-  // No enclosure nodes and no pollers (issue 15) yet: these steps have nothing to do here.
+  base("Task.Base.Pollers.CreateDefault", "Create Default Pollers", "Job.Pollers.CreateDefault", "effect"),
+  // No enclosure nodes here (a VM or a server reports no enclosure serial): nothing to do.
   base("Task.Base.Catalog.GenerateEnclosure", "Generate Enclosure", "Job.Catalog.GenerateEnclosure", "instant"),
-  base("Task.Base.Pollers.CreateDefault", "Create Default Pollers", "Job.Pollers.CreateDefault", "instant"),
 ];
 
 const byName = new Map(BASE_TASKS.map((task) => [task.injectableName, task]));

@@ -78,7 +78,15 @@ export async function deleteNode(stores: ProvisioningStores, identifier: string,
   }
   const deleted = await stores.nodes.delete(node.id, node);
   if (!deleted) throw new NotFoundError(`Could not find node with identifier ${identifier}`);
-  // Its catalogs go with it (RackHD); its lookups lose their node.
-  await Promise.all([forgetNode(stores, node.id, now), stores.catalogs.removeNode(node.id)]);
+  // Its catalogs and pollers go with it (RackHD); its lookups lose their node.
+  const pollers = (await stores.pollers.list()).filter((poller) => poller.node === node.id);
+  await Promise.all([
+    forgetNode(stores, node.id, now),
+    stores.catalogs.removeNode(node.id),
+    ...pollers.map(async (poller) => {
+      await stores.pollers.delete(poller.id);
+      await stores.pollerSamples.delete(poller.id);
+    }),
+  ]);
   return deleted;
 }

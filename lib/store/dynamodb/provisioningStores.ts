@@ -19,4 +19,6 @@ export const dynamoProvisioningStores = (client: DynamoDBDocumentClient, table: 
   config: new DynamoRecordStore(client, table, "CONFIG"),
   templates: new DynamoRecordStore(client, table, "TEMPLATE"),
   profiles: new DynamoRecordStore(client, table, "PROFILE"),
+  pollers: new DynamoRecordStore(client, table, "POLLER"),
+  pollerSamples: new DynamoRecordStore(client, table, "POLLERDATA"),
 });

@@ -19,4 +19,6 @@ export const memoryProvisioningStores = (limits: BudgetLimits): ProvisioningStor
   config: new MemoryRecordStore(limits, "config"),
   templates: new MemoryRecordStore(limits, "template"),
   profiles: new MemoryRecordStore(limits, "profile"),
+  pollers: new MemoryRecordStore(limits, "poller"),
+  pollerSamples: new MemoryRecordStore(limits, "poller sample"),
 });

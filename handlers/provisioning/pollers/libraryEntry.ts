@@ -1,0 +1,9 @@
+import { endpoint } from "../../../lib/http/endpoint";
+import { noContent, ok } from "../../../lib/http/responses";
+import { pollerLibraryEntry } from "../../../lib/http/routes/pollers";
+import { pollerLibraryEntry as entry } from "../../../lib/provisioning/pollers/pollerService";
+
+export const handler = endpoint(pollerLibraryEntry, async ({ params }) => {
+  const found = entry(params.name);
+  return found ? ok(found) : noContent();
+});

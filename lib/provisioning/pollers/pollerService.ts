@@ -1,0 +1,234 @@
+import { isDomainError, NotFoundError, ValidationError } from "../../errors";
+import { isPlainObject } from "../../json";
+import { orderedId } from "../ids";
+import type { Node } from "../nodes/node";
+import { findNode } from "../nodes/nodeService";
+import { NOOP_OBM_SERVICE } from "../obm/obmLibrary";
+import type { ProvisioningStores } from "../ports";
+import { matchesFilters } from "../queryFilters";
+import { assertRecordFits, fitsKey } from "../recordSize";
+import {
+  DEFAULT_IPMI_POLLERS,
+  POLLER_LIBRARY,
+  POLLER_NAMES,
+  type PollerRecord,
+  type PollerType,
+  presentPoller,
+  SAMPLES_KEPT,
+} from "./poller";
+
+const notFound = (id: string) => new NotFoundError(`Could not find workitem with identifier ${id}`);
+const noSamples = (id: string) =>
+  new NotFoundError(`There is no cache record for the poller with ID ${id}.Perhaps it has not been run yet?`);
+
+export const pollerLibrary = () => POLLER_LIBRARY;
+
+/** GET /pollers/library/{name}: undefined for an unknown name (RackHD's 204). */
+export const pollerLibraryEntry = (name: string) => POLLER_LIBRARY.find((entry) => entry.name === name);
+
+interface PollerFields {
+  name?: PollerRecord["name"];
+  node?: string | null;
+  config?: Record<string, unknown>;
+  pollInterval?: number;
+  paused?: boolean;
+}
+
+/** RackHD's deserializer: `type` (or `name`) → name; only name, node, config, pollInterval, paused are kept. */
+function pollerFields(body: Record<string, unknown>, partial: boolean): PollerFields {
+  const fields: PollerFields = {};
+  const type = body.type ?? (typeof body.name === "string" ? body.name.replace(/^Pollers\./, "").toLowerCase() : undefined);
+  if (type !== undefined || !partial) {
+    if (typeof type !== "string" || !Object.hasOwn(POLLER_NAMES, type))
+      throw new ValidationError("type must be one of ipmi, snmp, redfish");
+    fields.name = POLLER_NAMES[type as PollerType];
+  }
+  if (body.pollInterval !== undefined || !partial) {
+    const interval = body.pollInterval;
+    if (typeof interval !== "number" || !Number.isSafeInteger(interval) || interval < 1) {
+      throw new ValidationError("pollInterval (integer, milliseconds) is required");
+    }
+    fields.pollInterval = interval;
+  }
+  if (body.node !== undefined) {
+    if (body.node !== null && typeof body.node !== "string") throw new ValidationError("node must be a node id or null");
+    fields.node = body.node;
+  }
+  if (body.config !== undefined) {
+    if (!isPlainObject(body.config)) throw new ValidationError("config must be an object");
+    fields.config = body.config;
+  }
+  if (body.paused !== undefined) {
+    if (typeof body.paused !== "boolean") throw new ValidationError("paused must be true or false");
+    fields.paused = body.paused;
+  }
+  return fields;
+}
+
+export async function listPollers(stores: ProvisioningStores, filters: Record<string, string[]>): Promise<Record<string, unknown>[]> {
+  return (await stores.pollers.list()).map(presentPoller).filter((poller) => matchesFilters(poller, filters));
+}
+
+export async function getPoller(stores: ProvisioningStores, id: string): Promise<PollerRecord> {
+  const poller = fitsKey(id) ? await stores.pollers.get(id) : undefined;
+  if (!poller) throw notFound(id);
+  return poller;
+}
+
+/** POST /pollers → 200 (RackHD); due at once. */
+export async function createPoller(stores: ProvisioningStores, body: Record<string, unknown>, now: Date): Promise<PollerRecord> {
+  const fields = pollerFields(body, false);
+  return stores.pollers.create(newPoller(fields as Required<Pick<PollerFields, "name" | "pollInterval">> & PollerFields, now));
+}
+
+function newPoller(fields: Required<Pick<PollerFields, "name" | "pollInterval">> & PollerFields, now: Date, place = 0): PollerRecord {
+  const stamp = now.toISOString();
+  const poller: PollerRecord = {
+    id: orderedId(now, place),
+    name: fields.name,
+    node: fields.node ?? null,
+    config: fields.config ?? {},
+    pollInterval: fields.pollInterval,
+    nextScheduled: stamp,
+    lastStarted: null,
+    lastFinished: null,
+    leaseToken: null,
+    leaseExpires: null,
+    failureCount: 0,
+    paused: fields.paused ?? false,
+    createdAt: stamp,
+    updatedAt: stamp,
+  };
+  assertRecordFits(poller, "poller");
+  return poller;
+}
+
+export async function patchPoller(stores: ProvisioningStores, id: string, body: Record<string, unknown>, now: Date): Promise<PollerRecord> {
+  await getPoller(stores, id);
+  const fields = pollerFields(body, true);
+  const updated = await stores.pollers.update(id, (current) => {
+    const next = { ...current, ...fields, updatedAt: now.toISOString() };
+    assertRecordFits(next, "poller");
+    return next;
+  });
+  if (!updated) throw notFound(id);
+  return updated;
+}
+
+/** DELETE /pollers/{id} → 204; its samples go with it. */
+export async function deletePoller(stores: ProvisioningStores, id: string): Promise<void> {
+  if (!(fitsKey(id) && (await stores.pollers.delete(id)))) throw notFound(id);
+  await stores.pollerSamples.delete(id);
+}
+
+/**
+ * GET /pollers/{id}/data: its samples, oldest first, after running it if it is due (a read
+ * brings it up to date, as a workflow's; the scheduled function runs it otherwise). 404 with
+ * RackHD's text until it has one.
+ */
+export async function pollerData(stores: ProvisioningStores, id: string, now: Date): Promise<Record<string, unknown>[]> {
+  const poller = fitsKey(id) ? await stores.pollers.get(id) : undefined;
+  if (!poller) throw noSamples(id);
+  if (isDue(poller, now)) await runPoller(stores, poller, now);
+  const samples = (await stores.pollerSamples.get(id))?.samples ?? [];
+  if (samples.length === 0) throw noSamples(id);
+  return samples;
+}
+
+/** GET /nodes/{id}/pollers: the node's pollers as stored (RackHD: raw work items, `name`, no `type`). */
+export async function nodePollers(stores: ProvisioningStores, identifier: string): Promise<PollerRecord[]> {
+  const node = await findNode(stores, identifier);
+  return (await stores.pollers.list()).filter((poller) => poller.node === node.id);
+}
+
+export const isDue = (poller: PollerRecord, now: Date): boolean =>
+  !poller.paused && (poller.nextScheduled === null || Date.parse(poller.nextScheduled) <= now.getTime());
+
+/** The scheduled function: every poller that is due runs once. Answers how many ran. */
+export async function runDuePollers(stores: ProvisioningStores, now: Date): Promise<number> {
+  const due = (await stores.pollers.list()).filter((poller) => isDue(poller, now));
+  for (const poller of due) await runPoller(stores, poller, now);
+  return due.length;
+}
+
+/**
+ * Runs a poller once: asks its node's OBM service. With `noop-obm-service` the answer is empty
+ * (a noop controller has nothing to report), stored as a sample with RackHD's keys; a service this
+ * function cannot reach (a BMC, an SNMP agent) counts a failure and says why. Either way the next
+ * run is one interval later.
+ */
+export async function runPoller(stores: ProvisioningStores, poller: PollerRecord, now: Date): Promise<void> {
+  const node = poller.node ? await stores.nodes.get(poller.node) : undefined;
+  const outcome = sample(poller, node, now);
+  const stamp = now.toISOString();
+  const next = new Date(now.getTime() + poller.pollInterval).toISOString();
+  await stores.pollers.update(poller.id, (current) => ({
+    ...current,
+    lastStarted: stamp,
+    lastFinished: stamp,
+    nextScheduled: next,
+    failureCount: outcome.ok ? current.failureCount : current.failureCount + 1,
+    ...(outcome.ok ? { lastError: undefined } : { lastError: outcome.error }),
+    updatedAt: stamp,
+  }));
+  if (!outcome.ok) return;
+  const keep = (samples: Record<string, unknown>[]) => [...samples, outcome.sample].slice(-SAMPLES_KEPT);
+  const updated = await stores.pollerSamples.update(poller.id, (record) => ({
+    ...record,
+    samples: keep(record.samples),
+    updatedAt: stamp,
+  }));
+  if (updated) return;
+  try {
+    await stores.pollerSamples.create({ id: poller.id, samples: keep([]), createdAt: stamp, updatedAt: stamp });
+  } catch (error) {
+    // Another run stored the first sample meanwhile: add this one to it.
+    if (!(isDomainError(error) && error.kind === "conflict")) throw error;
+    await stores.pollerSamples.update(poller.id, (record) => ({ ...record, samples: keep(record.samples), updatedAt: stamp }));
+  }
+}
+
+type Outcome = { ok: true; sample: Record<string, unknown> } | { ok: false; error: string };
+
+const EMPTY_IPMI: Record<string, unknown> = { sdr: [], sel: [], selInformation: {}, chassis: {}, driveHealth: [] };
+
+function sample(poller: PollerRecord, node: Node | undefined, now: Date): Outcome {
+  if (poller.name !== POLLER_NAMES.ipmi) {
+    return { ok: false, error: `${poller.name} needs a reachable agent, which a Lambda function cannot poll` };
+  }
+  if (!node) return { ok: false, error: `The poller's node ${poller.node ?? "(none)"} does not exist` };
+  const services = node.obmSettings.map((setting) => setting.service);
+  if (!services.includes(NOOP_OBM_SERVICE)) {
+    return {
+      ok: false,
+      error: `IPMI polling needs ${NOOP_OBM_SERVICE} here: a Lambda function cannot reach a BMC (${services.join(", ") || "no OBM service"})`,
+    };
+  }
+  const command = typeof poller.config.command === "string" ? poller.config.command : "sdr";
+  return {
+    ok: true,
+    sample: {
+      [command]: Object.hasOwn(EMPTY_IPMI, command) ? EMPTY_IPMI[command] : {},
+      host: null,
+      user: null,
+      node: node.id,
+      timestamp: now.toString(),
+    },
+  };
+}
+
+/**
+ * RackHD's create-default-pollers: the five IPMI pollers, for a node with a `bmc` catalog only,
+ * once (a node that has them gets no second set).
+ */
+export async function createDefaultPollers(stores: ProvisioningStores, node: Node, now: Date): Promise<void> {
+  if (!(await stores.catalogs.latest(node.id, "bmc"))) return;
+  const existing = new Set(
+    (await stores.pollers.list()).filter((poller) => poller.node === node.id).map((poller) => String(poller.config.command)),
+  );
+  let place = 0;
+  for (const [command, pollInterval] of DEFAULT_IPMI_POLLERS) {
+    if (existing.has(command)) continue;
+    await stores.pollers.create(newPoller({ name: POLLER_NAMES.ipmi, node: node.id, pollInterval, config: { command } }, now, place++));
+  }
+}
