@@ -67,6 +67,7 @@ describe("pollers", () => {
     });
     const slow = (await send("POST", `${A}/pollers`, { type: "ipmi", node: NODE, pollInterval: 3_600_000 })).body;
     await tick();
+    await new Promise((resolve) => setTimeout(resolve, 5));
     expect((await tick()).ran).toBe(1); // only the fast one again: the slow one ran once and is not due for an hour
     expect((await get(`${A}/pollers/${slow.id}`)).body.lastFinished).not.toBeNull();
   });
