@@ -1,16 +1,11 @@
 import { nodeIdForMac } from "../../lib/provisioning/ids";
 import { sampleMachine } from "../../scripts/microkernel";
-import { api, freshContainer } from "../support/api";
+import { api, freshContainer, get, send } from "../support/api";
 import { discoverMachine, tasksPathFor } from "../support/microkernelInProcess";
 
 const A = "/api/1.1";
-const JSON_TYPE = { "content-type": "application/json" };
 const MAC = "52:54:00:aa:00:01";
 const NODE = nodeIdForMac(MAC);
-
-const get = (path: string) => api({ method: "GET", path, headers: {} });
-const send = (method: string, path: string, body?: unknown) =>
-  api({ method, path, headers: JSON_TYPE, body: body === undefined ? undefined : JSON.stringify(body) });
 
 const VIRTUALBOX = { path: "dmi.System Information.Product Name", equals: "VirtualBox" };
 

@@ -1,16 +1,12 @@
 import { nodeIdForMac } from "../../lib/provisioning/ids";
-import { api, freshContainer } from "../support/api";
+import { api, freshContainer, get, send } from "../support/api";
 
 const A = "/api/1.1";
 const MAC = "08:00:27:27:eb:12";
 const NODE = nodeIdForMac(MAC);
-const JSON_TYPE = { "content-type": "application/json" };
 
-const get = (path: string) => api({ method: "GET", path, headers: {} });
 const put = (path: string, text: string, contentType = "text/plain") =>
   api({ method: "PUT", path, headers: { "content-type": contentType }, body: text });
-const send = (method: string, path: string, body?: unknown) =>
-  api({ method, path, headers: JSON_TYPE, body: body === undefined ? undefined : JSON.stringify(body) });
 
 beforeEach(() => {
   for (const name of ["PROVISIONING_AUTH", "AUTH_USERS", "API_SERVER", "DISCOVERY_GRAPH", "BOOT_TOKENS"]) delete process.env[name];

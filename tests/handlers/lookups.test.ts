@@ -1,15 +1,10 @@
 import { nodeIdForMac } from "../../lib/provisioning/ids";
-import { api, freshContainer } from "../support/api";
+import { freshContainer, get, send } from "../support/api";
 import { discoverMachine } from "../support/microkernelInProcess";
 
 const A = "/api/1.1";
-const JSON_TYPE = { "content-type": "application/json" };
 const MAC = "52:54:00:bb:00:01";
 const NODE = nodeIdForMac(MAC);
-
-const get = (path: string) => api({ method: "GET", path, headers: {} });
-const send = (method: string, path: string, body?: unknown) =>
-  api({ method, path, headers: JSON_TYPE, body: body === undefined ? undefined : JSON.stringify(body) });
 
 beforeEach(() => {
   for (const name of ["PROVISIONING_AUTH", "AUTH_USERS", "API_SERVER", "DISCOVERY_GRAPH"]) delete process.env[name];

@@ -1,16 +1,11 @@
 import { handler as tick } from "../../handlers/provisioning/pollers/tick";
 import { nodeIdForMac } from "../../lib/provisioning/ids";
 import { sampleMachine } from "../../scripts/microkernel";
-import { api, freshContainer } from "../support/api";
+import { freshContainer, get, send } from "../support/api";
 import { discoverMachine } from "../support/microkernelInProcess";
 
 const A = "/api/1.1";
-const JSON_TYPE = { "content-type": "application/json" };
 const NODE = nodeIdForMac("08:00:27:27:eb:12");
-
-const get = (path: string) => api({ method: "GET", path, headers: {} });
-const send = (method: string, path: string, body?: unknown) =>
-  api({ method, path, headers: JSON_TYPE, body: body === undefined ? undefined : JSON.stringify(body) });
 
 beforeEach(() => {
   for (const name of ["PROVISIONING_AUTH", "AUTH_USERS", "API_SERVER", "DISCOVERY_GRAPH", "LOG_REQUESTS"]) delete process.env[name];

@@ -1,13 +1,8 @@
 import { nodeIdForMac } from "../../lib/provisioning/ids";
-import { api, freshContainer } from "../support/api";
+import { freshContainer, get, send } from "../support/api";
 
 const A = "/api/1.1";
-const JSON_TYPE = { "content-type": "application/json" };
 const NODE = nodeIdForMac("08:00:27:27:eb:12");
-
-const get = (path: string) => api({ method: "GET", path, headers: {} });
-const send = (method: string, path: string, body?: unknown) =>
-  api({ method, path, headers: JSON_TYPE, body: body === undefined ? undefined : JSON.stringify(body) });
 
 const HELLO_TASK = {
   friendlyName: "Hello",

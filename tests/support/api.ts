@@ -38,3 +38,15 @@ export function freshContainer(): void {
   resetProcessSingleton("provisioningStores.memory");
   resetProcessSingleton("idempotencyStore.memory");
 }
+
+/** A GET of the whole API, with no headers. */
+export const get = (path: string): Promise<Answer> => api({ method: "GET", path, headers: {} });
+
+/** A request with a JSON body (or none), as the provisioning clients send them. */
+export const send = (method: string, path: string, body?: unknown): Promise<Answer> =>
+  api({
+    method,
+    path,
+    headers: { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
