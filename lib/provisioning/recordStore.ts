@@ -1,3 +1,5 @@
+import { isDomainError } from "../errors";
+
 /**
  * A port for small records kept by id and listed whole (SKUs by id, tag records by name): the
  * same five operations for each kind, so one adapter per store serves them all.
@@ -12,4 +14,26 @@ export interface RecordStore<T extends { id: string }> {
   update(id: string, change: (current: T) => T): Promise<T | undefined>;
   /** Removes it and answers it; undefined when there was none. */
   delete(id: string): Promise<T | undefined>;
+}
+
+/**
+ * Applies `change` to the record `id`, or stores `change(initial())` when there is none. A create
+ * that loses to another writer's is no error: `change` is applied to the record that won.
+ */
+export async function updateOrCreate<T extends { id: string }>(
+  store: RecordStore<T>,
+  id: string,
+  change: (current: T) => T,
+  initial: () => T,
+): Promise<T> {
+  const updated = await store.update(id, change);
+  if (updated) return updated;
+  try {
+    return await store.create(change(initial()));
+  } catch (error) {
+    if (!(isDomainError(error) && error.kind === "conflict")) throw error;
+    const again = await store.update(id, change);
+    if (!again) throw error;
+    return again;
+  }
 }

@@ -99,12 +99,13 @@ const PROFILES: Record<string, (context: ProfileContext) => string[]> = {
   "linux.ipxe": (context) => {
     const { options, api, mac, nodeId, token } = context;
     const initrd = oneLine(options.initrdUri);
+    const server = hostOf(api.server);
     const args = [
       // The EFI stub loads only the initrd its command line names (iPXE names it after the URI's last segment).
       `initrd=${initrd.split("/").pop()}`,
       "auto=true",
-      `SYSLOGSERVER=${hostOf(api.server).host}`,
-      `API_CB=${hostOf(api.server).hostAndPort}`,
+      `SYSLOGSERVER=${server.host}`,
+      `API_CB=${server.hostAndPort}`,
       `API_BASE=${oneLine(api.base)}`,
       `NODE_ID=${oneLine(nodeId)}`,
       ...(token ? [`BOOT_TOKEN=${oneLine(token)}`] : []),

@@ -1,6 +1,7 @@
-import { isDomainError, ValidationError } from "../../errors";
+import { ValidationError } from "../../errors";
 import type { ProvisioningStores } from "../ports";
 import { assertRecordFits } from "../recordSize";
+import { updateOrCreate } from "../recordStore";
 import { redact } from "../secrets";
 
 /** A service-wide record of the config partition: the DHCP whitelist, the keys set at run time. */
@@ -80,12 +81,5 @@ export async function changeConfigRecord(
     const values = change(record.values);
     return values === record.values ? record : { ...record, values, updatedAt: stamp };
   };
-  const updated = await stores.config.update(id, apply);
-  if (updated) return updated;
-  try {
-    return await stores.config.create(apply({ id, values: {}, createdAt: stamp, updatedAt: stamp }));
-  } catch (error) {
-    if (!(isDomainError(error) && error.kind === "conflict")) throw error;
-    return (await stores.config.update(id, apply))!;
-  }
+  return updateOrCreate(stores.config, id, apply, () => ({ id, values: {}, createdAt: stamp, updatedAt: stamp }));
 }

@@ -4,6 +4,7 @@ import { renderInstallTemplate, TEMPLATE_NAMES, type TemplateContext } from "../
 import { PROFILE_NAMES, profileScript } from "../boot/ipxe";
 import type { ProvisioningStores } from "../ports";
 import { assertRecordFits, fitsKey } from "../recordSize";
+import { updateOrCreate } from "../recordStore";
 import type { LibraryKind, LibraryRecord } from "./libraryRecord";
 import { placeholders, renderText } from "./textTemplate";
 
@@ -73,16 +74,8 @@ export async function putLibraryEntry(
     assertRecordFits(next, kind === "templates" ? "template" : "profile");
     return next;
   };
-  const updated = await store.update(name, replace);
-  if (updated) return updated;
-  try {
-    return await store.create(replace({ id: name, name, contents, scope: "global", createdAt: stamp, updatedAt: stamp }));
-  } catch (error) {
-    // Another request put it first: this one replaces it.
-    const again = await store.update(name, replace);
-    if (!again) throw error;
-    return again;
-  }
+  // Another request that put it first is replaced by this one.
+  return updateOrCreate(store, name, replace, () => ({ id: name, name, contents, scope: "global", createdAt: stamp, updatedAt: stamp }));
 }
 
 /** What a put template or profile renders to for a booting node, with RackHD's flat names (`<%=repo%>`) and ours. */

@@ -1,12 +1,10 @@
 import { NotFoundError, ValidationError } from "../../errors";
-import { orderedId } from "../ids";
+import { OBJECT_ID, orderedId } from "../ids";
+import { IPV4 } from "../ipAddress";
 import { normalizeMac } from "../mac";
 import type { ProvisioningStores } from "../ports";
 import { fitsKey } from "../recordSize";
 import { type Lookup, LookupTakenError } from "./lookupStore";
-
-const IPV4 = /^(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}$/;
-const OBJECT_ID = /^[0-9a-fA-F]{24}$/;
 
 /** A store's refusal of a taken MAC or IP is RackHD's 400 (a unique-field validation error). */
 async function unique<T>(write: Promise<T>): Promise<T> {
@@ -50,7 +48,7 @@ export async function findLookups(stores: ProvisioningStores, term: string | und
   if (term === undefined || term === "") return stores.lookups.list();
   if (!fitsKey(term)) return [];
   if (IPV4.test(term)) return present(await stores.lookups.byIp(term));
-  if (OBJECT_ID.test(term)) return stores.lookups.forNode(term.toLowerCase());
+  if (OBJECT_ID.test(term.toLowerCase())) return stores.lookups.forNode(term.toLowerCase());
   return present(await stores.lookups.byMac(normalizeMac(term) ?? term.toLowerCase()));
 }
 

@@ -3,6 +3,7 @@ import { newObjectId } from "../ids";
 import { forgetNode, nodeAtAddress } from "../lookups/lookupService";
 import { normalizeIdentifier } from "../mac";
 import { assertServicesSupported, upsertObmSettings } from "../obm/obmSetting";
+import { removeNodePollers } from "../pollers/pollerService";
 import type { ProvisioningStores } from "../ports";
 import { matchesFilters } from "../queryFilters";
 import { assertRecordFits, fitsKey } from "../recordSize";
@@ -79,14 +80,6 @@ export async function deleteNode(stores: ProvisioningStores, identifier: string,
   const deleted = await stores.nodes.delete(node.id, node);
   if (!deleted) throw new NotFoundError(`Could not find node with identifier ${identifier}`);
   // Its catalogs and pollers go with it (RackHD); its lookups lose their node.
-  const pollers = (await stores.pollers.list()).filter((poller) => poller.node === node.id);
-  await Promise.all([
-    forgetNode(stores, node.id, now),
-    stores.catalogs.removeNode(node.id),
-    ...pollers.map(async (poller) => {
-      await stores.pollers.delete(poller.id);
-      await stores.pollerSamples.delete(poller.id);
-    }),
-  ]);
+  await Promise.all([forgetNode(stores, node.id, now), stores.catalogs.removeNode(node.id), removeNodePollers(stores, node.id)]);
   return deleted;
 }

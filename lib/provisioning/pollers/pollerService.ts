@@ -1,4 +1,4 @@
-import { isDomainError, NotFoundError, ValidationError } from "../../errors";
+import { NotFoundError, ValidationError } from "../../errors";
 import { isPlainObject } from "../../json";
 import { orderedId } from "../ids";
 import type { Node } from "../nodes/node";
@@ -7,11 +7,13 @@ import { NOOP_OBM_SERVICE } from "../obm/obmLibrary";
 import type { ProvisioningStores } from "../ports";
 import { matchesFilters } from "../queryFilters";
 import { assertRecordFits, fitsKey } from "../recordSize";
+import { updateOrCreate } from "../recordStore";
 import {
   DEFAULT_IPMI_POLLERS,
   POLLER_LIBRARY,
   POLLER_NAMES,
   type PollerRecord,
+  type PollerSamples,
   type PollerType,
   presentPoller,
   SAMPLES_KEPT,
@@ -137,8 +139,19 @@ export async function pollerData(stores: ProvisioningStores, id: string, now: Da
 
 /** GET /nodes/{id}/pollers: the node's pollers as stored (RackHD: raw work items, `name`, no `type`). */
 export async function nodePollers(stores: ProvisioningStores, identifier: string): Promise<PollerRecord[]> {
-  const node = await findNode(stores, identifier);
-  return (await stores.pollers.list()).filter((poller) => poller.node === node.id);
+  return pollersOf(stores, (await findNode(stores, identifier)).id);
+}
+
+/** A node's pollers (one read of the poller partition). */
+const pollersOf = async (stores: ProvisioningStores, nodeId: string): Promise<PollerRecord[]> =>
+  (await stores.pollers.list()).filter((poller) => poller.node === nodeId);
+
+/** The node is deleted: its pollers and their samples go with it (RackHD). */
+export async function removeNodePollers(stores: ProvisioningStores, nodeId: string): Promise<void> {
+  for (const poller of await pollersOf(stores, nodeId)) {
+    await stores.pollers.delete(poller.id);
+    await stores.pollerSamples.delete(poller.id);
+  }
 }
 
 export const isDue = (poller: PollerRecord, now: Date): boolean =>
@@ -172,20 +185,12 @@ export async function runPoller(stores: ProvisioningStores, poller: PollerRecord
     updatedAt: stamp,
   }));
   if (!outcome.ok) return;
-  const keep = (samples: Record<string, unknown>[]) => [...samples, outcome.sample].slice(-SAMPLES_KEPT);
-  const updated = await stores.pollerSamples.update(poller.id, (record) => ({
+  const keep = (record: PollerSamples): PollerSamples => ({
     ...record,
-    samples: keep(record.samples),
+    samples: [...record.samples, outcome.sample].slice(-SAMPLES_KEPT),
     updatedAt: stamp,
-  }));
-  if (updated) return;
-  try {
-    await stores.pollerSamples.create({ id: poller.id, samples: keep([]), createdAt: stamp, updatedAt: stamp });
-  } catch (error) {
-    // Another run stored the first sample meanwhile: add this one to it.
-    if (!(isDomainError(error) && error.kind === "conflict")) throw error;
-    await stores.pollerSamples.update(poller.id, (record) => ({ ...record, samples: keep(record.samples), updatedAt: stamp }));
-  }
+  });
+  await updateOrCreate(stores.pollerSamples, poller.id, keep, () => ({ id: poller.id, samples: [], createdAt: stamp, updatedAt: stamp }));
 }
 
 type Outcome = { ok: true; sample: Record<string, unknown> } | { ok: false; error: string };
@@ -223,9 +228,7 @@ function sample(poller: PollerRecord, node: Node | undefined, now: Date): Outcom
  */
 export async function createDefaultPollers(stores: ProvisioningStores, node: Node, now: Date): Promise<void> {
   if (!(await stores.catalogs.latest(node.id, "bmc"))) return;
-  const existing = new Set(
-    (await stores.pollers.list()).filter((poller) => poller.node === node.id).map((poller) => String(poller.config.command)),
-  );
+  const existing = new Set((await pollersOf(stores, node.id)).map((poller) => String(poller.config.command)));
   let place = 0;
   for (const [command, pollInterval] of DEFAULT_IPMI_POLLERS) {
     if (existing.has(command)) continue;

@@ -1,5 +1,6 @@
 import { ValidationError } from "../../errors";
 import { isPlainObject } from "../../json";
+import { IPV4 } from "../ipAddress";
 
 /**
  * The rule language of SKUs and tags (RackHD §4.1): `{path: "<source>.<key>…", <rule>: <arg>, …}`,
@@ -26,7 +27,6 @@ const numeric = (test: (value: number, arg: number) => boolean) => (value: unkno
 const member = (value: unknown, arg: unknown): boolean =>
   Array.isArray(arg) ? arg.map(text).includes(text(value)) : text(arg).includes(text(value));
 const matches = (value: unknown, arg: unknown): boolean => new RegExp(text(arg)).test(text(value).slice(0, SUBJECT_MAX));
-const IPV4 = /^(25[0-5]|2[0-4]\d|1?\d?\d)(\.(25[0-5]|2[0-4]\d|1?\d?\d)){3}$/;
 const IPV6 = /^[0-9a-fA-F:]+(:\d+\.\d+\.\d+\.\d+)?$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A type check passes when its argument is false (anchor skipped it) or the value is of that type. */
