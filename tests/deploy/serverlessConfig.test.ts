@@ -91,6 +91,22 @@ describe.each(["memory", "dynamodb"])("serverless package (STORE=%s)", (store) =
     expect(fn.Properties.Environment.Variables.NODE_OPTIONS).toBe("--enable-source-maps");
   });
 
+  it("has the HTTP API call the functions through one role of its own, not a permission per function", () => {
+    const resources = Object.entries(template.Resources);
+    const integrations = resources.filter(([, resource]) => resource.Type === "AWS::ApiGatewayV2::Integration");
+    expect(integrations.length).toBe(ROUTES.length + 1);
+    for (const [, integration] of integrations) {
+      expect(integration.Properties.CredentialsArn).toEqual({ "Fn::GetAtt": ["HttpApiInvokeRole", "Arn"] });
+    }
+    const permissions = resources.filter(([, resource]) => resource.Type === "AWS::Lambda::Permission");
+    expect(permissions.map(([, permission]) => permission.Properties.Principal)).toEqual(SCHEDULED.map(() => "events.amazonaws.com"));
+    const invoke = JSON.stringify(template.Resources.HttpApiInvokeRole.Properties);
+    expect(invoke).toContain("apigateway.amazonaws.com");
+    expect(invoke).toContain("function:lambda-tasks-provisioning-prod-*");
+    // Four resources an endpoint (function, log group, route, integration): room under 500.
+    expect(resources.length).toBeLessThan(4 * (ROUTES.length + 1 + SCHEDULED.length) + 60);
+  });
+
   it("ships each bundle with its source map", async () => {
     const zips = readdirSync(out).filter((name) => name.endsWith(".zip"));
     expect(zips.length).toBe(ROUTES.length + 1 + SCHEDULED.length);
