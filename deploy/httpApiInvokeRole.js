@@ -51,7 +51,9 @@ class HttpApiInvokeRole {
                 {
                   Effect: "Allow",
                   Action: "lambda:InvokeFunction",
-                  Resource: { "Fn::Sub": `arn:\${AWS::Partition}:lambda:\${AWS::Region}:\${AWS::AccountId}:function:${functionsOfThisStage}` },
+                  Resource: {
+                    "Fn::Sub": `arn:\${AWS::Partition}:lambda:\${AWS::Region}:\${AWS::AccountId}:function:${functionsOfThisStage}`,
+                  },
                 },
               ],
             },
