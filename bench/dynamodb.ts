@@ -5,6 +5,7 @@ import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { nodeIdForMac } from "../lib/provisioning/ids";
 import { ensureTable } from "../lib/store/dynamodb/table";
 import { startDynamoDbLocal } from "../scripts/dynamodbLocal";
+import { startS3Local } from "../scripts/s3Local";
 import { freePort } from "../tests/support/offlineServer";
 import type { CapacityFigure } from "./capacity";
 import { alternate, call, type Figure, type Handler, measure } from "./harness";
@@ -140,14 +141,17 @@ export async function measureDynamo(h: Record<string, Handler>, timeMs: number):
 
 /**
  * Runs the DynamoDB figures in a fresh process started with STORE=dynamodb, as a container would
- * be (settings are read once per container), against DynamoDB Local on loopback: an existing one
- * when TEST_DYNAMODB_ENDPOINT is set (npm test's), else one started here.
+ * be (settings are read once per container), against DynamoDB Local on loopback (an existing one
+ * when TEST_DYNAMODB_ENDPOINT is set, npm test's, else one started here) and a local S3 server.
  */
 export async function dynamoFigures(timeMs: number, repeats: number): Promise<{ timing: Figure[]; capacity: CapacityFigure[] }> {
   const own = process.env.TEST_DYNAMODB_ENDPOINT ? undefined : await startDynamoDbLocal(await freePort());
   const endpoint = own?.endpoint ?? process.env.TEST_DYNAMODB_ENDPOINT!;
   const table = `bench-${Date.now()}`;
+  // The file routes' bytes: an S3-compatible server (s3rver) of this run's own.
+  const s3 = await startS3Local(0);
   try {
+    await s3.createBucket(table);
     const admin = new DynamoDBClient({ endpoint, region: "us-east-1", credentials: { accessKeyId: "local", secretAccessKey: "local" } });
     await ensureTable(admin, table);
     admin.destroy();
@@ -156,12 +160,20 @@ export async function dynamoFigures(timeMs: number, repeats: number): Promise<{ 
       ["--require", "tsx/cjs", join(__dirname, "dynamodbChild.ts"), String(timeMs), String(repeats)],
       {
         cwd: join(__dirname, ".."),
-        env: { ...process.env, STORE: "dynamodb", DYNAMODB_ENDPOINT: endpoint, DYNAMODB_TABLE: table },
+        env: {
+          ...process.env,
+          STORE: "dynamodb",
+          DYNAMODB_ENDPOINT: endpoint,
+          DYNAMODB_TABLE: table,
+          S3_ENDPOINT: s3.endpoint,
+          FILES_BUCKET: table,
+        },
         maxBuffer: 1 << 24,
       },
     );
     return JSON.parse(stdout) as { timing: Figure[]; capacity: CapacityFigure[] };
   } finally {
     await own?.stop();
+    await s3.stop();
   }
 }

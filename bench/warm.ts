@@ -2,7 +2,7 @@ import { DEMO_MACS } from "../lib/provisioning/demoNodes";
 import { nodeIdForMac } from "../lib/provisioning/ids";
 import { alternate, type Call, type Case, call, type Handler, then } from "./harness";
 import { discoveryCases } from "./warmDiscovery";
-import { libraryCases, operationsCases, pollerCases } from "./warmOperations";
+import { fileCases, libraryCases, operationsCases, pollerCases } from "./warmOperations";
 
 const JSON_TYPE = { "content-type": "application/json" };
 const T = "/todo/api/v1.0/tasks";
@@ -512,6 +512,7 @@ export async function warmCases(h: Record<string, Handler>): Promise<Case[]> {
     ...operationsCases(h),
     ...libraryCases(h),
     ...(await pollerCases(h)),
+    ...(await fileCases(h)),
   ];
 }
 

@@ -137,3 +137,34 @@ export async function pollerCases(h: Record<string, Handler>): Promise<Case[]> {
     },
   ];
 }
+
+/** The file store: a 64 KiB file read by uuid, by name and as metadata; puts replace a file of their own. */
+export async function fileCases(h: Record<string, Handler>): Promise<Case[]> {
+  const octets = { "content-type": "application/octet-stream" };
+  const body = Buffer.alloc(64 * 1024, 7).toString("base64");
+  const onFile = (name: string, route = "{name}", suffix = "") => ({
+    path: `${A}/files/${route.replace("{name}", name)}${suffix}`,
+    route: `${R}/files/${route}${suffix}`,
+    pathParameters: { ...v, name },
+  });
+  const put = (name: string) => call(h.putFile, { method: "PUT", ...onFile(name), headers: octets, body, isBase64Encoded: true }, 201);
+  const uuid = (await put("bench.img")()).body as string;
+  return [
+    { name: "PUT /files/{name} (64 KiB)", run: put("bench-put.img") },
+    { name: "GET /files/{uuid} (64 KiB)", run: call(h.getFile, { method: "GET", ...onFile(uuid) }, 200) },
+    { name: "GET /files/{name}/latest", run: call(h.latestFile, { method: "GET", ...onFile("bench.img", "{name}", "/latest") }, 200) },
+    { name: "GET /files/md5/{name}/latest", run: call(h.fileMd5, { method: "GET", ...onFile("bench.img", "md5/{name}", "/latest") }, 200) },
+    { name: "GET /files/metadata/{name}", run: call(h.fileMetadata, { method: "GET", ...onFile("bench.img", "metadata/{name}") }, 200) },
+    {
+      name: "GET /files/list/all",
+      run: call(h.listFiles, { method: "GET", path: `${A}/files/list/all`, route: `${R}/files/list/all`, pathParameters: v }, 200),
+    },
+    {
+      name: "DELETE /files/{name}",
+      beforeEach: async () => {
+        await put("bench-delete.img")();
+      },
+      run: call(h.deleteFile, { method: "DELETE", ...onFile("bench-delete.img") }, 204),
+    },
+  ];
+}

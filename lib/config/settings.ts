@@ -29,6 +29,10 @@ export interface Settings {
   dynamodbTable: string;
   /** Endpoint of a local DynamoDB engine; undefined = the AWS service of the region. */
   dynamodbEndpoint: string | undefined;
+  /** The S3 bucket of the file store (`STORE=dynamodb`); the deployment declares it. */
+  filesBucket: string;
+  /** Endpoint of a local S3-compatible server; undefined = the AWS service of the region. */
+  s3Endpoint: string | undefined;
   demoNodes: boolean;
   /**
    * Boot requests (kickstart, completion, notification) must name their node and carry its active
@@ -62,6 +66,8 @@ export const SETTING_NAMES = [
   "STORE",
   "DYNAMODB_TABLE",
   "DYNAMODB_ENDPOINT",
+  "FILES_BUCKET",
+  "S3_ENDPOINT",
   "DEMO_NODES",
   "BOOT_TOKENS",
   "MEMORY_STORE_CAPACITY",
@@ -152,6 +158,8 @@ export function readSettings(env: Env): Settings {
     store: oneOf(env, "STORE", ["memory", "dynamodb"] as const, "memory"),
     dynamodbTable: env.DYNAMODB_TABLE?.trim() || "lambda-tasks-provisioning",
     dynamodbEndpoint: absoluteUrl(env, "DYNAMODB_ENDPOINT"),
+    filesBucket: env.FILES_BUCKET?.trim() || "lambda-tasks-provisioning-files",
+    s3Endpoint: absoluteUrl(env, "S3_ENDPOINT"),
     demoNodes: oneOf(env, "DEMO_NODES", ["on", "off"] as const, "off") === "on",
     bootTokens: oneOf(env, "BOOT_TOKENS", ["on", "off"] as const, "on") === "on",
     memoryStoreCapacity: positiveInteger(env, "MEMORY_STORE_CAPACITY", 100_000),

@@ -65,7 +65,11 @@ export function endpoint<E extends Endpoint>(
     throw new Error(`${entry.function} is idempotent: its handler must give endpoint() { idempotency: idempotentWith(…) }`);
   }
   return httpRoute(
-    { style: entry.service === "tasks" ? "tasks" : "rackhd", isProtected: (config) => requiresAuth(entry.auth, config) },
+    {
+      style: entry.service === "tasks" ? "tasks" : "rackhd",
+      isProtected: (config) => requiresAuth(entry.auth, config),
+      bodyLimit: !entry.fileBody,
+    },
     async (event) => {
       const params = event.pathParameters ?? {};
       if (request.params && !fits(request.params, params)) throw noSuchPath(entry, event);

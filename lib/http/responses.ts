@@ -13,3 +13,13 @@ export const noContent = (): HttpResult => ({ statusCode: 204, headers: {}, body
 export function text(statusCode: number, body: string, contentType = "text/plain; charset=utf-8"): HttpResult {
   return { statusCode, headers: { "content-type": contentType }, body };
 }
+
+/** Bytes as they are: API Gateway decodes the base64 body before it answers. */
+export function bytes(statusCode: number, body: Buffer, contentType = "application/octet-stream"): HttpResult {
+  return { statusCode, headers: { "content-type": contentType }, body: body.toString("base64"), isBase64Encoded: true };
+}
+
+/** A redirect (302, 307) with `Location`, and the same URL in a JSON body for clients that do not follow it. */
+export function redirect(statusCode: 302 | 307, location: string, body: Record<string, unknown> = {}): HttpResult {
+  return json(statusCode, { location, ...body }, { location });
+}

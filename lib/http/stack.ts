@@ -14,6 +14,8 @@ export interface RouteOptions {
   style: ErrorStyle;
   /** Whether this route needs Basic auth under the current settings. */
   isProtected?: (config: Settings) => boolean;
+  /** false: the handler checks the body's size itself (a file's bytes), BODY_LIMIT_BYTES does not. */
+  bodyLimit?: boolean;
 }
 
 /**
@@ -25,6 +27,6 @@ export interface RouteOptions {
 export function httpRoute(options: RouteOptions, handler: HttpHandler): middy.MiddyfiedHandler<HttpEvent, HttpResult, Error, Context> {
   const stack = middy<HttpEvent, HttpResult, Error, Context>().use(requestLogger()).use(cors()).use(errorResponder(options.style));
   if (options.isProtected) stack.use(basicAuth(options.isProtected));
-  stack.use(bodyLimit());
+  if (options.bodyLimit !== false) stack.use(bodyLimit());
   return stack.handler(handler);
 }

@@ -1,5 +1,7 @@
 import type { CatalogStore } from "./catalogs/catalogStore";
 import type { ConfigRecord } from "./config/serviceConfig";
+import type { FileBlobs } from "./files/fileBlobs";
+import type { FileId, FileRecord } from "./files/fileRecord";
 import type { DefinitionStore } from "./graphs/definitionStore";
 import type { LibraryRecord } from "./library/libraryRecord";
 import type { LookupStore } from "./lookups/lookupStore";
@@ -27,4 +29,9 @@ export interface ProvisioningStores {
   pollers: RecordStore<PollerRecord>;
   /** Each poller's last samples, by poller id. */
   pollerSamples: RecordStore<PollerSamples>;
+  /** The file store's records, by basename, and which basename each uuid names. */
+  files: RecordStore<FileRecord>;
+  fileIds: RecordStore<FileId>;
+  /** The files' bytes (S3 beside DynamoDB). */
+  fileBlobs: FileBlobs;
 }

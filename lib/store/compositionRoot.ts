@@ -78,7 +78,14 @@ function dynamoStores(config: Settings): ProvisioningStores {
   // Loaded only in this mode, so memory-mode containers never load the AWS SDK.
   const { documentClient } = require("./dynamodb/client") as typeof import("./dynamodb/client");
   const { dynamoProvisioningStores } = require("./dynamodb/provisioningStores") as typeof import("./dynamodb/provisioningStores");
-  return dynamoProvisioningStores(documentClient(config), config.dynamodbTable);
+  // The S3 client is made (and the SDK's S3 module loaded) by the file routes only.
+  const fileBlobs = () =>
+    processSingleton(`fileBlobs.s3.${config.filesBucket}`, () => {
+      const { s3Client } = require("./s3/client") as typeof import("./s3/client");
+      const { S3FileBlobs } = require("./s3/fileBlobs") as typeof import("./s3/fileBlobs");
+      return new S3FileBlobs(s3Client(config), config.filesBucket);
+    });
+  return dynamoProvisioningStores(documentClient(config), config.dynamodbTable, fileBlobs);
 }
 
 /** This container's provisioning stores, chosen by STORE, with the demo nodes when DEMO_NODES=on. */

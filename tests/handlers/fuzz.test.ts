@@ -95,7 +95,7 @@ describe("schema-driven fuzz, in process", () => {
       .map(([status, count]) => `${status}×${count}`)
       .join(" ");
     process.stdout.write(`fuzz: ${operations} operations, ${requests} requests, statuses ${summary}\n`);
-    expect(operations).toBe(89);
+    expect(operations).toBe(96);
     expect([...statuses.keys()].every((status) => status < 500)).toBe(true);
   });
 });

@@ -93,6 +93,8 @@ export interface Answer {
   headers: Record<string, string>;
   body: any;
   raw: string;
+  /** The bytes of the body as the client gets them (API Gateway decodes a base64 one). */
+  bytes: Buffer;
 }
 
 type Invocable = (event: HttpEvent, context: Context) => Promise<HttpResult>;
@@ -105,7 +107,8 @@ export async function invoke(handler: Invocable, input: EventInput): Promise<Ans
   const raw = typeof result.body === "string" ? result.body : "";
   let body: unknown = raw;
   if ((result.headers?.["content-type"] ?? "").startsWith("application/json") && raw !== "") body = JSON.parse(raw);
-  return { status: result.statusCode, headers: result.headers ?? {}, body, raw };
+  const bytes = Buffer.from(raw, result.isBase64Encoded ? "base64" : "utf8");
+  return { status: result.statusCode, headers: result.headers ?? {}, body, raw, bytes };
 }
 
 export const basic = (user: string, password: string): string => `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;

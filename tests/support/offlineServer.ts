@@ -101,10 +101,17 @@ export async function startOffline(env: Record<string, string> = {}, timeoutMs =
 /** True in the e2e-dynamodb project: the suites run on the DynamoDB store, every function in its own worker. */
 export const onDynamoDb = (): boolean => process.env.E2E_STORE === "dynamodb";
 
-/** Settings for a server on a fresh table of the run's DynamoDB Local, in worker-thread mode (like separate containers). */
+/** Settings for a server on a fresh table of the run's DynamoDB Local and a fresh bucket of its local S3 server, in worker-thread mode (like separate containers). */
 async function dynamoDbEnv(): Promise<Record<string, string>> {
-  const { freshTable, testEndpoint } = await import("./dynamoTables");
-  return { STORE: "dynamodb", OFFLINE_IN_PROCESS: "false", DYNAMODB_ENDPOINT: testEndpoint(), DYNAMODB_TABLE: await freshTable("e2e") };
+  const { freshBucket, freshTable, testEndpoint, testS3Endpoint } = await import("./dynamoTables");
+  return {
+    STORE: "dynamodb",
+    OFFLINE_IN_PROCESS: "false",
+    DYNAMODB_ENDPOINT: testEndpoint(),
+    DYNAMODB_TABLE: await freshTable("e2e"),
+    S3_ENDPOINT: testS3Endpoint(),
+    FILES_BUCKET: await freshBucket("e2e"),
+  };
 }
 
 export interface HttpAnswer {

@@ -64,6 +64,8 @@ export const CONTENT_TYPES: Record<string, string> = {
   Html: "text/html",
   ViewerScript: "text/javascript",
   MicrokernelScript: "application/javascript",
+  FileBytes: "application/octet-stream",
+  FileUuid: "text/plain",
 };
 
 /** An operation's tag: its path's first segment; the documents and docs pages are "documentation". */
@@ -81,6 +83,7 @@ const TAG_TEXT: Record<string, string> = {
   profiles: "iPXE scripts for booting machines",
   templates: "Install scripts (kickstart, preseed, …) for booting machines",
   notification: "Booting machines saying their install is done",
+  files: "A file store: bytes by name, each file with a uuid (S3 beside DynamoDB; presigned URLs for large files)",
 };
 
 /** The schemas the document's operations name (path parameters are inlined, so theirs are not). */

@@ -54,6 +54,11 @@ export interface Endpoint {
    * and changes nothing (lib/http/idempotentRequest.ts). Creates and updates.
    */
   idempotent?: true;
+  /**
+   * The body is a file's bytes, as large as the file store takes inline: BODY_LIMIT_BYTES does not
+   * apply, and the handler checks the size against the store's (RackHD's PUT /files/{name}).
+   */
+  fileBody?: true;
   /** A list answered in pages (`?limit=`, `next`, RackHD's `$top`/`$skip`; lib/http/paging.ts). */
   paged?: true;
   /** The answer's schema per status, by name (lib/http/schemas). */

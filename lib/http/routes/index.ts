@@ -1,5 +1,6 @@
 import * as discovery from "./discovery";
 import type { CatchAll, Endpoint } from "./endpoint";
+import * as files from "./files";
 import * as library from "./library";
 import * as operations from "./operations";
 import * as pollers from "./pollers";
@@ -21,6 +22,7 @@ export const ROUTES: readonly Endpoint[] = [
     ...Object.values(operations),
     ...Object.values(library),
     ...Object.values(pollers),
+    ...Object.values(files),
   ].sort(byPathThenMethod),
 ];
 

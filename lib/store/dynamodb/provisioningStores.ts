@@ -1,4 +1,5 @@
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import type { FileBlobs } from "../../provisioning/files/fileBlobs";
 import type { ProvisioningStores } from "../../provisioning/ports";
 import { DynamoCatalogStore } from "./catalogStore";
 import { DynamoDefinitionStore } from "./definitionStore";
@@ -7,8 +8,15 @@ import { DynamoNodeStore } from "./nodeStore";
 import { DynamoRecordStore } from "./recordStore";
 import { DynamoWorkflowStore } from "./workflowStore";
 
-/** Every provisioning port in one DynamoDB table (the partitions each uses: README, "The DynamoDB store"). */
-export const dynamoProvisioningStores = (client: DynamoDBDocumentClient, table: string): ProvisioningStores => ({
+/**
+ * Every provisioning port in one DynamoDB table (the partitions each uses: README, "The DynamoDB
+ * store"), with the files' bytes where `fileBlobs` keeps them (S3), made on first use.
+ */
+export const dynamoProvisioningStores = (
+  client: DynamoDBDocumentClient,
+  table: string,
+  fileBlobs: () => FileBlobs,
+): ProvisioningStores => ({
   nodes: new DynamoNodeStore(client, table),
   workflows: new DynamoWorkflowStore(client, table),
   lookups: new DynamoLookupStore(client, table),
@@ -21,4 +29,9 @@ export const dynamoProvisioningStores = (client: DynamoDBDocumentClient, table: 
   profiles: new DynamoRecordStore(client, table, "PROFILE"),
   pollers: new DynamoRecordStore(client, table, "POLLER"),
   pollerSamples: new DynamoRecordStore(client, table, "POLLERDATA"),
+  files: new DynamoRecordStore(client, table, "FILE"),
+  fileIds: new DynamoRecordStore(client, table, "FILEID"),
+  get fileBlobs() {
+    return fileBlobs();
+  },
 });

@@ -2,6 +2,7 @@ import type { ProvisioningStores } from "../../provisioning/ports";
 import type { BudgetLimits } from "./budget";
 import { MemoryCatalogStore } from "./catalogStore";
 import { MemoryDefinitionStore } from "./definitionStore";
+import { MemoryFileBlobs } from "./fileBlobs";
 import { MemoryLookupStore } from "./lookupStore";
 import { MemoryNodeStore } from "./nodeStore";
 import { MemoryRecordStore } from "./recordStore";
@@ -21,4 +22,7 @@ export const memoryProvisioningStores = (limits: BudgetLimits): ProvisioningStor
   profiles: new MemoryRecordStore(limits, "profile"),
   pollers: new MemoryRecordStore(limits, "poller"),
   pollerSamples: new MemoryRecordStore(limits, "poller sample"),
+  files: new MemoryRecordStore(limits, "file"),
+  fileIds: new MemoryRecordStore(limits, "file id"),
+  fileBlobs: new MemoryFileBlobs(limits),
 });
