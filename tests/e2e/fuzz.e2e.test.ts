@@ -26,8 +26,8 @@ const secretBodies = [
   { name: "Graph.InstallCentOS", options: { "install-os": { version: "7.0", repo: "http://x/c", rootPassword: SECRETS.root } } },
 ];
 
-/** The template and profile library's routes, whose answers hold the text put in them. */
-const LIBRARY_TEXT = /\/(templates|profiles)\/library(\/|\?|$)/;
+/** The template and profile library's routes and the file store's byte reads, whose answers hold what was put in them. */
+const ECHOES_WHAT_WAS_PUT = /\/(templates|profiles)\/library(\/|\?|$)|\/files\/(?!metadata\/|list\/|md5\/)[^/?]+(\/latest)?(\?|$)/;
 
 /**
  * The requests of one service, drawn with a fixed seed: an operation of its OpenAPI document (or
@@ -128,9 +128,9 @@ async function fire(baseUrl: string, requests: FuzzRequest[]): Promise<Tally> {
       tally.statuses.set(response.status, (tally.statuses.get(response.status) ?? 0) + 1);
       if (response.status >= 500) tally.fiveHundreds.push(`${request.method} ${request.path} → ${response.status} ${text.slice(0, 200)}`);
       const everything = `${[...response.headers].join("\n")}\n${text}`;
-      // A template or profile is text the operator puts to be served as put (README, "Secrets"):
+      // A template, profile or file is what the operator puts to be served as put (README, "Secrets"):
       // a secret the fuzzer wrote into one comes back from it by design, so those answers are not searched.
-      if (LIBRARY_TEXT.test(request.path)) continue;
+      if (ECHOES_WHAT_WAS_PUT.test(request.path)) continue;
       for (const secret of Object.values(SECRETS)) if (everything.includes(secret)) tally.leaks.push(`${request.method} ${request.path}`);
     }
   };

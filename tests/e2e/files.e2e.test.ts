@@ -1,0 +1,74 @@
+import { createHash, randomBytes } from "node:crypto";
+import { http, type OfflineServer, onDynamoDb, startOffline } from "../support/offlineServer";
+
+jest.setTimeout(180_000);
+const OCTETS = { "content-type": "application/octet-stream" };
+const LARGE = 7 * 1024 * 1024; // past a Lambda payload (6 MB)
+const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
+
+/**
+ * The file store over real HTTP against `serverless offline`, as FIT and the bosh CPI use it, in
+ * both stores (the e2e-dynamodb tier runs this file with DynamoDB Local and s3rver). A large file
+ * goes the way a client sends one whatever the store: `?size=` → 307 → PUT the bytes where
+ * Location says; GET then follows a 302 on S3 and gets the bytes inline in memory.
+ */
+describe("the file store over HTTP", () => {
+  let server: OfflineServer;
+  const call = (method: string, path: string, options: { headers?: Record<string, string>; body?: string | Buffer } = {}) =>
+    http(server.baseUrl, method, `/api/1.1${path}`, options);
+  const download = (path: string, redirect: RequestRedirect = "follow") => fetch(`${server.baseUrl}/api/1.1${path}`, { redirect });
+
+  beforeAll(async () => {
+    server = await startOffline({ DEMO_NODES: "off" });
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it("round-trips a binary file byte for byte: PUT → uuid, GET, metadata, list, DELETE", async () => {
+    const bytes = randomBytes(300 * 1024);
+    const put = await call("PUT", "/files/pxe.img", { headers: OCTETS, body: bytes });
+    expect(put.status).toBe(201);
+    const uuid = put.raw;
+
+    const got = await download(`/files/${uuid}`);
+    expect(got.status).toBe(200);
+    expect(Buffer.from(await got.arrayBuffer()).equals(bytes)).toBe(true);
+    const meta = (await call("GET", "/files/metadata/pxe.img")).body;
+    expect(meta).toEqual([
+      expect.objectContaining({ basename: "pxe.img", uuid, size: bytes.length, sha256: sha256(bytes), version: 0 }),
+    ]);
+    expect((await call("GET", "/files/list/all")).body.map((file: { uuid: string }) => file.uuid)).toContain(uuid);
+
+    expect((await call("DELETE", `/files/${uuid}`)).status).toBe(204);
+    expect(await call("GET", `/files/${uuid}`)).toMatchObject({ status: 404, body: { error: "File not found." } });
+  });
+
+  it("moves a file larger than a Lambda payload through the redirects, byte for byte", async () => {
+    const bytes = randomBytes(LARGE);
+    const ask = await call("PUT", `/files/installer.iso?size=${LARGE}`);
+    expect(ask.status).toBe(307);
+    const location = ask.headers.get("location")!;
+    expect(ask.body.location).toBe(location);
+    if (onDynamoDb()) expect(new URL(location).searchParams.get("X-Amz-Signature")).toMatch(/^[0-9a-f]{64}$/);
+    else expect(location).toBe(`${server.baseUrl}/api/1.1/files/installer.iso`);
+
+    const sent = await fetch(location, { method: "PUT", headers: OCTETS, body: bytes });
+    expect(sent.status).toBe(onDynamoDb() ? 200 : 201);
+
+    const [meta] = (await call("GET", "/files/metadata/installer.iso")).body;
+    expect(meta).toMatchObject({ basename: "installer.iso", size: LARGE, sha256: sha256(bytes) });
+    if (onDynamoDb()) expect(meta.uuid).toBe(ask.body.uuid);
+
+    const first = await download(`/files/${meta.uuid}`, "manual");
+    expect(first.status).toBe(onDynamoDb() ? 302 : 200);
+    await first.arrayBuffer();
+    const got = await download(`/files/${meta.uuid}`);
+    expect(got.status).toBe(200);
+    expect(Buffer.from(await got.arrayBuffer()).equals(bytes)).toBe(true);
+    expect((await call("GET", "/files/md5/installer.iso/latest")).body).toBe(meta.md5);
+
+    expect((await call("DELETE", "/files/installer.iso")).status).toBe(204);
+    expect((await download(`/files/${meta.uuid}`, "manual")).status).toBe(404);
+  });
+});
