@@ -35,9 +35,7 @@ describe("the file store over HTTP", () => {
     expect(got.status).toBe(200);
     expect(Buffer.from(await got.arrayBuffer()).equals(bytes)).toBe(true);
     const meta = (await call("GET", "/files/metadata/pxe.img")).body;
-    expect(meta).toEqual([
-      expect.objectContaining({ basename: "pxe.img", uuid, size: bytes.length, sha256: sha256(bytes), version: 0 }),
-    ]);
+    expect(meta).toEqual([expect.objectContaining({ basename: "pxe.img", uuid, size: bytes.length, sha256: sha256(bytes), version: 0 })]);
     expect((await call("GET", "/files/list/all")).body.map((file: { uuid: string }) => file.uuid)).toContain(uuid);
 
     expect((await call("DELETE", `/files/${uuid}`)).status).toBe(204);
