@@ -109,6 +109,12 @@ describe("the file store (memory)", () => {
     }
     expect(await api({ method: "PUT", path: `${A}/files/big?size=6000000000`, headers: {} })).toMatchObject({ status: 413 });
     expect((await get(`${A}/files/list/all`)).body).toEqual([]);
+
+    // The store is bounded as a whole: a file that would overfill it answers 507 and is not kept.
+    expect((await putBytes(`${A}/files/first`, Buffer.alloc(600))).status).toBe(201);
+    const full = await putBytes(`${A}/files/second`, Buffer.alloc(600));
+    expect(full.status).toBe(507);
+    expect((await get(`${A}/files/list/all`)).body.map((file: { basename: string }) => file.basename)).toEqual(["first"]);
   });
 
   it("answers 404 for names longer than any name, and for a uuid nobody stored", async () => {
