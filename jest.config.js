@@ -18,6 +18,8 @@ const shared = {
     "^@middy/([^/]+)$": "<rootDir>/node_modules/@middy/$1/index.js",
     // Served as text by the docs routes (deploy/esbuildPlugins.js does the same for the bundles).
     "^redoc/bundles/redoc\\.standalone\\.js$": "<rootDir>/tests/support/redocViewerText.js",
+    // The console's browser bundle, built from console/ as deploy/esbuildPlugins.js builds it.
+    "^console-assets$": "<rootDir>/tests/support/consoleAssets.js",
   },
   transformIgnorePatterns: ["/node_modules/(?!@middy/)"],
   transform: {

@@ -2,7 +2,7 @@ import { DEMO_MACS } from "../lib/provisioning/demoNodes";
 import { nodeIdForMac } from "../lib/provisioning/ids";
 import { alternate, type Call, type Case, call, type Handler, then } from "./harness";
 import { discoveryCases } from "./warmDiscovery";
-import { fileCases, libraryCases, operationsCases, pollerCases } from "./warmOperations";
+import { consoleCases, fileCases, libraryCases, operationsCases, pollerCases } from "./warmOperations";
 
 const JSON_TYPE = { "content-type": "application/json" };
 const T = "/todo/api/v1.0/tasks";
@@ -513,7 +513,14 @@ export async function warmCases(h: Record<string, Handler>): Promise<Case[]> {
     ...libraryCases(h),
     ...(await pollerCases(h)),
     ...(await fileCases(h)),
+    ...consoleCases(h, await consoleScriptName(h)),
   ];
+}
+
+/** The script the console's page names (its name is its content's hash). */
+async function consoleScriptName(h: Record<string, Handler>): Promise<string> {
+  const page = await call(h.consolePage, { method: "GET", path: "/console", route: "/console" }, 200)();
+  return /assets\/(app-[0-9a-f]{12}\.js)/.exec(page.body ?? "")![1];
 }
 
 const baselineInput = {

@@ -168,3 +168,18 @@ export async function fileCases(h: Record<string, Handler>): Promise<Case[]> {
     },
   ];
 }
+
+/** The operator console: its page and its script (the browser bundle, served from memory). */
+export function consoleCases(h: Record<string, Handler>, scriptName: string): Case[] {
+  return [
+    { name: "GET /console", run: call(h.consolePage, { method: "GET", path: "/console", route: "/console" }, 200) },
+    {
+      name: "GET /console/assets/{name}",
+      run: call(
+        h.consoleAsset,
+        { method: "GET", path: `/console/assets/${scriptName}`, route: "/console/assets/{name}", pathParameters: { name: scriptName } },
+        200,
+      ),
+    },
+  ];
+}

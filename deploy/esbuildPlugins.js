@@ -1,6 +1,8 @@
 // esbuild plugins for serverless-esbuild (custom.esbuild.plugins) and the bench's bundles.
 // Redoc's standalone bundle is served by the docs routes: it is imported as text, not run.
+// The operator console's browser bundle is built from console/ and imported as text too.
 const { readFile } = require("node:fs/promises");
+const { buildConsole } = require("./consoleBuild");
 
 const redocAsText = {
   name: "redoc-as-text",
@@ -16,4 +18,15 @@ const redocAsText = {
   },
 };
 
-module.exports = [redocAsText];
+const consoleAssets = {
+  name: "console-assets",
+  setup(build) {
+    build.onResolve({ filter: /^console-assets$/ }, () => ({ path: "console-assets", namespace: "console-assets" }));
+    build.onLoad({ filter: /.*/, namespace: "console-assets" }, async () => ({
+      contents: JSON.stringify(await buildConsole()),
+      loader: "json",
+    }));
+  },
+};
+
+module.exports = [redocAsText, consoleAssets];

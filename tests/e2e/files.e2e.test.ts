@@ -16,7 +16,7 @@ describe("the file store over HTTP", () => {
   let server: OfflineServer;
   const call = (method: string, path: string, options: { headers?: Record<string, string>; body?: string | Buffer } = {}) =>
     http(server.baseUrl, method, `/api/1.1${path}`, options);
-  const download = (path: string, redirect: RequestRedirect = "follow") => fetch(`${server.baseUrl}/api/1.1${path}`, { redirect });
+  const download = (path: string, redirect: "follow" | "manual" = "follow") => fetch(`${server.baseUrl}/api/1.1${path}`, { redirect });
 
   beforeAll(async () => {
     server = await startOffline({ DEMO_NODES: "off" });

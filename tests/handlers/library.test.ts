@@ -67,6 +67,26 @@ describe("the template library", () => {
   });
 });
 
+describe("what the machine did, on the install task", () => {
+  it("records when the machine fetched its boot profile and its install script, each once", async () => {
+    const kickstartPath = await startInstall();
+    const installTask = async () => {
+      const [workflow] = (await get(`${A}/nodes/${NODE}/workflows`)).body;
+      return Object.values(workflow.tasks as Record<string, Record<string, string>>).find((task) => task.label === "install-os")!;
+    };
+    const booted = await installTask();
+    expect(booted.bootedAt).toMatch(/^\d{4}-/);
+    expect(booted.templateFetchedAt).toBeUndefined();
+
+    expect((await api({ method: "GET", path: kickstartPath, headers: {} })).status).toBe(200);
+    const fetched = (await installTask()).templateFetchedAt;
+    expect(fetched).toMatch(/^\d{4}-/);
+    expect(fetched >= booted.bootedAt).toBe(true);
+    await api({ method: "GET", path: kickstartPath, headers: {} });
+    expect((await installTask()).templateFetchedAt).toBe(fetched);
+  });
+});
+
 describe("the profile library", () => {
   it("answers profiles as JSON records (RackHD), a put one boots for a task that names it", async () => {
     const list = (await get(`${A}/profiles/library`)).body.map((p: { name: string }) => p.name);

@@ -1,6 +1,7 @@
 import Ajv, { type ValidateFunction } from "ajv";
 import provisioningDocument from "../../lib/http/openapi/provisioning.generated.json";
 import tasksDocument from "../../lib/http/openapi/tasks.generated.json";
+import { ROUTES } from "../../lib/http/routes";
 import { pathPattern } from "../../lib/http/routeTable";
 import { specificity } from "./router";
 
@@ -58,7 +59,28 @@ function checkBody(answer: ObservedAnswer, document: Document, schemaName: strin
   if (!validate(answer.body)) fail(answer, `${schemaName}: ${ajv.errorsText(validate.errors)}`);
 }
 
+/** The console's answers: in no API document, so their registry entry says which statuses they give. */
+function checkConsole(answer: ObservedAnswer): boolean {
+  const entry = ROUTES.find(
+    (route) => route.service === "console" && route.method === answer.method && pathPattern(route.path).test(answer.path),
+  );
+  if (!entry) return false;
+  if (!(answer.status in entry.responses))
+    fail(answer, `the console's ${entry.function} declares ${Object.keys(entry.responses).join(", ")}`);
+  const expected =
+    answer.status === 200
+      ? answer.path.endsWith(".css")
+        ? "text/css"
+        : answer.path.endsWith(".js")
+          ? "text/javascript"
+          : "text/html"
+      : "application/json";
+  if (!answer.contentType.startsWith(expected)) fail(answer, `content type ${answer.contentType}, not ${expected}`);
+  return true;
+}
+
 export function checkAgainstContract(answer: ObservedAnswer): void {
+  if (checkConsole(answer)) return;
   // The catch-all picks the error style as the fallback handler does: /todo/ in any case is the task service.
   const service = /\/todo\//i.test(answer.path) ? SERVICES[0] : SERVICES[1];
   const { document } = service;

@@ -10,7 +10,7 @@ export type SchemaName = { [K in keyof Schemas]: Schemas[K] extends object ? K :
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /** Which service an endpoint belongs to; it decides the error body (Flask's or RackHD's). */
-export type Service = "tasks" | "provisioning";
+export type Service = "tasks" | "provisioning" | "console";
 
 /**
  * When an endpoint asks for Basic credentials: `tasksList` under TASKS_AUTH=list|all (the seed

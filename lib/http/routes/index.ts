@@ -1,3 +1,4 @@
+import * as consoleRoutes from "./console";
 import * as discovery from "./discovery";
 import type { CatchAll, Endpoint } from "./endpoint";
 import * as files from "./files";
@@ -24,6 +25,7 @@ export const ROUTES: readonly Endpoint[] = [
     ...Object.values(pollers),
     ...Object.values(files),
   ].sort(byPathThenMethod),
+  ...Object.values(consoleRoutes),
 ];
 
 /** API Gateway's `$default` route (it answers HEAD of templates, so it may write provisioning data). */

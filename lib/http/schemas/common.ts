@@ -26,3 +26,22 @@ export const Html = { type: "string" } as const;
 
 /** The docs page's viewer (text/javascript: Redoc's standalone bundle, served by the service itself). */
 export const ViewerScript = { type: "string" } as const;
+
+// The operator console (/console): a page and its two assets, not part of either API's document.
+
+/** An asset's name: the console's script or stylesheet, named by its content's hash. */
+export const ConsoleAssetParams = {
+  type: "object",
+  properties: { name: { type: "string", pattern: "^app-[0-9a-f]{12}\\.(js|css)$" } },
+  required: ["name"],
+} as const;
+
+/** The console's script (text/javascript) or stylesheet (text/css). */
+export const ConsoleAsset = { type: "string" } as const;
+
+/** The console's 404: an asset name no deployment served (an old page's, say). */
+export const ConsoleNotFound = {
+  type: "object",
+  properties: { message: { type: "string" } },
+  required: ["message"],
+} as const;

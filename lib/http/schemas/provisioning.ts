@@ -874,4 +874,4 @@ export const SchemaIdParams = {
 } as const;
 
 // The documentation answers, shared by both services.
-export { Html, OpenApiDocument, Query, ViewerScript } from "./common";
+export { ConsoleAsset, ConsoleAssetParams, ConsoleNotFound, Html, OpenApiDocument, Query, ViewerScript } from "./common";

@@ -10,7 +10,7 @@ import { findNode } from "../nodes/nodeService";
 import type { ProvisioningStores } from "../ports";
 import { fitsKey } from "../recordSize";
 import { redact } from "../secrets";
-import { bootingTask, markBooted, waitingInstallTask } from "../workflows/progress";
+import { bootingTask, markFromMachine, waitingInstallTask } from "../workflows/progress";
 import { ACTIVE_CONFLICT, type Workflow } from "../workflows/workflow";
 import { activeWorkflowOf, completeNodeInstall, startWorkflow } from "../workflows/workflowService";
 import { tokenMatches } from "./bootToken";
@@ -95,7 +95,8 @@ export async function bootProfile(
   if (!script) return messageScript(`Unknown boot profile ${profileName}`);
   await rememberAddress();
   // bootedAt is the first boot of the task: a node that boots again costs no write.
-  if (!task.bootedAt) await stores.workflows.update(workflow.instanceId, (current) => markBooted(current, task.instanceId, now), workflow);
+  if (!task.bootedAt)
+    await stores.workflows.update(workflow.instanceId, (current) => markFromMachine(current, task.instanceId, "bootedAt", now), workflow);
   return script;
 }
 
@@ -183,6 +184,13 @@ export async function nodeTemplate(
   const text = put ? renderEntry(put, context) : renderInstallTemplate(name, context);
   const completionUri = String(task.options.completionUri ?? "");
   if (completionUri !== "" && path.includes(completionUri)) await completeNodeInstall(stores, node, now, workflow);
+  // The first fetch of the install script itself, as bootedAt is the first boot: a refetch costs no write.
+  else if (name === task.options.installScript && !task.templateFetchedAt)
+    await stores.workflows.update(
+      workflow.instanceId,
+      (current) => markFromMachine(current, task.instanceId, "templateFetchedAt", now),
+      workflow,
+    );
   return text;
 }
 

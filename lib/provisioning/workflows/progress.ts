@@ -142,9 +142,12 @@ export function completeWaitingTask(workflow: Workflow, obmSettings: readonly Ob
   return task ? finishTask(current, task.instanceId, { state: "succeeded" }, obmSettings, now) : current;
 }
 
-/** The node fetched the waiting task's boot profile. */
-export function markBooted(workflow: Workflow, taskId: string, now: Date): Workflow {
+/** What the machine did for a task that boots it, kept with its time (the console says where an install stopped). */
+export type MachineStep = "bootedAt" | "templateFetchedAt";
+
+/** The node fetched the waiting task's boot profile (`bootedAt`) or its install script (`templateFetchedAt`). */
+export function markFromMachine(workflow: Workflow, taskId: string, step: MachineStep, now: Date): Workflow {
   const task = workflow.tasks[taskId];
   const stamp = now.toISOString();
-  return { ...workflow, updatedAt: stamp, tasks: { ...workflow.tasks, [taskId]: { ...task, bootedAt: stamp, updatedAt: stamp } } };
+  return { ...workflow, updatedAt: stamp, tasks: { ...workflow.tasks, [taskId]: { ...task, [step]: stamp, updatedAt: stamp } } };
 }

@@ -27,6 +27,8 @@ export interface WorkflowTask {
   finishedAt?: string;
   /** When the node fetched this task's boot profile. */
   bootedAt?: string;
+  /** When the node first fetched this task's install script (its `installScript` template). */
+  templateFetchedAt?: string;
   error?: string;
 }
 

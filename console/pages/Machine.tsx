@@ -1,0 +1,194 @@
+import { useState } from "preact/hooks";
+import { get, getAll, PROVISIONING, request } from "../api";
+import type { Catalog, Lookup, MachineNode, ObmService, Workflow } from "../model";
+import { ErrorNote, Field, link, Section, State, Time, useLoad } from "../ui";
+
+const api = (nodeId: string, suffix = "") => `${PROVISIONING}/nodes/${encodeURIComponent(nodeId)}${suffix}`;
+
+function Catalogs({ nodeId }: { nodeId: string }) {
+  const catalogs = useLoad(() => get<Catalog[]>(api(nodeId, "/catalogs")), [nodeId]);
+  const [query, setQuery] = useState("");
+  // The latest catalog of each source (the list holds every version).
+  const latest = new Map<string, Catalog>();
+  for (const catalog of catalogs.data ?? []) latest.set(catalog.source, catalog);
+  const needle = query.trim().toLowerCase();
+  return (
+    <Section title="Catalogs">
+      <label class="toolbar">
+        Search the catalogs{" "}
+        <input
+          type="search"
+          value={query}
+          placeholder="e.g. Product Name"
+          onInput={(e) => setQuery((e.target as HTMLInputElement).value)}
+        />
+      </label>
+      <ErrorNote error={catalogs.error} />
+      {latest.size === 0 && <p class="muted">{catalogs.data ? "No catalogs: the machine has not been discovered." : "Loading…"}</p>}
+      {[...latest.values()].map((catalog) => {
+        const lines = JSON.stringify(catalog.data, null, 2).split("\n");
+        const matching = needle ? lines.filter((line) => line.toLowerCase().includes(needle)) : lines;
+        if (needle && matching.length === 0) return null;
+        return (
+          <details key={catalog.source} open={needle !== ""}>
+            <summary>
+              <strong>{catalog.source}</strong> <span class="muted">· {when(catalog.createdAt)}</span>
+              {needle && <span class="muted"> · {matching.length} matching lines</span>}
+            </summary>
+            <pre>{matching.join("\n")}</pre>
+          </details>
+        );
+      })}
+    </Section>
+  );
+}
+
+const when = (iso: string) => new Date(iso).toLocaleString();
+const SECRET = /password|secret|key|community|token/i;
+
+function ObmForm({ node, onSaved }: { node: MachineNode; onSaved: () => void }) {
+  const library = useLoad(() => getAll<ObmService>(`${PROVISIONING}/obms/library`), []);
+  const [service, setService] = useState(node.obmSettings[0]?.service ?? "noop-obm-service");
+  const [error, setError] = useState<string>();
+  const [saved, setSaved] = useState(false);
+  const entry = library.data?.find((candidate) => candidate.service === service);
+  const submit = async (event: Event) => {
+    event.preventDefault();
+    const form = new FormData(event.target as HTMLFormElement);
+    const config: Record<string, unknown> = {};
+    for (const [key, field] of Object.entries(entry?.config ?? {})) {
+      const value = String(form.get(key) ?? "");
+      if (value === "") continue;
+      config[key] = field.type === "integer" ? Number(value) : field.type === "boolean" ? value === "true" : value;
+    }
+    try {
+      setError(undefined);
+      await request("POST", api(node.id, "/obm"), { service, config });
+      setSaved(true);
+      onSaved();
+    } catch (failure) {
+      setError((failure as Error).message);
+    }
+  };
+  return (
+    <form class="stack" onSubmit={submit}>
+      <label>
+        OBM service{" "}
+        <select
+          value={service}
+          onChange={(e) => {
+            setService((e.target as HTMLSelectElement).value);
+            setSaved(false);
+          }}
+        >
+          {(library.data ?? [{ service, config: {} }]).map((option) => (
+            <option key={option.service} value={option.service}>
+              {option.service}
+            </option>
+          ))}
+        </select>
+      </label>
+      {Object.entries(entry?.config ?? {}).map(([key, field]) => (
+        <label key={`${service}.${key}`}>
+          {key} <Field name={key} secret={SECRET.test(key)} placeholder={field.default === undefined ? "" : String(field.default)} />
+        </label>
+      ))}
+      <button type="submit">Save OBM setting</button>
+      {saved && <span role="status">Saved.</span>}
+      <ErrorNote error={error} />
+    </form>
+  );
+}
+
+export function Machine({ nodeId }: { nodeId: string }) {
+  const node = useLoad(() => get<MachineNode>(api(nodeId)), [nodeId]);
+  const workflows = useLoad(() => get<Workflow[]>(api(nodeId, "/workflows")), [nodeId]);
+  const lookups = useLoad(() => get<Lookup[]>(`${PROVISIONING}/lookups?q=${encodeURIComponent(nodeId)}`), [nodeId]);
+  if (node.error) return <ErrorNote error={node.error} />;
+  if (!node.data) return <p class="muted">Loading…</p>;
+  const machine = node.data;
+  const history = [...(workflows.data ?? [])].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  return (
+    <>
+      <Section
+        title={machine.name}
+        actions={
+          <a class="button" href={link("machines", machine.id, "start")}>
+            Start a workflow
+          </a>
+        }
+      >
+        <dl class="facts">
+          <dt>Id</dt>
+          <dd class="mono">{machine.id}</dd>
+          <dt>MACs</dt>
+          <dd class="mono">{machine.identifiers.join(", ")}</dd>
+          <dt>Type</dt>
+          <dd>{machine.type}</dd>
+          <dt>SKU</dt>
+          <dd>{machine.sku ?? "—"}</dd>
+          <dt>Tags</dt>
+          <dd>{machine.tags.join(", ") || "—"}</dd>
+          <dt>Created</dt>
+          <dd>
+            <Time iso={machine.createdAt} />
+          </dd>
+        </dl>
+      </Section>
+      <Section title="Workflows">
+        <ErrorNote error={workflows.error} />
+        {history.length === 0 ? (
+          <p class="muted">None yet.</p>
+        ) : (
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Graph</th>
+                <th scope="col">State</th>
+                <th scope="col">Started</th>
+                <th scope="col">Last change</th>
+              </tr>
+            </thead>
+            <tbody>
+              {history.map((workflow) => (
+                <tr key={workflow.instanceId}>
+                  <td>
+                    <a href={link("workflows", workflow.instanceId)}>{workflow.injectableName}</a>
+                  </td>
+                  <td>
+                    <State state={workflow._status} />
+                  </td>
+                  <td>
+                    <Time iso={workflow.createdAt} />
+                  </td>
+                  <td>
+                    <Time iso={workflow.updatedAt} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </Section>
+      <Section title="OBM setting">
+        <p class="muted">Now: {machine.obmSettings.map((setting) => setting.service).join(", ") || "none"} (secrets are never shown).</p>
+        <ObmForm node={machine} onSaved={node.reload} />
+      </Section>
+      <Section title="Lookups (MAC / IP)">
+        <ErrorNote error={lookups.error} />
+        {(lookups.data ?? []).length === 0 ? (
+          <p class="muted">None recorded.</p>
+        ) : (
+          <ul>
+            {lookups.data!.map((lookup) => (
+              <li key={lookup.id} class="mono">
+                {lookup.macAddress} → {lookup.ipAddress ?? "no IP yet"}
+              </li>
+            ))}
+          </ul>
+        )}
+      </Section>
+      <Catalogs nodeId={machine.id} />
+    </>
+  );
+}

@@ -1,0 +1,34 @@
+import * as check from "../schemas/validators.generated";
+import type { Endpoint } from "./endpoint";
+
+/**
+ * The operator console: a page and its assets, served by the service itself (nothing from a
+ * CDN). The page holds no data and no rules: the browser calls the public APIs, with their auth,
+ * so the page itself asks for none. Not in either API's OpenAPI document.
+ */
+
+export const consolePage = {
+  function: "consolePage",
+  method: "GET",
+  path: "/console",
+  handler: "handlers/console/page",
+  service: "console",
+  auth: "none",
+  access: "noData",
+  summary: "The operator console: machines, workflows live, actions, tasks (a page that calls the public APIs)",
+  request: { query: check.Query },
+  responses: { 200: "Html" },
+} as const satisfies Endpoint;
+
+export const consoleAsset = {
+  function: "consoleAsset",
+  method: "GET",
+  path: "/console/assets/{name}",
+  handler: "handlers/console/asset",
+  service: "console",
+  auth: "none",
+  access: "noData",
+  summary: "The console's script and stylesheet, named by their content's hash (cached for a year)",
+  request: { params: check.ConsoleAssetParams, query: check.Query },
+  responses: { 200: "ConsoleAsset", 404: "ConsoleNotFound" },
+} as const satisfies Endpoint;
