@@ -140,34 +140,36 @@ export function Machine({ nodeId }: { nodeId: string }) {
         {history.length === 0 ? (
           <p class="muted">None yet.</p>
         ) : (
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Graph</th>
-                <th scope="col">State</th>
-                <th scope="col">Started</th>
-                <th scope="col">Last change</th>
-              </tr>
-            </thead>
-            <tbody>
-              {history.map((workflow) => (
-                <tr key={workflow.instanceId}>
-                  <td>
-                    <a href={link("workflows", workflow.instanceId)}>{workflow.injectableName}</a>
-                  </td>
-                  <td>
-                    <State state={workflow._status} />
-                  </td>
-                  <td>
-                    <Time iso={workflow.createdAt} />
-                  </td>
-                  <td>
-                    <Time iso={workflow.updatedAt} />
-                  </td>
+          <div class="scroll">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Graph</th>
+                  <th scope="col">State</th>
+                  <th scope="col">Started</th>
+                  <th scope="col">Last change</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {history.map((workflow) => (
+                  <tr key={workflow.instanceId}>
+                    <td>
+                      <a href={link("workflows", workflow.instanceId)}>{workflow.injectableName}</a>
+                    </td>
+                    <td>
+                      <State state={workflow._status} />
+                    </td>
+                    <td>
+                      <Time iso={workflow.createdAt} />
+                    </td>
+                    <td>
+                      <Time iso={workflow.updatedAt} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
         )}
       </Section>
       <Section title="OBM setting">

@@ -9,6 +9,8 @@ interface OptionField {
   label: string;
   key: string;
   initial: unknown;
+  /** The graph itself leaves it null: the one running it must give it (RackHD's Graph.InstallCentOS `version`). */
+  required: boolean;
 }
 
 /** The options a graph's form shows: each task's options, with the graph's defaults and its own for that task. */
@@ -18,23 +20,22 @@ function fieldsOf(graph: GraphDefinition, tasks: Map<string, TaskDefinition>): O
     const own = graph.options?.[task.label] ?? {};
     const base = (task.taskName && tasks.get(task.taskName)?.options) || {};
     const keys = new Set([...Object.keys(base), ...Object.keys(own)]);
-    return [...keys].sort().map((key) => ({
-      label: task.label,
-      key,
-      initial: key in own ? own[key] : key in defaults ? defaults[key] : base[key],
-    }));
+    return [...keys].sort().map((key) => {
+      const fromGraph = key in own ? own[key] : defaults[key];
+      return { label: task.label, key, initial: fromGraph !== undefined ? fromGraph : base[key], required: fromGraph === null };
+    });
   });
 }
 
 const asText = (value: unknown): string =>
   value === null || value === undefined ? "" : typeof value === "string" ? value : JSON.stringify(value);
 
-/** The options to send: every required field, and every field changed from its default. */
+/** The options to send: every field changed from its default (an empty one with no default is not sent). */
 function optionsFrom(form: FormData, fields: OptionField[]): Record<string, Record<string, unknown>> {
   const options: Record<string, Record<string, unknown>> = {};
   for (const field of fields) {
     const text = String(form.get(`${field.label}.${field.key}`) ?? "");
-    if (field.initial !== null && text === asText(field.initial)) continue;
+    if (text === asText(field.initial)) continue;
     let value: unknown = text;
     if (field.initial !== null && typeof field.initial !== "string") {
       try {
@@ -97,12 +98,12 @@ export function StartWorkflow({ nodeId }: { nodeId: string }) {
                 .map((field) => (
                   <label key={field.key}>
                     {field.key}
-                    {field.initial === null && <span class="required"> (required)</span>}{" "}
+                    {field.required && <span class="required"> (required)</span>}{" "}
                     <Field
                       name={`${label}.${field.key}`}
                       secret={SECRET.test(field.key)}
                       defaultValue={asText(field.initial)}
-                      required={field.initial === null}
+                      required={field.required}
                     />
                   </label>
                 ))}

@@ -48,7 +48,7 @@ function Dag({ workflow, selected, onSelect }: { workflow: Workflow; selected?: 
               key={id}
               class={`task task-${task.state}${selected === id ? " selected" : ""}`}
               transform={`translate(${x - BOX.width / 2} ${y - BOX.height / 2})`}
-              tabIndex={0}
+              tabindex={0}
               role="button"
               aria-pressed={selected === id}
               aria-label={`${task.label}: ${task.state}`}

@@ -1,8 +1,9 @@
+import { gunzipSync } from "node:zlib";
 import { consoleHtml } from "../../lib/http/console/consolePage";
-import { get } from "../support/api";
+import { api, get } from "../support/api";
 
 /** The asset names the page links to. */
-const assetsOf = (html: string): string[] => [...html.matchAll(/(?:href|src)="([^"]+)"/g)].map((match) => match[1]);
+const assetsOf = (html: string): string[] => [...html.matchAll(/(?:href|src)="([^"]*\/console\/[^"]+)"/g)].map((match) => match[1]);
 
 describe("the console's page and assets", () => {
   it("serves a shell page that names its assets by content, never cached, with a policy that allows only this service", async () => {
@@ -25,6 +26,11 @@ describe("the console's page and assets", () => {
     expect(js.raw.length).toBeGreaterThan(20_000);
     expect(js.raw).not.toMatch(/\bimport\(|https?:\/\/(?!www\.w3\.org)/);
     expect((await get(style)).headers["content-type"]).toBe("text/css; charset=utf-8");
+    // Gzipped for a browser that takes it (an HTTP API compresses nothing itself): the same bytes.
+    const gzipped = await api({ method: "GET", path: script, headers: { "accept-encoding": "gzip, deflate, br" } });
+    expect(gzipped.headers).toMatchObject({ "content-encoding": "gzip", vary: "accept-encoding" });
+    expect(gunzipSync(gzipped.bytes).toString()).toBe(js.raw);
+    expect(gzipped.bytes.length).toBeLessThan(js.raw.length / 2);
     expect(await get("/console/assets/app-000000000000.js")).toMatchObject({
       status: 404,
       body: { message: expect.stringMatching(/reload/) },

@@ -1,9 +1,17 @@
 import { createHash } from "node:crypto";
+import { gzipSync } from "node:zlib";
 import assets from "console-assets";
 
 export interface ConsoleFile {
   body: string;
   contentType: string;
+  /** The body gzipped, made on first use: API Gateway's HTTP APIs compress nothing themselves. */
+  gzipped: () => Buffer;
+}
+
+function consoleFile(body: string, contentType: string): ConsoleFile {
+  let gzipped: Buffer | undefined;
+  return { body, contentType, gzipped: () => (gzipped ??= gzipSync(body, { level: 9 })) };
 }
 
 const fingerprint = (text: string): string => createHash("sha256").update(text).digest("hex").slice(0, 12);
@@ -13,8 +21,8 @@ const fingerprint = (text: string): string => createHash("sha256").update(text).
  * may be cached for a year, and a new deployment's page names new files.
  */
 export const CONSOLE_FILES: ReadonlyMap<string, ConsoleFile> = new Map([
-  [`app-${fingerprint(assets.js)}.js`, { body: assets.js, contentType: "text/javascript; charset=utf-8" }],
-  [`app-${fingerprint(assets.css)}.css`, { body: assets.css, contentType: "text/css; charset=utf-8" }],
+  [`app-${fingerprint(assets.js)}.js`, consoleFile(assets.js, "text/javascript; charset=utf-8")],
+  [`app-${fingerprint(assets.css)}.css`, consoleFile(assets.css, "text/css; charset=utf-8")],
 ]);
 
 const [scriptName, styleName] = [...CONSOLE_FILES.keys()];
@@ -32,6 +40,7 @@ export function consoleHtml(prefix: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Provisioning console</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="${assetsAt}/${styleName}">
 </head>
 <body>

@@ -1,0 +1,187 @@
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { simulateBoot } from "../../scripts/nodeSimulator";
+import { type OfflineServer, startOffline } from "../support/offlineServer";
+
+jest.setTimeout(240_000);
+
+/** Where the screenshots go (the README names it); the README's own is copied from here. */
+const SCREENSHOTS = join(__dirname, "../../test-artifacts/console");
+const CHROMIUM = "/usr/bin/chromium";
+const MAC = "52:54:00:c0:50:01";
+const LAPTOP = { width: 1280, height: 800 };
+
+/**
+ * The operator console in a real browser (Debian's Chromium, driven by playwright-core) against
+ * the real `serverless offline`: a machine discovered by the node simulator appears, an install
+ * started from the console's form runs as the simulator plays the machine, the DAG goes from
+ * running to succeeded, a second workflow is cancelled, and the task list works. Any error in
+ * the page's console fails the test.
+ */
+describe("the operator console in a real browser", () => {
+  let server: OfflineServer;
+  let browser: Browser;
+  const errors: string[] = [];
+
+  async function open(path: string, viewport = LAPTOP): Promise<Page> {
+    const page = await browser.newPage({ viewport });
+    page.on("console", (message) => message.type() === "error" && errors.push(`${page.url()}: ${message.text()}`));
+    page.on("pageerror", (error) => errors.push(`${page.url()}: ${error.message}`));
+    await page.goto(`${server.baseUrl}${path}`);
+    return page;
+  }
+  const shoot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  /** Nothing wider than the window: no sideways scrolling of the page itself. */
+  const fitsWidth = (page: Page) => page.evaluate<boolean>("document.documentElement.scrollWidth <= window.innerWidth");
+
+  beforeAll(async () => {
+    if (!existsSync(CHROMIUM))
+      throw new Error(`The browser tier needs Debian's Chromium at ${CHROMIUM}: apt-get install -y chromium (.ci/run does).`);
+    server = await startOffline({ DEMO_NODES: "off" });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu", "--no-first-run"] });
+    mkdirSync(SCREENSHOTS, { recursive: true });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  afterEach(() => {
+    expect(errors).toEqual([]);
+    errors.length = 0;
+  });
+
+  it("discovers a machine, installs it from the form, watches the DAG succeed, and cancels a second workflow", async () => {
+    const page = await open("/console");
+    await page.getByText("No machines yet").waitFor();
+
+    expect((await simulateBoot({ server: server.baseUrl, macs: [MAC], pollMs: 100 })).outcome).toBe("discovered");
+    await page.reload();
+    await page.getByRole("link", { name: MAC }).click();
+    await page.getByRole("heading", { name: MAC }).waitFor();
+    // Catalogs, collapsed and searchable.
+    await page.getByText("dmi", { exact: true }).waitFor();
+    await page.getByLabel("Search the catalogs").fill("Product Name");
+    await page
+      .getByText(/matching lines/)
+      .first()
+      .waitFor();
+    expect(await page.locator("details[open] pre").first().textContent()).toContain("Product Name");
+    await page.getByRole("button", { name: "Save OBM setting" }).click();
+    await page.getByRole("status").filter({ hasText: "Saved." }).waitFor();
+    await shoot(page, "machine");
+
+    // Start an install from the form built from the graph's options (defaults filled in).
+    await page.getByRole("link", { name: "Start a workflow" }).click();
+    await page.getByLabel("Graph").selectOption("Graph.InstallCentOS");
+    const version = page.locator('input[name="install-os.version"]');
+    expect(await version.getAttribute("required")).not.toBeNull();
+    expect(await page.locator('input[name="install-os.installScript"]').inputValue()).toBe("centos-ks");
+    expect(await page.locator('input[name="install-os.rootPassword"]').getAttribute("type")).toBe("password");
+    await version.fill("7");
+    await page.getByRole("button", { name: "Start" }).click();
+    await page.waitForURL(/#\/workflows\//);
+    await page.locator('[data-label="install-os"][data-state="running"]').waitFor();
+    await page.getByText("Waiting for the machine to network-boot").waitFor();
+    await shoot(page, "workflow-running");
+
+    // The machine boots its install: the DAG follows (polling) to succeeded.
+    expect((await simulateBoot({ server: server.baseUrl, macs: [MAC] })).outcome).toBe("installed");
+    await page.locator('[data-label="install-os"][data-state="succeeded"]').waitFor({ timeout: 20_000 });
+    await page.getByText("every task succeeded").waitFor();
+    await page.locator('[data-label="install-os"]').focus();
+    await page.keyboard.press("Enter");
+    await page.getByText("Install script fetched").waitFor();
+    expect(await page.locator(".task-details").textContent()).toContain("it reported its install complete");
+    expect(await page.locator(".task-details pre").textContent()).not.toContain("RackHDRocks!");
+    await shoot(page, "workflow");
+
+    // A second workflow, cancelled from its view.
+    await page.getByRole("link", { name: /^[0-9a-f]{24}$/ }).click();
+    await page.getByRole("link", { name: "Start a workflow" }).click();
+    await page.getByLabel("Graph").selectOption("Graph.InstallUbuntu");
+    await page.getByRole("button", { name: "Start" }).click();
+    await page.waitForURL(/#\/workflows\//);
+    await page.getByRole("button", { name: "Cancel workflow" }).click();
+    await page.locator(".card-head .state-cancelled").waitFor();
+    await page.getByText(/was cancelled at/).waitFor();
+    await shoot(page, "workflow-cancelled");
+
+    await page.goto(`${server.baseUrl}/console#/machines`);
+    await page.getByRole("link", { name: MAC }).waitFor();
+    await shoot(page, "machines");
+    await page.close();
+  });
+
+  it("keeps a task list: add, mark done, edit, delete", async () => {
+    const page = await open("/console#/tasks");
+    await page.getByRole("form", { name: "Add a task" }).getByLabel("Title").fill("Rack the new servers");
+    await page.getByRole("form", { name: "Add a task" }).getByLabel("Description").fill("Row 4");
+    await page.getByRole("button", { name: "Add" }).click();
+    const row = page.locator(".tasks li").filter({ hasText: "Rack the new servers" });
+    await row.getByRole("checkbox").click();
+    await page.locator(".tasks li.done").filter({ hasText: "Rack the new servers" }).waitFor();
+    await row.getByRole("button", { name: "Edit Rack the new servers" }).click();
+    await page.locator(".tasks li form").getByLabel("Title").fill("Rack and cable the new servers");
+    await page.getByRole("button", { name: "Save" }).click();
+    await page.locator(".tasks li").filter({ hasText: "Rack and cable the new servers" }).waitFor();
+    await shoot(page, "tasks");
+    await page.getByRole("button", { name: "Delete Rack and cable the new servers" }).click();
+    await page.getByText("Rack and cable the new servers").waitFor({ state: "detached" });
+    await page.close();
+  });
+
+  it("fits a phone and a laptop screen without sideways scrolling", async () => {
+    for (const viewport of [LAPTOP, { width: 390, height: 844 }]) {
+      const page = await open("/console#/machines", viewport);
+      await page.getByRole("link", { name: MAC }).waitFor();
+      expect(await fitsWidth(page)).toBe(true);
+      await page.getByRole("link", { name: MAC }).click();
+      await page.getByRole("heading", { name: MAC }).waitFor();
+      expect(await fitsWidth(page)).toBe(true);
+      if (viewport.width < 800) await shoot(page, "machine-phone");
+      await page.close();
+    }
+  });
+});
+
+describe("the operator console with auth on", () => {
+  let server: OfflineServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startOffline({ DEMO_NODES: "on", PROVISIONING_AUTH: "on", TASKS_AUTH: "all", AUTH_USERS: "admin:s3cret" });
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu", "--no-first-run"] });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  it("asks for credentials once per browser session, says so when they are refused, and sends them as the API expects", async () => {
+    const page = await browser.newPage({ viewport: LAPTOP });
+    const dialogs: string[] = [];
+    page.on("dialog", (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await page.goto(`${server.baseUrl}/console`);
+    const signIn = page.getByRole("dialog", { name: "Sign in" });
+    await signIn.getByText("asks for a user name and password").waitFor();
+    await signIn.getByLabel("User").fill("admin");
+    await signIn.getByLabel("Password").fill("wrong");
+    await signIn.getByRole("button", { name: "Sign in" }).click();
+    await signIn.getByText("Those credentials were refused").waitFor();
+    await signIn.getByLabel("User").fill("admin");
+    await signIn.getByLabel("Password").fill("s3cret");
+    await signIn.getByRole("button", { name: "Sign in" }).click();
+    await page.getByRole("link", { name: "08:00:27:27:eb:12" }).waitFor();
+    // The session's credentials serve every page: no second prompt.
+    await page.getByRole("link", { name: "Tasks" }).click();
+    await page.getByRole("form", { name: "Add a task" }).waitFor();
+    expect(await signIn.count()).toBe(0);
+    expect(dialogs).toEqual([]);
+    await page.screenshot({ path: join(SCREENSHOTS, "signed-in.png") });
+    await page.close();
+  });
+});
