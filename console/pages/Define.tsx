@@ -1,6 +1,5 @@
 import { useState } from "preact/hooks";
 import { get, PROVISIONING, request } from "../api";
-import type { Sku } from "../model";
 import { ErrorNote, Section, useLoad } from "../ui";
 
 interface Rule {
@@ -74,24 +73,25 @@ function RuleForm({ kind, onDone }: { kind: "skus" | "tags"; onDone: () => void 
   );
 }
 
+/** SKUs and tags are both named rule sets over catalogs: one section each, the same form. */
+function RuleSets({ kind, title, what }: { kind: "skus" | "tags"; title: string; what: string }) {
+  const existing = useLoad(() => get<{ name: string }[]>(`${PROVISIONING}/${kind}`), []);
+  return (
+    <Section title={title}>
+      <p class="muted">
+        {what} Now: {existing.data?.map((set) => set.name).join(", ") || "none"}.
+      </p>
+      <RuleForm kind={kind} onDone={existing.reload} />
+      <ErrorNote error={existing.error} />
+    </Section>
+  );
+}
+
 export function Define() {
-  const skus = useLoad(() => get<Sku[]>(`${PROVISIONING}/skus`), []);
-  const tags = useLoad(() => get<{ name: string }[]>(`${PROVISIONING}/tags`), []);
   return (
     <>
-      <Section title="SKUs">
-        <p class="muted">
-          A SKU groups machines whose catalogs pass every rule. Now: {skus.data?.map((sku) => sku.name).join(", ") || "none"}.
-        </p>
-        <RuleForm kind="skus" onDone={skus.reload} />
-      </Section>
-      <Section title="Tags">
-        <p class="muted">
-          A tag marks machines whose catalogs pass its rules. Now: {tags.data?.map((tag) => tag.name).join(", ") || "none"}.
-        </p>
-        <RuleForm kind="tags" onDone={tags.reload} />
-      </Section>
-      <ErrorNote error={skus.error ?? tags.error} />
+      <RuleSets kind="skus" title="SKUs" what="A SKU groups machines whose catalogs pass every rule." />
+      <RuleSets kind="tags" title="Tags" what="A tag marks machines whose catalogs pass its rules." />
     </>
   );
 }

@@ -2,16 +2,19 @@
 
 // Query strings: every parameter with all its values (`?macs=a&macs=b`), bounded.
 
+/** Any query parameter's values. */
+export const queryValues = {
+  type: "array",
+  maxItems: 64,
+  items: { type: "string", maxLength: 1_024 },
+  "x-error": "Query parameters take at most 64 values of at most 1024 characters each",
+} as const;
+
 export const Query = {
   type: "object",
   maxProperties: 64,
   "x-error": "Query string has more than 64 parameters",
-  additionalProperties: {
-    type: "array",
-    maxItems: 64,
-    items: { type: "string", maxLength: 1_024 },
-    "x-error": "Query parameters take at most 64 values of at most 1024 characters each",
-  },
+  additionalProperties: queryValues,
 } as const;
 
 /** An OpenAPI 3.1 document (GET …/openapi.json). */

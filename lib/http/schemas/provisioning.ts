@@ -1,3 +1,5 @@
+import { queryValues } from "./common";
+
 /**
  * The provisioning service's schemas (RackHD 1.1): JSON Schema literals, the one source of the
  * run-time check, the TypeScript types and the docs. `x-error` is the contract's text for a value
@@ -765,13 +767,17 @@ export const PlainNotFound = {
   additionalProperties: false,
 } as const;
 
-/** A library entry's 404: RackHD's `{"error":"Not Found"}`, or `{"message"}` for a name longer than any name. */
-export const LibraryNotFound = {
-  anyOf: [
-    { type: "object", properties: { error: { const: "Not Found" } }, required: ["error"], additionalProperties: false },
-    { type: "object", properties: { message: { type: "string" } }, required: ["message"], additionalProperties: false },
-  ],
-} as const;
+/** A route's own 404 text `{"error": text}`, or the stack's `{"message"}` for a name longer than any name. */
+const notFoundAs = <Text extends string>(text: Text) =>
+  ({
+    anyOf: [
+      { type: "object", properties: { error: { const: text } }, required: ["error"], additionalProperties: false },
+      { type: "object", properties: { message: { type: "string" } }, required: ["message"], additionalProperties: false },
+    ],
+  }) as const;
+
+/** A library entry's 404: RackHD's `{"error":"Not Found"}`. */
+export const LibraryNotFound = notFoundAs("Not Found");
 
 // The file store (RackHD 1.1 §8).
 
@@ -788,12 +794,7 @@ export const FileQuery = {
       "x-error": "size must be the file's length in bytes, once",
     },
   },
-  additionalProperties: {
-    type: "array",
-    maxItems: 64,
-    items: { type: "string", maxLength: 1_024 },
-    "x-error": "Query parameters take at most 64 values of at most 1024 characters each",
-  },
+  additionalProperties: queryValues,
 } as const;
 
 const hex = (length: number) => ({ type: "string", pattern: `^[0-9a-f]{${length}}$` }) as const;
@@ -835,13 +836,8 @@ export const FileRedirect = {
   additionalProperties: false,
 } as const;
 
-/** RackHD's `{"error":"File not found."}`, or `{"message"}` for a name longer than any name. */
-export const FileNotFound = {
-  anyOf: [
-    { type: "object", properties: { error: { const: "File not found." } }, required: ["error"], additionalProperties: false },
-    { type: "object", properties: { message: { type: "string" } }, required: ["message"], additionalProperties: false },
-  ],
-} as const;
+/** The file routes' 404: RackHD's `{"error":"File not found."}`. */
+export const FileNotFound = notFoundAs("File not found.");
 
 /** 204: no body. */
 export const NoContent = {} as const;

@@ -2,7 +2,7 @@ import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { Settings } from "../../config/settings";
 import { processSingleton } from "../processSingleton";
-import { unavailableFor } from "./unavailable";
+import { answerUnavailableAs503 } from "./unavailable";
 
 /** How long the SDK may spend on one call, all attempts included, within the function's time-out. */
 export interface StoreTimeouts {
@@ -44,17 +44,7 @@ export function documentClient(config: Pick<Settings, "dynamodbEndpoint" | "func
       },
       ...(local && !process.env.AWS_ACCESS_KEY_ID && { credentials: { accessKeyId: "local", secretAccessKey: "local" } }),
     });
-    // Outermost, so it sees the error once the SDK's retries are spent.
-    client.middlewareStack.add(
-      (next) => async (args) => {
-        try {
-          return await next(args);
-        } catch (error) {
-          throw unavailableFor(error) ?? error;
-        }
-      },
-      { step: "initialize", name: "unavailableAs503" },
-    );
+    answerUnavailableAs503(client);
     return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
   });
 }

@@ -34,3 +34,25 @@ export function unavailableFor(error: unknown): UnavailableError | undefined {
   }
   return undefined;
 }
+
+/** The part of an SDK v3 client this needs: its middleware stack. */
+interface WithMiddleware {
+  middlewareStack: { add: (middleware: never, options: { step: "initialize"; name: string }) => void };
+}
+
+/**
+ * Makes a client (DynamoDB, S3) throw UnavailableError for a failure worth retrying, as its
+ * outermost middleware, so that it sees the error once the SDK's retries are spent.
+ */
+export function answerUnavailableAs503(client: WithMiddleware): void {
+  const middleware =
+    (next: (args: unknown) => Promise<unknown>) =>
+    async (args: unknown): Promise<unknown> => {
+      try {
+        return await next(args);
+      } catch (error) {
+        throw unavailableFor(error) ?? error;
+      }
+    };
+  client.middlewareStack.add(middleware as never, { step: "initialize", name: "unavailableAs503" });
+}

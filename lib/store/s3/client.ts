@@ -1,7 +1,7 @@
 import { S3Client } from "@aws-sdk/client-s3";
 import type { Settings } from "../../config/settings";
 import { storeTimeouts } from "../dynamodb/client";
-import { unavailableFor } from "../dynamodb/unavailable";
+import { answerUnavailableAs503 } from "../dynamodb/unavailable";
 import { processSingleton } from "../processSingleton";
 
 /**
@@ -26,16 +26,7 @@ export function s3Client(config: Pick<Settings, "s3Endpoint" | "functionTimeoutS
       requestHandler: { connectionTimeout: timeouts.connectionTimeoutMs, requestTimeout: timeouts.requestTimeoutMs },
       ...(local && !process.env.AWS_ACCESS_KEY_ID && { credentials: { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" } }),
     });
-    client.middlewareStack.add(
-      (next) => async (args) => {
-        try {
-          return await next(args);
-        } catch (error) {
-          throw unavailableFor(error) ?? error;
-        }
-      },
-      { step: "initialize", name: "unavailableAs503" },
-    );
+    answerUnavailableAs503(client);
     return client;
   });
 }
