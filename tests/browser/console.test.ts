@@ -113,6 +113,21 @@ describe("the operator console in a real browser", () => {
     await page.close();
   });
 
+  it("defines a SKU by a rule on the catalogs; the machine list then shows it", async () => {
+    const page = await open("/console#/define");
+    const form = page.getByRole("form", { name: "Define a SKU" });
+    await form.getByLabel("Name").fill("VirtualBox guests");
+    await form.getByLabel("Catalog path").fill("dmi.System Information.Product Name");
+    await form.getByLabel("equals").fill("VirtualBox");
+    await form.getByRole("button", { name: "Define" }).click();
+    await form.getByRole("status").filter({ hasText: "SKU VirtualBox guests defined" }).waitFor();
+    await page.getByRole("link", { name: "Machines" }).click();
+    await page.getByRole("row").filter({ hasText: MAC }).getByText("VirtualBox guests").waitFor();
+    await page.getByLabel("Search").fill("virtualbox guests");
+    expect(await page.getByRole("row").count()).toBe(2); // the header and the machine
+    await page.close();
+  });
+
   it("keeps a task list: add, mark done, edit, delete", async () => {
     const page = await open("/console#/tasks");
     await page.getByRole("form", { name: "Add a task" }).getByLabel("Title").fill("Rack the new servers");
