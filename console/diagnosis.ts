@@ -14,12 +14,17 @@ export interface Diagnosis {
 type Clock = (iso: string) => string;
 const defaultClock: Clock = (iso) => new Date(iso).toLocaleString();
 
-/** A task that waits for the machine: it boots a profile (an install). */
+/** A task that waits for the machine: it boots a profile (an install, or discovery's microkernel). */
 const bootsMachine = (task: WorkflowTask): boolean => typeof task.options.profile === "string";
+/** An install boots an installer that fetches its script; discovery boots a microkernel that calls back. */
+const installs = (task: WorkflowTask): boolean => typeof task.options.installScript === "string";
 
 /** The last thing the machine sent for a task that boots it. */
 export function lastFromMachine(task: WorkflowTask, at: Clock = defaultClock): string {
-  if (task.state === "succeeded" && task.finishedAt) return `it reported its install complete at ${at(task.finishedAt)}`;
+  if (task.state === "succeeded" && task.finishedAt)
+    return installs(task)
+      ? `it reported its install complete at ${at(task.finishedAt)}`
+      : `its microkernel called back at ${at(task.finishedAt)}`;
   if (task.templateFetchedAt)
     return `it fetched its install script (${String(task.options.installScript ?? "the template")}) at ${at(task.templateFetchedAt)}`;
   if (task.bootedAt) return `it fetched its boot profile at ${at(task.bootedAt)}`;
@@ -35,6 +40,14 @@ function waitingOnMachine(task: WorkflowTask, at: Clock): Diagnosis {
       details: [
         "The machine has not fetched its boot profile yet.",
         "Check that it is powered on, boots from the network first, and that its DHCP answer points at this service's /api/current/profiles.",
+      ],
+    };
+  if (!installs(task))
+    return {
+      tone: "waiting",
+      headline: `The machine booted the discovery microkernel at ${at(task.bootedAt)} and has not called back yet.`,
+      details: [
+        "The microkernel asks this service for its work (bootstrap.js): check that it can reach the API server its kernel line names.",
       ],
     };
   if (!task.templateFetchedAt)

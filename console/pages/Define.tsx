@@ -73,16 +73,48 @@ function RuleForm({ kind, onDone }: { kind: "skus" | "tags"; onDone: () => void 
   );
 }
 
-/** SKUs and tags are both named rule sets over catalogs: one section each, the same form. */
+/** A SKU (by id) or a tag (by name) as listed. */
+interface RuleSet {
+  id?: string;
+  name: string;
+  rules?: { path: string; [test: string]: unknown }[];
+}
+
+const ruleText = ({ path, ...test }: { path: string; [test: string]: unknown }): string =>
+  `${path} ${Object.entries(test)
+    .map(([operator, value]) => `${operator} ${JSON.stringify(value)}`)
+    .join(", ")}`;
+
+/** SKUs and tags are both named rule sets over catalogs: one section each, the same list and form. */
 function RuleSets({ kind, title, what }: { kind: "skus" | "tags"; title: string; what: string }) {
-  const existing = useLoad(() => get<{ name: string }[]>(`${PROVISIONING}/${kind}`), []);
+  const existing = useLoad(() => get<RuleSet[]>(`${PROVISIONING}/${kind}`), []);
+  const [error, setError] = useState<string>();
+  const remove = async (set: RuleSet) => {
+    try {
+      setError(undefined);
+      await request("DELETE", `${PROVISIONING}/${kind}/${encodeURIComponent(kind === "skus" ? set.id! : set.name)}`);
+      existing.reload();
+    } catch (failure) {
+      setError((failure as Error).message);
+    }
+  };
   return (
     <Section title={title}>
-      <p class="muted">
-        {what} Now: {existing.data?.map((set) => set.name).join(", ") || "none"}.
-      </p>
+      <p class="muted">{what}</p>
+      {(existing.data ?? []).length > 0 && (
+        <ul class="rule-sets">
+          {existing.data!.map((set) => (
+            <li key={set.id ?? set.name}>
+              <strong>{set.name}</strong> <span class="muted mono">{(set.rules ?? []).map(ruleText).join("; ")}</span>
+              <button type="button" class="danger" onClick={() => remove(set)} aria-label={`Delete ${set.name}`}>
+                Delete
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
       <RuleForm kind={kind} onDone={existing.reload} />
-      <ErrorNote error={existing.error} />
+      <ErrorNote error={error ?? existing.error} />
     </Section>
   );
 }

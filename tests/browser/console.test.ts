@@ -125,6 +125,12 @@ describe("the operator console in a real browser", () => {
     await page.getByRole("row").filter({ hasText: MAC }).getByText("VirtualBox guests").waitFor();
     await page.getByLabel("Search").fill("virtualbox guests");
     expect(await page.getByRole("row").count()).toBe(2); // the header and the machine
+
+    // Listed with its rule, and deleted from there.
+    await page.getByRole("link", { name: "SKUs & tags" }).click();
+    await page.getByText('dmi.System Information.Product Name equals "VirtualBox"').waitFor();
+    await page.getByRole("button", { name: "Delete VirtualBox guests" }).click();
+    await page.getByRole("button", { name: "Delete VirtualBox guests" }).waitFor({ state: "detached" });
     await page.close();
   });
 

@@ -53,6 +53,18 @@ describe("why a workflow is where it is, in plain words", () => {
     expect(diagnose(workflow("running", [installing]), at).headline).toBe("Installing: the machine fetched its install script at 08:06.");
   });
 
+  it("tells discovery's microkernel from an installer", () => {
+    const bootstrap = task("bootstrap-ubuntu", {
+      state: "running",
+      options: { profile: "linux.ipxe" },
+      startedAt: "2026-11-23T08:01:00.000Z",
+      bootedAt: "2026-11-23T08:02:00.000Z",
+    });
+    expect(diagnose(workflow("running", [bootstrap]), at).headline).toBe(
+      "The machine booted the discovery microkernel at 08:02 and has not called back yet.",
+    );
+  });
+
   it("names the task that timed out, when, and the last thing the machine sent", () => {
     const timedOut = install({
       state: "timeout",
