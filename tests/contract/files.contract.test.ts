@@ -1,5 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
+import { isDomainError, type UnavailableError } from "../../lib/errors";
 import { deleteFile, downloadFile, findFile, listFiles, putFile, startUpload, URL_SECONDS } from "../../lib/provisioning/files/fileService";
+import { s3Client } from "../../lib/store/s3/client";
+import { S3FileBlobs } from "../../lib/store/s3/fileBlobs";
 import { provisioningAdapters, type Stores } from "../support/provisioningAdapters";
 
 jest.setTimeout(60_000);
@@ -88,4 +91,20 @@ describe.each(provisioningAdapters)("the file store (%s)", (adapter, make) => {
       expect(await stores.fileIds.get(abandoned!.uuid)).toBeUndefined();
     });
   }
+});
+
+describe("the S3 adapter when S3 cannot be reached", () => {
+  it("fails as UnavailableError (503 with Retry-After), not as a 500", async () => {
+    const { freePort } = await import("../support/offlineServer");
+    const nowhere = `http://127.0.0.1:${await freePort()}`; // nothing listens there
+    const blobs = new S3FileBlobs(s3Client({ s3Endpoint: nowhere, functionTimeoutSeconds: 2 }), "files");
+    for (const call of [() => blobs.get("files/x"), () => blobs.put("files/x", Buffer.from("x")), () => blobs.digest("files/x")]) {
+      const failure = await call().then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(isDomainError(failure) && failure.kind).toBe("unavailable");
+      expect((failure as UnavailableError).retryAfterSeconds).toBeGreaterThan(0);
+    }
+  });
 });
