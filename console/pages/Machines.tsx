@@ -5,24 +5,24 @@ import { ErrorNote, link, Section, State, Time, useLoad, usePolling } from "../u
 
 const PAGE = 50;
 
-interface Fleet {
-  nodes: MachineNode[];
+/** What changes often (running workflows) and what changes rarely (SKU names), read together. */
+interface Activity {
   active: Map<string, Workflow>;
   skus: Map<string, string>;
 }
 
-async function loadFleet(onNodes: (nodes: MachineNode[]) => void): Promise<Fleet> {
-  const [nodes, active, skus] = await Promise.all([
-    getAll<MachineNode>(`${PROVISIONING}/nodes`, 500, onNodes),
+async function loadActivity(): Promise<Activity> {
+  const [active, skus] = await Promise.all([
     getAll<Workflow>(`${PROVISIONING}/workflows?active=true`),
     get<Sku[]>(`${PROVISIONING}/skus`).catch(() => [] as Sku[]),
   ]);
   return {
-    nodes,
     active: new Map(active.filter((workflow) => workflow.node).map((workflow) => [workflow.node!, workflow])),
     skus: new Map(skus.map((sku) => [sku.id, sku.name])),
   };
 }
+
+type Fleet = Activity & { nodes: MachineNode[] };
 
 /** What a search matches in a machine: its name, id, MACs, type, SKU, tags, OBM service, workflow. */
 function haystack(node: MachineNode, fleet: Fleet): string {
@@ -41,15 +41,25 @@ function haystack(node: MachineNode, fleet: Fleet): string {
     .toLowerCase();
 }
 
+/** How often the list reads what runs (a few requests), and the whole fleet (a request per 500 machines). */
+const ACTIVITY_MS = 10_000;
+const FLEET_MS = 60_000;
+
 export function Machines() {
   const [partial, setPartial] = useState<MachineNode[]>([]);
-  const fleet = useLoad(() => loadFleet(setPartial), []);
-  usePolling(fleet.reload, 10_000, true);
+  const nodes = useLoad(() => getAll<MachineNode>(`${PROVISIONING}/nodes`, 500, setPartial), []);
+  const activity = useLoad(loadActivity, []);
+  usePolling(activity.reload, ACTIVITY_MS, true);
+  usePolling(nodes.reload, FLEET_MS, true);
   const [query, setQuery] = useState("");
   const [running, setRunning] = useState("any");
   const [page, setPage] = useState(0);
 
-  const data: Fleet = fleet.data ?? { nodes: partial, active: new Map(), skus: new Map() };
+  const data: Fleet = useMemo(
+    () => ({ nodes: nodes.data ?? partial, ...(activity.data ?? { active: new Map(), skus: new Map() }) }),
+    [nodes.data, partial, activity.data],
+  );
+  const error = nodes.error ?? activity.error;
   const shown = useMemo(() => {
     const words = query.toLowerCase().split(/\s+/).filter(Boolean);
     return data.nodes.filter((node) => {
@@ -65,7 +75,17 @@ export function Machines() {
   const rows = shown.slice(at * PAGE, at * PAGE + PAGE);
 
   return (
-    <Section title="Machines" actions={<span class="muted">{data.nodes.length} known</span>}>
+    <Section
+      title="Machines"
+      actions={
+        <span class="actions">
+          <span class="muted">{data.nodes.length} known</span>
+          <button type="button" onClick={nodes.reload}>
+            Refresh
+          </button>
+        </span>
+      }
+    >
       <div class="toolbar">
         <label>
           Search{" "}
@@ -94,9 +114,9 @@ export function Machines() {
           </select>
         </label>
       </div>
-      <ErrorNote error={fleet.error} />
-      {data.nodes.length === 0 && !fleet.error ? (
-        <p class="muted">{fleet.data ? "No machines yet: boot one from the network and it appears here." : "Loading…"}</p>
+      <ErrorNote error={error} />
+      {data.nodes.length === 0 && !error ? (
+        <p class="muted">{nodes.data ? "No machines yet: boot one from the network and it appears here." : "Loading…"}</p>
       ) : (
         <div class="scroll">
           <table class="machines">

@@ -152,6 +152,28 @@ describe("the operator console in a real browser", () => {
     await page.close();
   });
 
+  it("pages through thousands of machines, and finds one by search", async () => {
+    const macOf = (n: number) =>
+      `02:00:00:00:${((n >> 8) & 0xff).toString(16).padStart(2, "0")}:${(n & 0xff).toString(16).padStart(2, "0")}`;
+    const create = (n: number) =>
+      fetch(`${server.baseUrl}/api/1.1/nodes`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ name: `rack-${n}`, identifiers: [macOf(n)] }),
+      }).then((answer) => expect(answer.status).toBe(201));
+    const FLEET = 1500;
+    for (let first = 0; first < FLEET; first += 50) await Promise.all(Array.from({ length: 50 }, (_, i) => create(first + i)));
+
+    const page = await open("/console#/machines");
+    await page.getByText(`1–50 of ${FLEET + 1}`).waitFor();
+    await page.getByRole("button", { name: "Next" }).click();
+    await page.getByText(`51–100 of ${FLEET + 1}`).waitFor();
+    await page.getByLabel("Search").fill("rack-1499");
+    await page.getByText("1–1 of 1").waitFor();
+    await page.getByRole("link", { name: "rack-1499" }).waitFor();
+    await page.close();
+  });
+
   it("fits a phone and a laptop screen without sideways scrolling", async () => {
     for (const viewport of [LAPTOP, { width: 390, height: 844 }]) {
       const page = await open("/console#/machines", viewport);
