@@ -20,6 +20,7 @@ const shared = {
     "^redoc/bundles/redoc\\.standalone\\.js$": "<rootDir>/tests/support/redocViewerText.js",
     // The console's browser bundle, built from console/ as deploy/esbuildPlugins.js builds it.
     "^console-assets$": "<rootDir>/tests/support/consoleAssets.js",
+    "^console-assets/names$": "<rootDir>/tests/support/consoleAssetNames.js",
   },
   transformIgnorePatterns: ["/node_modules/(?!@middy/)"],
   transform: {

@@ -90,7 +90,8 @@ export async function getAll<T>(url: string, pageSize = 500, onPage?: (items: T[
     onPage?.(items.slice());
     const link = answer.headers.get("link") ?? "";
     const match = /<([^>]+)>;\s*rel="next"/.exec(link);
-    next = match ? new URL(match[1], location.href).pathname + new URL(match[1], location.href).search : undefined;
+    const url = match ? new URL(match[1], location.href) : undefined;
+    next = url && url.pathname + url.search;
   }
   return items;
 }

@@ -1,6 +1,7 @@
 // The operator console's browser bundle (console/): built with esbuild when the console's
 // functions are bundled, and served by them as text (see deploy/esbuildPlugins.js). Nothing of it
 // loads from elsewhere: Preact and dagre are in the bundle.
+const { createHash } = require("node:crypto");
 const { join } = require("node:path");
 const esbuild = require("esbuild");
 
@@ -21,10 +22,26 @@ const options = {
   logLevel: "silent",
 };
 
-/** { js, css } from esbuild's outputs. */
+/** A name for content that changes when it does: it may then be cached for a year. */
+const nameOf = (body, extension) => `app-${createHash("sha256").update(body).digest("hex").slice(0, 12)}${extension}`;
+
+/**
+ * The assets from esbuild's outputs, named by their content: `files` by name (what the asset
+ * function serves) and the two names (all the page function needs).
+ */
 function assets(result) {
   const text = (extension) => result.outputFiles.find((file) => file.path.endsWith(extension))?.text ?? "";
-  return { js: text(".js"), css: text(".css") };
+  const [js, css] = [text(".js"), text(".css")];
+  const script = nameOf(js, ".js");
+  const style = nameOf(css, ".css");
+  return {
+    script,
+    style,
+    files: {
+      [script]: { body: js, contentType: "text/javascript; charset=utf-8" },
+      [style]: { body: css, contentType: "text/css; charset=utf-8" },
+    },
+  };
 }
 
 module.exports = {

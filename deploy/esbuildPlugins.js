@@ -18,14 +18,16 @@ const redocAsText = {
   },
 };
 
+// `console-assets`: the files by name (the asset function); `console-assets/names`: only their
+// names (the page function, whose bundle then holds no copy of the browser bundle).
 const consoleAssets = {
   name: "console-assets",
   setup(build) {
-    build.onResolve({ filter: /^console-assets$/ }, () => ({ path: "console-assets", namespace: "console-assets" }));
-    build.onLoad({ filter: /.*/, namespace: "console-assets" }, async () => ({
-      contents: JSON.stringify(await buildConsole()),
-      loader: "json",
-    }));
+    build.onResolve({ filter: /^console-assets(\/names)?$/ }, (args) => ({ path: args.path, namespace: "console-assets" }));
+    build.onLoad({ filter: /.*/, namespace: "console-assets" }, async (args) => {
+      const { files, script, style } = await buildConsole();
+      return { contents: JSON.stringify(args.path.endsWith("/names") ? { script, style } : files), loader: "json" };
+    });
   },
 };
 

@@ -1,4 +1,4 @@
-import { CONSOLE_FILES } from "../../lib/http/console/consolePage";
+import { CONSOLE_FILES } from "../../lib/http/console/consoleFiles";
 import { endpoint } from "../../lib/http/endpoint";
 import { header } from "../../lib/http/event";
 import { json } from "../../lib/http/responses";

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -112,6 +112,8 @@ describe.each(["memory", "dynamodb"])("serverless package (STORE=%s)", (store) =
     expect(zips.length).toBe(ROUTES.length + 1 + SCHEDULED.length);
     const { stdout } = await run("unzip", ["-Z1", join(out, "createTask.zip")]);
     expect(stdout.split("\n").sort()).toEqual(["", "handlers/tasks/create.js", "handlers/tasks/create.js.map"]);
+    // The console's browser bundle is in its asset function only; the page function holds its names.
+    expect(statSync(join(out, "consolePage.zip")).size * 2).toBeLessThan(statSync(join(out, "consoleAsset.zip")).size);
   });
 
   if (store === "dynamodb") {

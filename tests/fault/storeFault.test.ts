@@ -91,8 +91,12 @@ describe("the DynamoDB store under faults (STORE=dynamodb, serverless offline)",
     db.resume();
     phase = "after-pause";
     await sleep(2000);
-    phase = "stopped";
+    // DynamoDB Local may lose a write it acknowledged in the instant before its SIGKILL (it promises
+    // no durability across a kill; DynamoDB's acknowledged writes are durable), so a create whose
+    // 201 arrives as the engine is killed or after may be stored once or not at all, never twice.
+    phase = "killing";
     await db.kill();
+    phase = "stopped";
     await sleep(3000);
     db = await startDynamoDbLocal(port, 60_000, dir);
     phase = "after-restart";
@@ -113,9 +117,15 @@ describe("the DynamoDB store under faults (STORE=dynamodb, serverless offline)",
     const titles = stored.tasks.map((task) => task.title);
     const acknowledged = outcomes.filter((o) => o.ack !== undefined);
     // No acknowledged write lost; no create stored twice; a create whose answer was lost is there once.
-    const notOnce = outcomes.filter((outcome) => titles.filter((title) => title === outcome.title).length !== 1);
+    // Acknowledged by the engine just before it died: the answer arrives as it is killed or after.
+    const ackedAsKilled = (outcome: Outcome) => ["killing:201", "stopped:201"].includes(answersFor.get(outcome.title)?.at(-1) ?? "");
+    const copies = (outcome: Outcome) => titles.filter((title) => title === outcome.title).length;
+    const notOnce = outcomes.filter((outcome) => copies(outcome) !== 1);
     if (notOnce.length > 0) console.log(JSON.stringify({ notStoredOnce: notOnce, history: notOnce.map((o) => answersFor.get(o.title)) }));
-    for (const outcome of outcomes) expect(titles.filter((title) => title === outcome.title)).toHaveLength(1);
+    for (const outcome of outcomes) {
+      if (ackedAsKilled(outcome)) expect(copies(outcome)).toBeLessThanOrEqual(1);
+      else expect(copies(outcome)).toBe(1);
+    }
     expect(new Set(titles).size).toBe(titles.length);
     /** How many answers of each status a phase saw. */
     const tally = (p: string) => {
@@ -128,8 +138,9 @@ describe("the DynamoDB store under faults (STORE=dynamodb, serverless offline)",
         creates: outcomes.length,
         acknowledged: acknowledged.length,
         answerLost: lostAnswers,
+        ackedAsKilledThenLostByTheEngine: outcomes.filter((o) => ackedAsKilled(o) && copies(o) === 0).length,
         stored: titles.length,
-        answers: Object.fromEntries(["before", "paused", "after-pause", "stopped", "after-restart"].map((p) => [p, tally(p)])),
+        answers: Object.fromEntries(["before", "paused", "after-pause", "killing", "stopped", "after-restart"].map((p) => [p, tally(p)])),
       }),
     );
   });
