@@ -72,9 +72,9 @@ function App() {
   return (
     <>
       <header class="top">
-        <a class="brand" href="#/machines">
-          Provisioning console
-        </a>
+        <h1 class="brand">
+          <a href="#/machines">Provisioning console</a>
+        </h1>
         <nav aria-label="Sections">
           {nav("machines", "Machines", area === "machines" || area === "workflows")}
           {nav("define", "SKUs & tags", area === "define")}

@@ -35,7 +35,8 @@ function Catalogs({ nodeId }: { nodeId: string }) {
               <strong>{catalog.source}</strong> <span class="muted">· {when(catalog.createdAt)}</span>
               {needle && <span class="muted"> · {matching.length} matching lines</span>}
             </summary>
-            <pre>{matching.join("\n")}</pre>
+            {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls must be reachable by keyboard (WCAG 2.1.1) */}
+            <pre tabIndex={0}>{matching.join("\n")}</pre>
           </details>
         );
       })}

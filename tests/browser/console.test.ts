@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { simulateBoot } from "../../scripts/nodeSimulator";
@@ -32,6 +32,15 @@ describe("the operator console in a real browser", () => {
     return page;
   }
   const shoot = (page: Page, name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  /** axe-core's accessibility rules (WCAG A and AA and its best practices) on the page as it is now: no violation. */
+  const AXE = readFileSync(require.resolve("axe-core/axe.min.js"), "utf8");
+  async function accessible(page: Page): Promise<void> {
+    await page.evaluate(AXE); // evaluate is not bound by the page's Content-Security-Policy
+    const violations = await page.evaluate<{ id: string; targets: string[] }[]>(
+      "axe.run(document).then((result) => result.violations.map((v) => ({ id: v.id, targets: v.nodes.map((n) => String(n.target)) })))",
+    );
+    expect(violations).toEqual([]);
+  }
   /** Nothing wider than the window: no sideways scrolling of the page itself. */
   const fitsWidth = (page: Page) => page.evaluate<boolean>("document.documentElement.scrollWidth <= window.innerWidth");
 
@@ -69,6 +78,7 @@ describe("the operator console in a real browser", () => {
     expect(await page.locator("details[open] pre").first().textContent()).toContain("Product Name");
     await page.getByRole("button", { name: "Save OBM setting" }).click();
     await page.getByRole("status").filter({ hasText: "Saved." }).waitFor();
+    await accessible(page);
     await shoot(page, "machine");
 
     // Start an install from the form built from the graph's options (defaults filled in).
@@ -79,6 +89,7 @@ describe("the operator console in a real browser", () => {
     expect(await page.locator('input[name="install-os.installScript"]').inputValue()).toBe("centos-ks");
     expect(await page.locator('input[name="install-os.rootPassword"]').getAttribute("type")).toBe("password");
     await version.fill("7");
+    await accessible(page);
     await page.getByRole("button", { name: "Start" }).click();
     await page.waitForURL(/#\/workflows\//);
     await page.locator('[data-label="install-os"][data-state="running"]').waitFor();
@@ -94,6 +105,7 @@ describe("the operator console in a real browser", () => {
     await page.getByText("Install script fetched").waitFor();
     expect(await page.locator(".task-details").textContent()).toContain("it reported its install complete");
     expect(await page.locator(".task-details pre").textContent()).not.toContain("RackHDRocks!");
+    await accessible(page);
     await shoot(page, "workflow");
 
     // A second workflow, cancelled from its view.
@@ -109,6 +121,7 @@ describe("the operator console in a real browser", () => {
 
     await page.goto(`${server.baseUrl}/console#/machines`);
     await page.getByRole("link", { name: MAC }).waitFor();
+    await accessible(page);
     await shoot(page, "machines");
     await page.close();
   });
@@ -121,6 +134,7 @@ describe("the operator console in a real browser", () => {
     await form.getByLabel("equals").fill("VirtualBox");
     await form.getByRole("button", { name: "Define" }).click();
     await form.getByRole("status").filter({ hasText: "SKU VirtualBox guests defined" }).waitFor();
+    await accessible(page);
     await page.getByRole("link", { name: "Machines" }).click();
     await page.getByRole("row").filter({ hasText: MAC }).getByText("VirtualBox guests").waitFor();
     await page.getByLabel("Search").fill("virtualbox guests");
@@ -146,6 +160,7 @@ describe("the operator console in a real browser", () => {
     await page.locator(".tasks li form").getByLabel("Title").fill("Rack and cable the new servers");
     await page.getByRole("button", { name: "Save" }).click();
     await page.locator(".tasks li").filter({ hasText: "Rack and cable the new servers" }).waitFor();
+    await accessible(page);
     await shoot(page, "tasks");
     await page.getByRole("button", { name: "Delete Rack and cable the new servers" }).click();
     await page.getByText("Rack and cable the new servers").waitFor({ state: "detached" });
