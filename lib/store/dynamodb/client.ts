@@ -23,6 +23,24 @@ export function storeTimeouts(functionTimeoutSeconds: number): StoreTimeouts {
 }
 
 /**
+ * What every AWS SDK client of a store gets (DynamoDB, S3): the region of the Lambda environment,
+ * and retries and time-outs that end within the function's time-out.
+ */
+export function boundedClientOptions(functionTimeoutSeconds: number) {
+  const timeouts = storeTimeouts(functionTimeoutSeconds);
+  return {
+    region: process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? "us-east-1",
+    maxAttempts: timeouts.maxAttempts,
+    requestHandler: {
+      connectionTimeout: timeouts.connectionTimeoutMs,
+      requestTimeout: timeouts.requestTimeoutMs,
+      // Without it the SDK only warns and waits on.
+      throwOnRequestTimeout: true,
+    },
+  };
+}
+
+/**
  * One DynamoDB document client per container and table. On AWS the SDK takes region and
  * credentials from the Lambda environment; against a local engine (DYNAMODB_ENDPOINT) any
  * credentials do, so placeholders are used when none are set. A failure worth retrying
@@ -31,17 +49,9 @@ export function storeTimeouts(functionTimeoutSeconds: number): StoreTimeouts {
 export function documentClient(config: Pick<Settings, "dynamodbEndpoint" | "functionTimeoutSeconds">): DynamoDBDocumentClient {
   return processSingleton(`dynamodb.client.${config.dynamodbEndpoint ?? "aws"}`, () => {
     const local = config.dynamodbEndpoint !== undefined;
-    const timeouts = storeTimeouts(config.functionTimeoutSeconds);
     const client = new DynamoDBClient({
+      ...boundedClientOptions(config.functionTimeoutSeconds),
       endpoint: config.dynamodbEndpoint,
-      region: process.env.AWS_REGION ?? process.env.AWS_DEFAULT_REGION ?? "us-east-1",
-      maxAttempts: timeouts.maxAttempts,
-      requestHandler: {
-        connectionTimeout: timeouts.connectionTimeoutMs,
-        requestTimeout: timeouts.requestTimeoutMs,
-        // Without it the SDK only warns and waits on.
-        throwOnRequestTimeout: true,
-      },
       ...(local && !process.env.AWS_ACCESS_KEY_ID && { credentials: { accessKeyId: "local", secretAccessKey: "local" } }),
     });
     answerUnavailableAs503(client);
