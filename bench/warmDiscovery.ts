@@ -32,38 +32,22 @@ export async function discoveryCases(h: Record<string, Handler>): Promise<Case[]
     await call(h.microkernelResults, { method: "POST", path, ...tasks, headers: JSON_TYPE, body: JSON.stringify(body) }, 201)();
   }
 
+  /** A JSON create on a collection of /api/1.1 (`skus`, `tags`, `lookups`). */
+  const postTo = (handler: Handler, collection: string, body: string, expected: number) =>
+    call(
+      handler,
+      { method: "POST", path: `${A}/${collection}`, route: `${R}/${collection}`, pathParameters: v(), headers: JSON_TYPE, body },
+      expected,
+    );
   const rule = '{"path":"dmi.System Information.Product Name","equals":"VirtualBox"}';
-  const createSku = call(
-    h.createSku,
-    {
-      method: "POST",
-      path: `${A}/skus`,
-      route: `${R}/skus`,
-      pathParameters: v(),
-      headers: JSON_TYPE,
-      body: `{"name":"vbox","rules":[${rule}]}`,
-    },
-    200,
-  );
+  const createSku = postTo(h.createSku, "skus", `{"name":"vbox","rules":[${rule}]}`, 200);
   const sku = JSON.parse((await createSku()).body ?? "{}").id as string;
   const skuPath = (suffix = "") => ({
     path: `${A}/skus/${sku}${suffix}`,
     route: `${R}/skus/{id}${suffix}`,
     pathParameters: { ...v(), id: sku },
   });
-  const createTag = (name: string) =>
-    call(
-      h.createTag,
-      {
-        method: "POST",
-        path: `${A}/tags`,
-        route: `${R}/tags`,
-        pathParameters: v(),
-        headers: JSON_TYPE,
-        body: `{"name":"${name}","rules":[${rule}]}`,
-      },
-      201,
-    );
+  const createTag = (name: string) => postTo(h.createTag, "tags", `{"name":"${name}","rules":[${rule}]}`, 201);
   const deleteTag = (name: string) =>
     call(h.deleteTag, { method: "DELETE", path: `${A}/tags/${name}`, route: `${R}/tags/{name}`, pathParameters: { ...v(), name } }, 204);
   await createTag("virtualbox")();
@@ -88,21 +72,10 @@ export async function discoveryCases(h: Record<string, Handler>): Promise<Case[]
   ).body;
   const catalogId = (JSON.parse(catalogs ?? "[]") as { id: string }[])[0].id;
   let skuToDelete = "";
-  const lookups = { route: `${R}/lookups`, pathParameters: v(), headers: JSON_TYPE };
-  const createLookup = call(
-    h.createLookup,
-    { method: "POST", path: `${A}/lookups`, ...lookups, body: '{"macAddress":"08:00:27:00:be:01"}' },
-    200,
-  );
+  const createLookup = postTo(h.createLookup, "lookups", '{"macAddress":"08:00:27:00:be:01"}', 200);
   const lookupPath = (id: string) => ({ path: `${A}/lookups/${id}`, route: `${R}/lookups/{id}`, pathParameters: { ...v(), id } });
   const lookupId = JSON.parse(
-    (
-      await call(
-        h.createLookup,
-        { method: "POST", path: `${A}/lookups`, ...lookups, body: '{"macAddress":"08:00:27:00:be:00","ipAddress":"10.9.0.1"}' },
-        200,
-      )()
-    ).body ?? "{}",
+    (await postTo(h.createLookup, "lookups", '{"macAddress":"08:00:27:00:be:00","ipAddress":"10.9.0.1"}', 200)()).body ?? "{}",
   ).id as string;
   let lookupToDelete = "";
   const whitelist = {
