@@ -61,16 +61,14 @@ export function Section({ title, children, actions }: { title: string; children:
 
 export const link = (...parts: string[]): string => `#/${parts.map(encodeURIComponent).join("/")}`;
 
-/** A text field, masked when it holds a secret (passwords are typed, never shown). */
-export function Field({
-  secret,
-  ...props
-}: {
-  secret: boolean;
-  name: string;
-  defaultValue?: string;
-  placeholder?: string;
-  required?: boolean;
-}) {
-  return secret ? <input type="password" autoComplete="off" {...props} /> : <input type="text" autoComplete="off" {...props} />;
+/** Field names that hold a secret: OBM passwords and SNMP communities, tokens, a graph's rootPassword. */
+const SECRET = /password|secret|token|community/i;
+
+/** A text field, masked when its name says it holds a secret (passwords are typed, never shown). */
+export function Field(props: { name: string; defaultValue?: string; placeholder?: string; required?: boolean }) {
+  return SECRET.test(props.name) ? (
+    <input type="password" autoComplete="off" {...props} />
+  ) : (
+    <input type="text" autoComplete="off" {...props} />
+  );
 }

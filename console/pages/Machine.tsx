@@ -1,7 +1,7 @@
 import { useState } from "preact/hooks";
 import { get, getAll, PROVISIONING, request } from "../api";
 import type { Catalog, Lookup, MachineNode, ObmService, Workflow } from "../model";
-import { ErrorNote, Field, link, Section, State, Time, useLoad } from "../ui";
+import { ErrorNote, Field, link, Section, State, Time, useLoad, when } from "../ui";
 
 const api = (nodeId: string, suffix = "") => `${PROVISIONING}/nodes/${encodeURIComponent(nodeId)}${suffix}`;
 
@@ -43,9 +43,6 @@ function Catalogs({ nodeId }: { nodeId: string }) {
     </Section>
   );
 }
-
-const when = (iso: string) => new Date(iso).toLocaleString();
-const SECRET = /password|secret|key|community|token/i;
 
 function ObmForm({ node, onSaved }: { node: MachineNode; onSaved: () => void }) {
   const library = useLoad(() => getAll<ObmService>(`${PROVISIONING}/obms/library`), []);
@@ -91,7 +88,7 @@ function ObmForm({ node, onSaved }: { node: MachineNode; onSaved: () => void }) 
       </label>
       {Object.entries(entry?.config ?? {}).map(([key, field]) => (
         <label key={`${service}.${key}`}>
-          {key} <Field name={key} secret={SECRET.test(key)} placeholder={field.default === undefined ? "" : String(field.default)} />
+          {key} <Field name={key} placeholder={field.default === undefined ? "" : String(field.default)} />
         </label>
       ))}
       <button type="submit">Save OBM setting</button>

@@ -3,8 +3,6 @@ import { get, getAll, PROVISIONING, request } from "../api";
 import type { GraphDefinition, TaskDefinition, Workflow } from "../model";
 import { ErrorNote, Field, link, Section, useLoad } from "../ui";
 
-const SECRET = /password|secret|token/i;
-
 interface OptionField {
   label: string;
   key: string;
@@ -99,12 +97,7 @@ export function StartWorkflow({ nodeId }: { nodeId: string }) {
                   <label key={field.key}>
                     {field.key}
                     {field.required && <span class="required"> (required)</span>}{" "}
-                    <Field
-                      name={`${label}.${field.key}`}
-                      secret={SECRET.test(field.key)}
-                      defaultValue={asText(field.initial)}
-                      required={field.required}
-                    />
+                    <Field name={`${label}.${field.key}`} defaultValue={asText(field.initial)} required={field.required} />
                   </label>
                 ))}
             </fieldset>
