@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { isDomainError } from "../../errors";
+import { isDomainError, PayloadTooLargeError } from "../../errors";
 import type { ProvisioningStores } from "../ports";
 import { digestOf } from "./digest";
 import type { FileContent, FileRecord } from "./fileRecord";
@@ -62,8 +62,17 @@ async function upsert(
   }
 }
 
-/** Stores `bytes` as the file `basename`; answers the file (its uuid kept if it existed). */
+/**
+ * Stores `bytes` as the file `basename`; answers the file (its uuid kept if it existed). Bytes
+ * past what the store takes inline are refused, saying how to send them instead.
+ */
 export async function putFile(stores: FileStores, basename: string, bytes: Buffer, now: Date): Promise<StoredFile> {
+  const limit = stores.fileBlobs.inlineMaxBytes;
+  if (bytes.byteLength > limit) {
+    throw new PayloadTooLargeError(
+      `A file in the body holds at most ${limit} bytes: for a larger one, PUT with ?size=<bytes> and no body, then PUT the bytes where the answer's Location says`,
+    );
+  }
   const content = { blobKey: newBlobKey(), ...digestOf(bytes) };
   await stores.fileBlobs.put(content.blobKey, bytes);
   const { before, after } = await upsert(stores, basename, now, (current) => ({ ...current, content }));
@@ -82,6 +91,7 @@ export interface UploadUrl {
  * file inline (memory). The file keeps its current bytes until the upload is seen complete.
  */
 export async function startUpload(stores: FileStores, basename: string, size: number, now: Date): Promise<UploadUrl | undefined> {
+  if (size > UPLOAD_MAX_BYTES) throw new PayloadTooLargeError(`A file holds at most ${UPLOAD_MAX_BYTES} bytes`);
   const blobKey = newBlobKey();
   const location = await stores.fileBlobs.uploadUrl(blobKey, size, URL_SECONDS);
   if (!location) return undefined;
