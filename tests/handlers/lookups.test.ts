@@ -62,6 +62,42 @@ describe("lookups", () => {
   });
 });
 
+/**
+ * Under `npm start` every function's bundle runs in one process and shares one store, made by
+ * whichever bundle came first: its errors are instances of that bundle's classes. Here the store
+ * comes from a second copy of the modules (as another bundle's would), so a check by `instanceof`
+ * would miss its errors.
+ */
+describe("lookups on a store another bundle made", () => {
+  beforeEach(() => {
+    let otherBundles: typeof import("../../lib/store/memory/provisioningStores") | undefined;
+    jest.isolateModules(() => {
+      otherBundles = require("../../lib/store/memory/provisioningStores");
+    });
+    const stores = otherBundles!.memoryProvisioningStores({ capacity: 1000, maxBytes: 10_000_000 });
+    (globalThis as Record<symbol, unknown>)[Symbol.for("lambda-tasks-provisioning.provisioningStores.memory")] = Promise.resolve(stores);
+  });
+
+  it("answers 400 for a taken MAC or IP, not 500", async () => {
+    expect((await send("POST", `${A}/lookups`, { macAddress: "08:00:27:aa:bb:01", ipAddress: "10.2.2.2" })).status).toBe(200);
+    expect(await send("POST", `${A}/lookups`, { macAddress: "08:00:27:aa:bb:01" })).toMatchObject({
+      status: 400,
+      body: { message: "A lookup with macAddress 08:00:27:aa:bb:01 already exists" },
+    });
+    expect((await send("POST", `${A}/lookups`, { macAddress: "08:00:27:aa:bb:02", ipAddress: "10.2.2.2" })).status).toBe(400);
+  });
+
+  it("boots many new machines from one address at once: every answer 200, the address with one of them", async () => {
+    const macs = Array.from({ length: 16 }, (_, i) => `52:54:00:cc:00:${i.toString(16).padStart(2, "0")}`);
+    const answers = await Promise.all(macs.map((mac) => get(`${A}/profiles?macs=${mac}`)));
+    expect(answers.map((answer) => answer.status)).toEqual(macs.map(() => 200));
+    const holders = (await get(`${A}/lookups?q=203.0.113.7`)).body as { macAddress: string }[];
+    expect(holders).toHaveLength(1);
+    expect(macs).toContain(holders[0].macAddress);
+    expect((await get(`${A}/lookups`)).body).toHaveLength(16);
+  });
+});
+
 describe("DHCP whitelist", () => {
   it("takes MACs in RackHD's form (201 with the whole list), each once; DELETE answers 204 either way", async () => {
     expect(await send("POST", `${A}/nodes/08:00:27:27:EB:12/dhcp/whitelist`)).toMatchObject({ status: 201, body: ["08-00-27-27-eb-12"] });

@@ -6,16 +6,6 @@ import type { ProvisioningStores } from "../ports";
 import { fitsKey } from "../recordSize";
 import { type Lookup, LookupTakenError } from "./lookupStore";
 
-/** A store's refusal of a taken MAC or IP is RackHD's 400 (a unique-field validation error). */
-async function unique<T>(write: Promise<T>): Promise<T> {
-  try {
-    return await write;
-  } catch (error) {
-    if (error instanceof LookupTakenError) throw new ValidationError(error.message);
-    throw error;
-  }
-}
-
 export interface LookupFields {
   macAddress?: string;
   ipAddress?: string;
@@ -73,13 +63,14 @@ export async function createLookup(stores: ProvisioningStores, body: LookupField
     createdAt: stamp,
     updatedAt: stamp,
   };
-  return unique(stores.lookups.create(lookup));
+  // A taken MAC or IP: the store's LookupTakenError, RackHD's 400.
+  return stores.lookups.create(lookup);
 }
 
 export async function patchLookup(stores: ProvisioningStores, id: string, body: LookupFields, now: Date): Promise<Lookup> {
   await getLookup(stores, id);
   const fields = checkFields(body);
-  const updated = await unique(stores.lookups.update(id, (current) => ({ ...current, ...fields, updatedAt: now.toISOString() })));
+  const updated = await stores.lookups.update(id, (current) => ({ ...current, ...fields, updatedAt: now.toISOString() }));
   if (!updated) throw notFound(id);
   return updated;
 }
@@ -91,10 +82,16 @@ export async function deleteLookup(stores: ProvisioningStores, id: string): Prom
   return deleted;
 }
 
+/** Tries at taking an address from the machine that used it before; each loses only to another writer. */
+const ADDRESS_ATTEMPTS = 8;
+
 /**
  * A machine's MAC was seen belonging to `nodeId` (discovery, a boot, a NIC in its lshw catalog),
  * at `ip` when known: its lookup is created or brought up to date, and an IP it now has is taken
- * from the lookup that had it (a DHCP address moves). No write when nothing changed.
+ * from the lookup that had it (a DHCP address moves; machines behind one NAT or relay take turns
+ * on one address, and the address names the one that used it last). No write when nothing
+ * changed. Never fails for a taken address: when other machines keep taking it in between, the
+ * MAC is recorded without it.
  */
 export async function recordAddress(
   stores: ProvisioningStores,
@@ -103,33 +100,45 @@ export async function recordAddress(
   ip: string | undefined,
   now: Date,
 ): Promise<void> {
-  const stamp = now.toISOString();
-  for (let attempt = 0; attempt < 3; attempt += 1) {
-    const current = await stores.lookups.byMac(mac);
-    if (current && current.node === nodeId && (ip === undefined || current.ipAddress === ip)) return;
-    const holder = ip === undefined ? undefined : await stores.lookups.byIp(ip);
-    if (holder && holder.macAddress !== mac) {
-      await stores.lookups.update(holder.id, ({ ipAddress: _moved, ...rest }) => ({ ...rest, updatedAt: stamp }));
-    }
+  for (let attempt = 0; attempt < ADDRESS_ATTEMPTS; attempt += 1) {
     try {
-      if (current) {
-        await stores.lookups.update(current.id, (stored) => ({ ...stored, node: nodeId, ...(ip && { ipAddress: ip }), updatedAt: stamp }));
-      } else {
-        await stores.lookups.create({
-          id: orderedId(now),
-          node: nodeId,
-          macAddress: mac,
-          ...(ip && { ipAddress: ip }),
-          createdAt: stamp,
-          updatedAt: stamp,
-        });
-      }
-      return;
+      if (await writeAddress(stores, mac, nodeId, ip, now)) return;
     } catch (error) {
-      // Another writer took the MAC or the IP in between: look again.
-      if (!(error instanceof LookupTakenError)) throw error;
+      // Another writer took the MAC or the IP in between: look again, after a short random wait
+      // so that machines racing for one address do not meet again at once.
+      if (!LookupTakenError.is(error)) throw error;
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * (attempt + 1)));
     }
   }
+  if (ip !== undefined) await recordAddress(stores, mac, nodeId, undefined, now);
+}
+
+/** One try of recordAddress: true when the lookup now says what was seen. */
+async function writeAddress(stores: ProvisioningStores, mac: string, nodeId: string, ip: string | undefined, now: Date): Promise<boolean> {
+  const stamp = now.toISOString();
+  const current = await stores.lookups.byMac(mac);
+  if (current && current.node === nodeId && (ip === undefined || current.ipAddress === ip)) return true;
+  const holder = ip === undefined ? undefined : await stores.lookups.byIp(ip);
+  if (holder && holder.macAddress !== mac) {
+    await stores.lookups.update(holder.id, (stored) => {
+      if (stored.ipAddress !== ip) return stored;
+      const { ipAddress: _moved, ...rest } = stored;
+      return { ...rest, updatedAt: stamp };
+    });
+  }
+  if (current) {
+    await stores.lookups.update(current.id, (stored) => ({ ...stored, node: nodeId, ...(ip && { ipAddress: ip }), updatedAt: stamp }));
+  } else {
+    await stores.lookups.create({
+      id: orderedId(now),
+      node: nodeId,
+      macAddress: mac,
+      ...(ip && { ipAddress: ip }),
+      createdAt: stamp,
+      updatedAt: stamp,
+    });
+  }
+  return true;
 }
 
 /** The node whose lookup holds that IP (a boot request that names no node), if any. */

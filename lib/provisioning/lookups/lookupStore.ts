@@ -1,3 +1,5 @@
+import { DomainError, isDomainError } from "../../errors";
+
 /**
  * A lookup (RackHD §2.6): which node a MAC address belongs to, and the IP address it was last
  * seen at. Each MAC and each IP is in one lookup at most. `node` is "" once its node is deleted.
@@ -30,13 +32,20 @@ export interface LookupStore {
   delete(id: string): Promise<Lookup | undefined>;
 }
 
-/** A lookup's MAC or IP is another lookup's: the store refused the write. */
-export class LookupTakenError extends Error {
+/**
+ * A lookup's MAC or IP is another lookup's: the store refused the write. RackHD answered it as a
+ * unique-field validation error (400). A domain error, so that it is known by its brand, not by
+ * `instanceof`: the store that throws it may come from another bundle of the same process.
+ */
+export class LookupTakenError extends DomainError {
+  static is = (error: unknown): error is LookupTakenError => isDomainError(error) && error.name === "LookupTakenError";
+  readonly kind = "bad-request";
+  // Spelled out: a minifying bundler may rename the class.
+  override readonly name = "LookupTakenError";
   constructor(
     readonly field: LookupField,
     readonly value: string,
   ) {
     super(`A lookup with ${field} ${value} already exists`);
-    this.name = "LookupTakenError";
   }
 }

@@ -55,4 +55,24 @@ describe("architecture boundaries", () => {
     const allowed = (target: string) => !target.startsWith("lib/store/") || target === "lib/store/compositionRoot";
     expect(violations(["handlers"], allowed)).toEqual([]);
   });
+
+  it("knows errors by their brand, never by instanceof of a class another bundle may hold", () => {
+    // esbuild gives each function its own copy of every module, and under `npm start` one store
+    // (made by whichever bundle came first) serves them all: `instanceof` of its errors is false.
+    const BUILT_IN = new Set(["Error", "TypeError", "RangeError", "SyntaxError"]);
+    const found = ["lib", "handlers"].flatMap((dir) =>
+      sourceFiles(dir).flatMap((file) => {
+        // The code, not its comments (which may say why instanceof is not used).
+        const source = readFileSync(join(ROOT, file), "utf8").replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, "");
+        const tests = [...source.matchAll(/instanceof\s+([A-Z]\w*)/g)].map((m) => m[1]).filter((name) => !BUILT_IN.has(name));
+        // Every error a port may throw is a DomainError, whose brand the error mapping reads.
+        const unbranded = [...source.matchAll(/class\s+(\w+)\s+extends\s+(\w*Error)\b/g)]
+          .filter((m) => m[2] !== "DomainError" && !(file === "lib/errors.ts" && ["DomainError", "ConfigError"].includes(m[1])))
+          .filter((m) => BUILT_IN.has(m[2]))
+          .map((m) => `class ${m[1]}`);
+        return [...tests.map((name) => `instanceof ${name}`), ...unbranded].map((what) => `${file}: ${what}`);
+      }),
+    );
+    expect(found).toEqual([]);
+  });
 });
