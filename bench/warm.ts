@@ -402,6 +402,19 @@ export async function warmCases(h: Record<string, Handler>): Promise<Case[]> {
       ),
     },
     {
+      name: "GET /profiles/switch/{vendor}",
+      run: call(
+        h.switchProfile,
+        {
+          method: "GET",
+          path: `/api/current/profiles/switch/arista?macs=${mac1}`,
+          route: `${R}/profiles/switch/{vendor}`,
+          pathParameters: { ...v("current"), vendor: "arista" },
+        },
+        200,
+      ),
+    },
+    {
       name: "GET /profiles?macs=",
       run: call(
         h.bootProfile,

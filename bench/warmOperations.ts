@@ -102,6 +102,9 @@ export async function pollerCases(h: Record<string, Handler>): Promise<Case[]> {
     { name: "GET /pollers", run: call(h.listPollers, { method: "GET", ...list }, 200) },
     { name: "GET /pollers/{id}", run: call(h.getPoller, { method: "GET", ...onPoller(id) }, 200) },
     { name: "GET /pollers/{id}/data", run: call(h.pollerData, { method: "GET", ...onPoller(id, "/data") }, 200) },
+    { name: "GET /pollers/{id}/data/current", run: call(h.currentPollerData, { method: "GET", ...onPoller(id, "/data/current") }, 200) },
+    { name: "PATCH /pollers/{id}/pause", run: call(h.pausePoller, { method: "PATCH", ...onPoller(id, "/pause") }, 200) },
+    { name: "PATCH /pollers/{id}/resume", run: call(h.resumePoller, { method: "PATCH", ...onPoller(id, "/resume") }, 200) },
     {
       name: "PATCH /pollers/{id}",
       run: call(h.patchPoller, { method: "PATCH", ...onPoller(id), headers: JSON_TYPE, body: '{"paused":false}' }, 200),
@@ -173,6 +176,7 @@ export async function fileCases(h: Record<string, Handler>): Promise<Case[]> {
 export function consoleCases(h: Record<string, Handler>, scriptName: string): Case[] {
   return [
     { name: "GET /console", run: call(h.consolePage, { method: "GET", path: "/console", route: "/console" }, 200) },
+    { name: "GET /docs (RackHD: 302 to the API docs)", run: call(h.rackhdDocs, { method: "GET", path: "/docs", route: "/docs" }, 302) },
     {
       name: "GET /console/assets/{name}",
       run: call(

@@ -42,3 +42,12 @@ describe("the console's page and assets", () => {
     for (const asset of assetsOf(consoleHtml("/prod"))) expect(asset).toMatch(/^\/prod\/console\/assets\//);
   });
 });
+
+describe("GET /docs (RackHD's docs address)", () => {
+  it("redirects to the provisioning API's docs page, behind any stage prefix", async () => {
+    const answer = await get("/docs");
+    expect(answer.status).toBe(302);
+    expect(answer.headers.location).toBe("/api/1.1/docs");
+    expect((await get(answer.headers.location)).status).toBe(200);
+  });
+});

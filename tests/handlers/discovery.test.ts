@@ -60,15 +60,17 @@ describe("discovery: the microkernel protocol", () => {
     expect((await get(path)).body.tasks).toEqual([{ cmd: "sudo dmidecode" }]);
   });
 
-  it.each([
-    [{}, "tasks must be"],
-    [{ tasks: [{ stdout: "x" }] }, "tasks must be"],
-    [[], "Body must be the command object"],
-  ])("refuses a results body %j with 400", async (body, text) => {
-    const answer = await send("POST", `${A}/tasks/${NODE}`, body);
-    expect(answer.status).toBe(400);
-    expect(answer.body.message).toMatch(new RegExp(`^${text}`));
-  });
+  it.each([{}, { tasks: [{ stdout: "x" }] }, [], "text", null, { tasks: "dmidecode" }])(
+    "answers 201 to a results body it cannot use (%j), as RackHD did, and changes nothing",
+    async (body) => {
+      await api({ method: "GET", path: `${A}/profiles?macs=${MAC}`, headers: {} });
+      const path = await tasksPathFor(MAC);
+      await get(path);
+      expect((await send("POST", path, body)).status).toBe(201);
+      expect((await get(`${A}/nodes/${NODE}/catalogs`)).body).toEqual([]);
+      expect((await get(path)).body.tasks).toEqual([{ cmd: "sudo dmidecode" }]);
+    },
+  );
 
   it("answers 404 for the commands of an unknown node", async () => {
     expect((await get(`${A}/tasks/0123456789abcdef01234567`)).body).toEqual({

@@ -88,6 +88,14 @@ describe("what the machine did, on the install task", () => {
 });
 
 describe("the profile library", () => {
+  it("has RackHD's boilerplate.ipxe: the lines every profile starts with", async () => {
+    const boilerplate = await get(`${A}/profiles/library/boilerplate.ipxe`);
+    expect(boilerplate.status).toBe(200);
+    expect(boilerplate.body.contents).toBe("#!ipxe\nset user-class MonoRail\nset interface <%=mac%>\n");
+    const linux = (await get(`${A}/profiles/library/linux.ipxe`)).body.contents as string;
+    expect(linux.startsWith(boilerplate.body.contents)).toBe(true);
+  });
+
   it("answers profiles as JSON records (RackHD), a put one boots for a task that names it", async () => {
     const list = (await get(`${A}/profiles/library`)).body.map((p: { name: string }) => p.name);
     expect(list).toEqual(expect.arrayContaining(["install-centos.ipxe", "linux.ipxe"]));

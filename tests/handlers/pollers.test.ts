@@ -67,6 +67,28 @@ describe("pollers", () => {
     expect((await get(`${A}/pollers/${slow.id}`)).body.lastFinished).not.toBeNull();
   });
 
+  it("pause and resume by PATCH /pause and /resume, and answer the newest sample at /data/current (RackHD)", async () => {
+    await send("POST", `${A}/nodes/${NODE}/obm`, { service: "noop-obm-service", config: {} });
+    const poller = (await send("POST", `${A}/pollers`, { type: "ipmi", node: NODE, pollInterval: 1, config: { command: "sdr" } })).body;
+    expect((await get(`${A}/pollers/${poller.id}/data/current`)).status).toBe(200);
+    const paused = await send("PATCH", `${A}/pollers/${poller.id}/pause`);
+    expect(paused).toMatchObject({ status: 200, body: { id: poller.id, paused: true } });
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    expect(await tick()).toEqual({ ran: 0 });
+    expect((await send("PATCH", `${A}/pollers/${poller.id}/resume`)).body).toMatchObject({ paused: false });
+    for (let i = 0; i < 3; i += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      await tick();
+    }
+    const all = (await get(`${A}/pollers/${poller.id}/data`)).body;
+    expect(all.length).toBeGreaterThan(1);
+    expect((await get(`${A}/pollers/${poller.id}/data/current`)).body).toEqual([all[all.length - 1]]);
+    for (const action of ["pause", "resume"]) {
+      expect((await send("PATCH", `${A}/pollers/0123456789abcdef01234567/${action}`)).status).toBe(404);
+    }
+    expect((await get(`${A}/pollers/0123456789abcdef01234567/data/current`)).status).toBe(404);
+  });
+
   it("count a failure, and say why, for a controller this function cannot reach", async () => {
     await send("POST", `${A}/nodes/${NODE}/obm`, {
       service: "ipmi-obm-service",

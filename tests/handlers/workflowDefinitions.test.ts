@@ -1,5 +1,7 @@
 import { nodeIdForMac } from "../../lib/provisioning/ids";
+import { sampleMachine } from "../../scripts/microkernel";
 import { freshContainer, get, send } from "../support/api";
+import { discoverMachine } from "../support/microkernelInProcess";
 
 const A = "/api/1.1";
 const NODE = nodeIdForMac("08:00:27:27:eb:12");
@@ -44,6 +46,13 @@ describe("PUT /workflows/tasks", () => {
     expect(names).toContain("in_1");
   });
 
+  it("takes `options: null` as no options (the bosh CPI's tasks; RackHD stored them)", async () => {
+    const answer = await send("PUT", `${A}/workflows/tasks`, { ...HELLO_TASK, options: null });
+    expect(answer).toMatchObject({ status: 200, body: { ...HELLO_TASK, options: {} } });
+    const library = (await get(`${A}/workflows/tasks/library`)).body;
+    expect(library.find((task: { injectableName: string }) => task.injectableName === "Task.Hello").options).toEqual({});
+  });
+
   it("replaces a task of the same name, keeping when it was created", async () => {
     const first = (await send("PUT", `${A}/workflows/tasks`, HELLO_TASK)).body;
     const second = (await send("PUT", `${A}/workflows/tasks`, { ...HELLO_TASK, options: { greeting: "bye" } })).body;
@@ -54,6 +63,7 @@ describe("PUT /workflows/tasks", () => {
     [{ ...HELLO_TASK, implementsTask: undefined }, "implementsTask (string) is required"],
     [{ ...HELLO_TASK, options: undefined }, "options (object) is required"],
     [{ ...HELLO_TASK, friendlyName: 3 }, "friendlyName (string) is required"],
+    [{ ...HELLO_TASK, options: "x" }, "options (object) is required"],
     [[HELLO_TASK], "Body must be a JSON object"],
   ])("refuses %j with 400 and stores nothing", async (body, message) => {
     const answer = await send("PUT", `${A}/workflows/tasks`, body);
@@ -147,5 +157,52 @@ describe("POST /workflows (a graph with no node)", () => {
       message: "Graph definition not found for Graph.Nope",
     });
     expect((await send("POST", `${A}/workflows`, {})).status).toBe(400);
+  });
+});
+
+describe("Task.Obm.Ipmi.CreateSettings (RackHD on-tasks)", () => {
+  const MAC = "52:54:00:bb:10:01";
+  const LAN_PRINT =
+    "IP Address Source       : DHCP Address\nIP Address              : 10.9.8.7\nMAC Address             : 52:54:00:bb:10:99\n";
+  const withBmc = (mac: string) => {
+    const sample = sampleMachine(mac);
+    return (cmd: string) => (cmd === "sudo ipmitool lan print" ? { stdout: LAN_PRINT, stderr: "", code: 0 } : sample(cmd));
+  };
+  const GRAPH = {
+    friendlyName: "Set up IPMI",
+    injectableName: "Graph.Obm.Ipmi.Setup",
+    options: { "create-obm": { user: "admin", password: "secret" } },
+    tasks: [{ label: "create-obm", taskName: "Task.Obm.Ipmi.CreateSettings" }],
+  };
+
+  beforeEach(() => {
+    process.env.DEMO_NODES = "off";
+  });
+
+  it("is in the task library, so a graph that uses it is stored", async () => {
+    const library = (await get(`${A}/workflows/tasks/library`)).body.map((task: { injectableName: string }) => task.injectableName);
+    expect(library).toContain("Task.Obm.Ipmi.CreateSettings");
+    expect((await send("PUT", `${A}/workflows`, GRAPH)).status).toBe(200);
+  });
+
+  it("sets the node's IPMI OBM from its bmc catalog, the password kept and never answered", async () => {
+    await discoverMachine(MAC, withBmc(MAC));
+    const node = nodeIdForMac(MAC);
+    await send("PUT", `${A}/workflows`, GRAPH);
+    const run = await send("POST", `${A}/nodes/${node}/workflows`, { name: "Graph.Obm.Ipmi.Setup" });
+    expect(run.body._status).toBe("succeeded");
+    const obm = (await get(`${A}/nodes/${node}/obm`)).body;
+    expect(obm).toEqual([
+      expect.objectContaining({ service: "ipmi-obm-service", config: expect.objectContaining({ host: "10.9.8.7", user: "admin" }) }),
+    ]);
+    expect(JSON.stringify(obm)).not.toContain("secret");
+  });
+
+  it("fails, saying why, on a node without a bmc catalog", async () => {
+    await discoverMachine(MAC);
+    await send("PUT", `${A}/workflows`, GRAPH);
+    const run = await send("POST", `${A}/nodes/${nodeIdForMac(MAC)}/workflows`, { name: "Graph.Obm.Ipmi.Setup" });
+    expect(run.body._status).toBe("failed");
+    expect(Object.values(run.body.tasks as Record<string, { error?: string }>)[0].error).toMatch(/has no bmc catalog/);
   });
 });

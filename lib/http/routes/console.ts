@@ -32,3 +32,17 @@ export const consoleAsset = {
   request: { params: check.ConsoleAssetParams, query: check.Query },
   responses: { 200: "ConsoleAsset", 404: "ConsoleNotFound" },
 } as const satisfies Endpoint;
+
+/** RackHD served its API docs at /docs as well as under the API path (on-http's http-service). */
+export const rackhdDocs = {
+  function: "rackhdDocs",
+  method: "GET",
+  path: "/docs",
+  handler: "handlers/docs/rackhdDocs",
+  service: "console",
+  auth: "none",
+  access: "noData",
+  summary: "RackHD's docs address: 302 to the provisioning API's docs page (/api/1.1/docs)",
+  request: { query: check.Query },
+  responses: { 302: "PageRedirect" },
+} as const satisfies Endpoint;

@@ -110,6 +110,45 @@ export const pollerData = {
   responses: { 200: "PollerSampleList", 401: "RackhdError", 404: "RackhdError" },
 } as const satisfies Endpoint;
 
+export const currentPollerData = {
+  function: "currentPollerData",
+  method: "GET",
+  path: "/api/{version}/pollers/{id}/data/current",
+  handler: "handlers/provisioning/pollers/currentData",
+  service: "provisioning",
+  auth: "northbound",
+  access: "provisioningWrite",
+  summary: "The poller's newest sample, in a one-element array (RackHD), running it first if it is due; 404 as /data",
+  request: { params: check.IdParams, query: check.Query },
+  responses: { 200: "PollerSampleList", 401: "RackhdError", 404: "RackhdError" },
+} as const satisfies Endpoint;
+
+export const pausePoller = {
+  function: "pausePoller",
+  method: "PATCH",
+  path: "/api/{version}/pollers/{id}/pause",
+  handler: "handlers/provisioning/pollers/pause",
+  service: "provisioning",
+  auth: "northbound",
+  access: "provisioningWrite",
+  summary: "Pause a poller (no body): it runs no more until resumed; 200 with the poller",
+  request: { params: check.IdParams, query: check.Query },
+  responses: { 200: "Poller", 401: "RackhdError", 404: "RackhdError" },
+} as const satisfies Endpoint;
+
+export const resumePoller = {
+  function: "resumePoller",
+  method: "PATCH",
+  path: "/api/{version}/pollers/{id}/resume",
+  handler: "handlers/provisioning/pollers/resume",
+  service: "provisioning",
+  auth: "northbound",
+  access: "provisioningWrite",
+  summary: "Resume a paused poller (no body); 200 with the poller",
+  request: { params: check.IdParams, query: check.Query },
+  responses: { 200: "Poller", 401: "RackhdError", 404: "RackhdError" },
+} as const satisfies Endpoint;
+
 export const listNodePollers = {
   function: "listNodePollers",
   method: "GET",

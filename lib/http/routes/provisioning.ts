@@ -335,6 +335,20 @@ export const bootProfile = {
   responses: { 200: "Script", 400: "RackhdError" },
 } as const satisfies Endpoint;
 
+export const switchProfile = {
+  function: "switchProfile",
+  method: "GET",
+  path: "/api/{version}/profiles/switch/{vendor}",
+  handler: "handlers/provisioning/boot/switchProfile",
+  service: "provisioning",
+  auth: "none",
+  access: "provisioningWrite",
+  summary:
+    "What a switch's zero-touch provisioning fetches (cisco, arista, brocade; 400 otherwise): its waiting task's profile, else the task runner (Python) that runs its workflow's commands; the switch is known by `?macs=` or its address's lookup, and created as a `switch` node",
+  request: { params: check.VendorParams, query: check.Query },
+  responses: { 200: "Script", 400: "RackhdError" },
+} as const satisfies Endpoint;
+
 export const nodeTemplate = {
   function: "nodeTemplate",
   method: "GET",

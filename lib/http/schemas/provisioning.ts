@@ -43,6 +43,12 @@ export const NameParams = {
   required: ["version", "name"],
 } as const;
 
+export const VendorParams = {
+  type: "object",
+  properties: { version, vendor: name },
+  required: ["version", "vendor"],
+} as const;
+
 export const WorkflowIdParams = {
   type: "object",
   properties: { version, id: name },
@@ -187,7 +193,8 @@ export const TaskDefinitionBody = {
     injectableName: { type: "string", maxLength: NAME_MAX, "x-error": "injectableName (string) is required" },
     implementsTask: { type: "string", maxLength: NAME_MAX, "x-error": "implementsTask (string) is required" },
     friendlyName: { type: "string", maxLength: 1024, "x-error": "friendlyName (string) is required" },
-    options: { type: "object", "x-error": "options (object) is required" },
+    // null: no options (the bosh CPI sends it; RackHD stored it).
+    options: { type: ["object", "null"], "x-error": "options (object) is required" },
     properties: { type: "object", "x-error": "properties (object) is required" },
   },
   examples: [
@@ -227,29 +234,13 @@ export const GraphDefinitionBody = {
 } as const;
 
 /** POST /tasks/{identifier}: the command object handed out, each command with what running it gave. */
+/**
+ * POST /tasks/{identifier}: RackHD answered 201 to any JSON body and used what it could (the
+ * command object with its `tasks`); so any JSON is taken here, and the domain picks out the
+ * results it can use.
+ */
 export const CommandResultsBody = {
-  type: "object",
-  "x-error": "Body must be the command object, with a `tasks` array",
-  properties: {
-    identifier: { type: "string", maxLength: NAME_MAX },
-    tasks: {
-      type: "array",
-      maxItems: 256,
-      items: {
-        type: "object",
-        properties: {
-          cmd: { type: "string", maxLength: 4096 },
-          stdout: { type: "string" },
-          stderr: { type: "string" },
-        },
-        // error, acceptedResponseCodes, and whatever else the command object held: posted back whole.
-        additionalProperties: true,
-        required: ["cmd"],
-      },
-      "x-error": "tasks must be an array of at most 256 commands, each with its cmd",
-    },
-  },
-  required: ["tasks"],
+  description: "The command object handed out, with each command's stdout, stderr and error; any other JSON is taken and ignored",
   examples: [{ identifier: "5f2a1c3b4d5e6f7a8b9c0d1e", tasks: [{ cmd: "sudo dmidecode", stdout: "...", stderr: "", error: null }] }],
 } as const;
 
@@ -825,6 +816,14 @@ export const FileUuid = uuid;
 export const FileMd5 = hex(32);
 
 /** Where to send a large file's bytes (PUT), or where to get them (GET): the `Location` too. */
+/** A page that lives elsewhere (GET /docs): where, as in the Location header. */
+export const PageRedirect = {
+  type: "object",
+  properties: { location: { type: "string" } },
+  required: ["location"],
+  additionalProperties: false,
+} as const;
+
 export const FileRedirect = {
   type: "object",
   properties: {

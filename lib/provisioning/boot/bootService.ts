@@ -31,7 +31,7 @@ export function parseMacs(values: readonly string[]): string[] {
   return macs;
 }
 
-async function nodeForMacs(stores: ProvisioningStores, macs: readonly string[]): Promise<Node | undefined> {
+export async function nodeForMacs(stores: ProvisioningStores, macs: readonly string[]): Promise<Node | undefined> {
   for (const mac of macs) {
     const node = await stores.nodes.find(mac);
     if (node) return node;

@@ -92,6 +92,8 @@ const hostOf = (url: string): { host: string; hostAndPort: string } => {
 };
 
 const PROFILES: Record<string, (context: ProfileContext) => string[]> = {
+  /** What every profile starts with (RackHD's boilerplate.ipxe, which its profiles were appended to), alone. */
+  "boilerplate.ipxe": () => [],
   /**
    * The microkernel (RackHD's linux.ipxe): RackHD's kernel arguments, plus the API's base URL and
    * the node's id and boot token, so that a microkernel needs no DNS or fixed port to call back.
@@ -170,6 +172,6 @@ export function profileScript(name: string, context: ProfileContext): string | u
   return lines && profileWith(context, lines);
 }
 
-/** A profile's lines after the header every profile starts with (a put profile's too). */
+/** A profile's lines after the header every profile starts with (a put profile's too): the boilerplate. */
 export const profileWith = (context: ProfileContext, lines: readonly string[]): string =>
   [...header(), `set interface ${oneLine(context.mac)}`, ...lines, ""].join("\n");

@@ -1,5 +1,6 @@
 import { findGraph } from "../graphs/libraryService";
 import type { Node } from "../nodes/node";
+import { createIpmiObmSettings } from "../obm/ipmiSettings";
 import { createDefaultPollers } from "../pollers/pollerService";
 import type { ProvisioningStores } from "../ports";
 import { assignSku } from "../skus/skuMatching";
@@ -31,6 +32,8 @@ export async function performEffect(stores: ProvisioningStores, node: Node, task
     case "Job.Pollers.CreateDefault":
       await createDefaultPollers(stores, node, now);
       return { state: "succeeded" };
+    case "Job.Obm.Ipmi.CreateSettings":
+      return createIpmiObmSettings(stores, node, task.options, now);
     case "Job.Graph.RunSku":
       return skuGraph(stores, node);
     default:

@@ -124,6 +124,19 @@ export async function nextCommands(
 }
 
 /**
+ * The command results in a posted body: its `tasks`, when that is a list of commands, each with
+ * its `cmd`; nothing otherwise (RackHD answered 201 to any body and used what it could).
+ */
+export function resultsIn(body: unknown): CommandResult[] {
+  const tasks = isPlainObject(body) ? body.tasks : undefined;
+  if (!Array.isArray(tasks) || tasks.length > MAX_RESULTS) return [];
+  return tasks.every((task) => isPlainObject(task) && typeof task.cmd === "string") ? (tasks as CommandResult[]) : [];
+}
+
+/** More results than any command set hands out is not a result post. */
+const MAX_RESULTS = 256;
+
+/**
  * POST /tasks/{identifier}: the results of the commands handed out. Results for no running task
  * of the node (an unknown node, a task already ended, another task's commands) change nothing,
  * and are answered as RackHD did (201, always).

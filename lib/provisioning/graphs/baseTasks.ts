@@ -59,6 +59,9 @@ export const BASE_TASKS: readonly BaseTask[] = [
   base("Task.Base.Catalog.GenerateSku", "Generate SKU", "Job.Catalog.GenerateSku", "effect"),
   base("Task.Base.Catalog.GenerateTag", "Generate Tag", "Job.Catalog.GenerateTag", "effect"),
   base("Task.Base.Graph.RunSku", "Run SKU Graph", "Job.Graph.RunSku", "effect"),
+  base("Task.Base.Obm.Ipmi.CreateSettings", "Create OBM settings", "Job.Obm.Ipmi.CreateSettings", "effect", ["user", "password"], {
+    obm: { type: "ipmi" },
+  }),
   base("Task.Base.Pollers.CreateDefault", "Create Default Pollers", "Job.Pollers.CreateDefault", "effect"),
   // No enclosure nodes here (a VM or a server reports no enclosure serial): nothing to do.
   base("Task.Base.Catalog.GenerateEnclosure", "Generate Enclosure", "Job.Catalog.GenerateEnclosure", "instant"),

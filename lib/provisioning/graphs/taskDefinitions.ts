@@ -71,6 +71,14 @@ const BUILT_IN_TASKS: readonly LibraryTask[] = [
   obmTask("Task.Obm.Node.Reboot", "Reboot Node", "reboot"),
   obmTask("Task.Obm.Node.PowerOn", "Power On Node", "powerOn"),
   obmTask("Task.Obm.Node.PowerOff", "Power Off Node", "powerOff"),
+  {
+    friendlyName: "Create IPMI OBM settings",
+    injectableName: "Task.Obm.Ipmi.CreateSettings",
+    implementsTask: "Task.Base.Obm.Ipmi.CreateSettings",
+    // RackHD's defaults: the user from the graph's context, else "monorail"; the password from it.
+    options: { ipmichannel: null, user: "{{ context.user || monorail }}", password: "{{ context.password }}" },
+    properties: {},
+  },
   installTask(
     "Task.Os.Install.CentOS",
     "Install CentOS",

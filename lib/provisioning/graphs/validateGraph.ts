@@ -18,10 +18,15 @@ const TASK_FIELDS = [
   ["properties", "object"],
 ] as const;
 
-/** The model check RackHD's task definitions pass (all five fields), with its texts. */
+/**
+ * The model check RackHD's task definitions pass (all five fields), with its texts. RackHD stored
+ * a task's options without looking into them, and the bosh CPI defines tasks with
+ * `"options": null`: null stands for no options (`{}`).
+ */
 export function checkTaskFields(task: unknown): asserts task is LibraryTask {
   if (!isPlainObject(task)) fail("taskDefinition (object) is required");
   const fields = task as Record<string, unknown>;
+  if (fields.options === null) fields.options = {};
   for (const [field, type] of TASK_FIELDS) {
     const ok = type === "object" ? isPlainObject(fields[field]) : typeof fields[field] === "string" && fields[field] !== "";
     if (!ok) fail(`${field} (${type}) is required`);

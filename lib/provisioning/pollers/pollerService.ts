@@ -117,6 +117,17 @@ export async function patchPoller(stores: ProvisioningStores, id: string, body: 
   return updated;
 }
 
+/** PATCH /pollers/{id}/pause and /resume (RackHD): `paused` set, no body; 200 with the poller, 404 unknown. */
+export async function setPollerPaused(stores: ProvisioningStores, id: string, paused: boolean, now: Date): Promise<PollerRecord> {
+  const updated = fitsKey(id)
+    ? await stores.pollers.update(id, (current) =>
+        current.paused === paused ? current : { ...current, paused, updatedAt: now.toISOString() },
+      )
+    : undefined;
+  if (!updated) throw notFound(id);
+  return updated;
+}
+
 /** DELETE /pollers/{id} → 204; its samples go with it. */
 export async function deletePoller(stores: ProvisioningStores, id: string): Promise<void> {
   if (!(fitsKey(id) && (await stores.pollers.delete(id)))) throw notFound(id);
@@ -135,6 +146,11 @@ export async function pollerData(stores: ProvisioningStores, id: string, now: Da
   const samples = (await stores.pollerSamples.get(id))?.samples ?? [];
   if (samples.length === 0) throw noSamples(id);
   return samples;
+}
+
+/** GET /pollers/{id}/data/current (RackHD): the newest sample alone, in a one-element array; 404 as /data. */
+export async function currentPollerData(stores: ProvisioningStores, id: string, now: Date): Promise<Record<string, unknown>[]> {
+  return (await pollerData(stores, id, now)).slice(-1);
 }
 
 /** GET /nodes/{id}/pollers: the node's pollers as stored (RackHD: raw work items, `name`, no `type`). */

@@ -1,0 +1,11 @@
+import { endpoint } from "../../../lib/http/endpoint";
+import { apiContext } from "../../../lib/http/requestContext";
+import { text } from "../../../lib/http/responses";
+import { switchProfile } from "../../../lib/http/routes/provisioning";
+import { switchProfile as profile } from "../../../lib/provisioning/boot/switchProfile";
+import { provisioningStores } from "../../../lib/store/compositionRoot";
+
+export const handler = endpoint(switchProfile, async ({ event, params, query }) => {
+  const { sourceIp } = event.requestContext.http;
+  return text(200, await profile(await provisioningStores(), params.vendor, query.macs ?? [], sourceIp, apiContext(event), new Date()));
+});

@@ -1,0 +1,10 @@
+import { endpoint } from "../../../lib/http/endpoint";
+import { ok } from "../../../lib/http/responses";
+import { resumePoller } from "../../../lib/http/routes/pollers";
+import { presentPoller } from "../../../lib/provisioning/pollers/poller";
+import { setPollerPaused } from "../../../lib/provisioning/pollers/pollerService";
+import { provisioningStores } from "../../../lib/store/compositionRoot";
+
+export const handler = endpoint(resumePoller, async ({ params }) =>
+  ok(presentPoller(await setPollerPaused(await provisioningStores(), params.id, false, new Date()))),
+);
