@@ -14,7 +14,10 @@ jest.setTimeout(60_000);
 async function printed(
   store: string,
   env: Record<string, string> = {},
-): Promise<{ functions: Record<string, { handler: string; role: string; events: unknown[] }> }> {
+): Promise<{
+  functions: Record<string, { handler: string; role: string; events: unknown[] }>;
+  custom: { esbuild: { outputWorkFolder: string } };
+}> {
   const { stdout } = await run(process.execPath, [join(ROOT, "node_modules/serverless/bin/serverless.js"), "print", "--format", "json"], {
     cwd: ROOT,
     env: { ...process.env, STORE: store, SLS_TELEMETRY_DISABLED: "1", SLS_NOTIFICATIONS_MODE: "off", ...env },
@@ -42,6 +45,13 @@ describe("serverless print", () => {
       const route = ROUTES.find((candidate) => candidate.access === access)!;
       expect(functions[route.function].role).toBe(role);
     }
+  });
+
+  it("builds each store's bundles in a folder of its own, so both local modes run from one checkout", async () => {
+    expect(process.env.ESBUILD_WORK_FOLDER).toBeUndefined();
+    const [memory, dynamodb] = await Promise.all([printed("memory"), printed("dynamodb")]);
+    expect(memory.custom.esbuild.outputWorkFolder).toBe(".esbuild-memory");
+    expect(dynamodb.custom.esbuild.outputWorkFolder).toBe(".esbuild-dynamodb");
   });
 
   it("refuses a bad setting before anything is packaged, naming it", async () => {

@@ -1,4 +1,9 @@
+import { execFile } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
 import { http, type OfflineServer, onDynamoDb, startOffline } from "../support/offlineServer";
 
 jest.setTimeout(180_000);
@@ -40,6 +45,21 @@ describe("the file store over HTTP", () => {
 
     expect((await call("DELETE", `/files/${uuid}`)).status).toBe(204);
     expect(await call("GET", `/files/${uuid}`)).toMatchObject({ status: 404, body: { error: "File not found." } });
+  });
+
+  it.each([
+    ["curl -T (no Content-Type)", []],
+    ["a form type", ["-H", "Content-Type: application/x-www-form-urlencoded"]],
+    ["a made-up type", ["-H", "Content-Type: image/x-disk"]],
+  ])("keeps a binary body's bytes however it is typed, as the HTTP API does: %s", async (_how, headers) => {
+    const bytes = randomBytes(1024 * 1024);
+    const file = join(mkdtempSync(join(tmpdir(), "files-e2e-")), "installer.bin");
+    writeFileSync(file, bytes);
+    const { stdout } = await promisify(execFile)("curl", ["-s", "-T", file, ...headers, `${server.baseUrl}/api/1.1/files/installer.bin`]);
+    const got = await download(`/files/${stdout}`);
+    expect(got.status).toBe(200);
+    const back = Buffer.from(await got.arrayBuffer());
+    expect({ size: back.length, sha256: sha256(back) }).toEqual({ size: bytes.length, sha256: sha256(bytes) });
   });
 
   it("moves a file larger than a Lambda payload through the redirects, byte for byte", async () => {
