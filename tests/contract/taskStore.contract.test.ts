@@ -73,3 +73,77 @@ describe.each(adapters)("TaskStore contract: %s", (_name, makeStore) => {
     expect(await store.get(1)).toEqual({ id: 1, title: "t", description: "d", done: true });
   });
 });
+
+/**
+ * Issue 22 §11: a create that fails after taking its id (a 503 during a store fault) leaves the
+ * seed's rule intact: the next task still gets the last stored id + 1. The client's Put of the
+ * task fails as an unreachable store's does; the give-back is made then or, when the store is
+ * still out of reach, before the next create.
+ */
+describe("DynamoDB task ids after failed creates", () => {
+  /** The shared test client gets each test's fault for that test only. */
+  const added: string[] = [];
+  afterEach(() => {
+    for (const name of added.splice(0)) testDocumentClient().middlewareStack.remove(name);
+  });
+  const nextName = () => {
+    added.push(`fault${added.length}`);
+    return added[added.length - 1];
+  };
+  const unreachable = () => Object.assign(new Error("connect ECONNREFUSED"), { name: "TimeoutError", $metadata: {} });
+
+  /** A client whose next `failures` calls of the named commands fail, as during an outage. */
+  function faultyClient(commands: string[], failures: { left: number }) {
+    const client = testDocumentClient();
+    client.middlewareStack.add(
+      (next, context) => async (args) => {
+        if (failures.left > 0 && commands.some((name) => (context.commandName ?? "").startsWith(name))) {
+          failures.left -= 1;
+          throw unreachable();
+        }
+        return next(args);
+      },
+      { step: "initialize", name: nextName() },
+    );
+    return client;
+  }
+
+  it("gives the id back at once when only the write failed: 12 failed creates, then the first task is id 1", async () => {
+    const failures = { left: 12 };
+    const store = new DynamoTaskStore(faultyClient(["Put"], failures), await freshTable("tasks"));
+    for (let n = 0; n < 12; n += 1) await expect(store.create({ title: `t${n}`, description: "" })).rejects.toThrow("cannot be reached");
+    expect((await store.create({ title: "first", description: "" })).id).toBe(1);
+    expect((await store.create({ title: "second", description: "" })).id).toBe(2);
+  });
+
+  it("gives it back before the next create when the store was out of reach for that too", async () => {
+    const failures = { left: 0 };
+    const store = new DynamoTaskStore(faultyClient(["Put", "TransactWrite"], failures), await freshTable("tasks"));
+    expect((await store.create({ title: "one", description: "" })).id).toBe(1);
+    failures.left = 2; // the task's write and its give-back
+    await expect(store.create({ title: "lost", description: "" })).rejects.toThrow("cannot be reached");
+    expect((await store.create({ title: "two", description: "" })).id).toBe(2);
+    expect((await store.list()).map((task) => task.id)).toEqual([1, 2]);
+  });
+
+  it("keeps an id whose write landed although the call failed (a time-out after the write)", async () => {
+    const table = await freshTable("tasks");
+    const client = testDocumentClient();
+    let landedThenFailed = true;
+    client.middlewareStack.add(
+      (next, context) => async (args) => {
+        const result = await next(args);
+        if (landedThenFailed && (context.commandName ?? "").startsWith("Put")) {
+          landedThenFailed = false;
+          throw unreachable();
+        }
+        return result;
+      },
+      { step: "initialize", name: nextName() },
+    );
+    const store = new DynamoTaskStore(client, table);
+    await expect(store.create({ title: "landed", description: "" })).rejects.toThrow("cannot be reached");
+    expect((await store.create({ title: "next", description: "" })).id).toBe(2);
+    expect((await store.list()).map((task) => task.title)).toEqual(["landed", "next"]);
+  });
+});

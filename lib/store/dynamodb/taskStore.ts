@@ -1,7 +1,14 @@
-import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import {
+  DeleteCommand,
+  type DynamoDBDocumentClient,
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from "@aws-sdk/lib-dynamodb";
 import type { NewTask, Task, TaskPatch } from "../../tasks/task";
 import type { TaskStore } from "../../tasks/taskStore";
-import { conditionally, isConditionFailure, queryAll, rethrowItemTooLarge } from "./conditions";
+import { conditionally, isConditionFailure, queryAll, rethrowItemTooLarge, transactionReasons } from "./conditions";
 import { writeTogether } from "./writeTogether";
 
 /**
@@ -12,7 +19,10 @@ import { writeTogether } from "./writeTogether";
  * under many writers because the engine does the arithmetic: a create adds 1 to the counter
  * atomically (`ADD`), so no two creates get the same id and none has to retry. Deleting the last
  * task moves the counter back to the task before it, on the condition that no create moved it
- * meanwhile, so the deleted id comes back as the seed says.
+ * meanwhile, so the deleted id comes back as the seed says. A create that fails after taking its
+ * id (the store throttled or unreachable) gives the id back the same way, on the condition that
+ * no create took one since; when the store cannot be reached for that either, this container
+ * gives it back before its next create, so that a failure leaves no gap in the ids.
  */
 const TASK = "TASK";
 const COUNTER = { pk: "TASKS", sk: "LAST" };
@@ -26,6 +36,9 @@ const toTask = (item: Record<string, unknown>): Task => ({
 });
 
 export class DynamoTaskStore implements TaskStore {
+  /** Ids taken by creates that failed, not yet given back (the store was out of reach for that too). */
+  private readonly takenByFailures = new Set<number>();
+
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly table: string,
@@ -49,6 +62,7 @@ export class DynamoTaskStore implements TaskStore {
   }
 
   async create(fields: NewTask): Promise<Task> {
+    for (const id of [...this.takenByFailures].sort((a, b) => b - a)) await this.giveBack(id);
     const { Attributes } = await this.client.send(
       new UpdateCommand({
         TableName: this.table,
@@ -70,9 +84,47 @@ export class DynamoTaskStore implements TaskStore {
         },
       ]);
     } catch (error) {
+      this.takenByFailures.add(task.id);
+      await this.giveBack(task.id).catch(() => undefined); // kept in takenByFailures: tried again before the next create
       rethrowItemTooLarge(error);
     }
     return task;
+  }
+
+  /**
+   * The id a failed create took goes back to the counter: `id - 1` is what the counter held before
+   * that create's ADD. Only if the counter still holds `id` (no create since) and no task `id` was
+   * stored after all (a write that timed out may have landed): both in one transaction.
+   */
+  private async giveBack(id: number): Promise<void> {
+    try {
+      await this.client.send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              ConditionCheck: {
+                TableName: this.table,
+                Key: { pk: TASK, sk: sortKey(id) },
+                ConditionExpression: "attribute_not_exists(pk)",
+              },
+            },
+            {
+              Update: {
+                TableName: this.table,
+                Key: COUNTER,
+                UpdateExpression: "SET lastId = :previous",
+                ConditionExpression: "lastId = :taken",
+                ExpressionAttributeValues: { ":previous": id - 1, ":taken": id },
+              },
+            },
+          ],
+        }),
+      );
+    } catch (error) {
+      if (!transactionReasons(error)) throw error;
+      // A create came since, or the task is there: the id is in use, nothing to give back.
+    }
+    this.takenByFailures.delete(id);
   }
 
   /** Sets only the supplied fields, so a concurrent update of another field is never lost. */
