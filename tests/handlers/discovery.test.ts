@@ -229,3 +229,30 @@ describe("tags", () => {
     expect((await send("PATCH", `${A}/nodes/${NODE}/tags`, { tags: "a" })).status).toBe(404);
   });
 });
+
+describe("a discovery whose machine never starts the microkernel", () => {
+  afterEach(() => {
+    jest.useRealTimers();
+  });
+
+  it("says so on screen, and ends after ten minutes with the reason, so the node is free for an install", async () => {
+    const profile = await get(`${A}/profiles?macs=${MAC}`);
+    expect(profile.raw).toContain("echo Could not load the discovery microkernel from");
+    expect(profile.raw).not.toContain("Could not load the installer");
+    jest.useFakeTimers({ now: Date.now() + 10 * 60_000 + 1, doNotFake: ["setTimeout", "setImmediate", "nextTick", "queueMicrotask"] });
+    const [workflow] = (await get(`${A}/nodes/${NODE}/workflows`)).body;
+    expect(workflow._status).toBe("failed");
+    const bootstrap = Object.values(workflow.tasks as Record<string, { label: string; error?: string; state: string }>).find(
+      (task) => task.label === "bootstrap-ubuntu",
+    )!;
+    expect(bootstrap).toMatchObject({
+      state: "timeout",
+      error: expect.stringMatching(/did not start the discovery microkernel within 600 s.*\/common\/vmlinuz/),
+    });
+    const install = await send("POST", `${A}/nodes/${NODE}/workflows`, {
+      name: "Graph.InstallCentOS",
+      options: { defaults: { obmServiceName: "noop-obm-service", version: "7", repo: "http://mirror/centos/7" } },
+    });
+    expect(install.status).toBe(201);
+  });
+});

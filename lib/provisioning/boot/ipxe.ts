@@ -72,12 +72,18 @@ const consoles = ({ options }: ProfileContext): string => {
 };
 
 /** Load and boot the installer; on failure say so, offer the iPXE shell, then leave the network boot. */
-const bootInstaller = (context: ProfileContext, kernel: string, initrd?: string, from = oneLine(context.options.repo)): string[] => [
+const bootInstaller = (
+  context: ProfileContext,
+  kernel: string,
+  initrd?: string,
+  from = oneLine(context.options.repo),
+  what = "the installer",
+): string[] => [
   `kernel ${kernel} || goto failed`,
   ...(initrd ? [`initrd ${initrd} || goto failed`] : []),
   "boot || goto failed",
   ":failed",
-  `echo Could not load the installer from ${from}`,
+  `echo Could not load ${what} from ${from}`,
   "prompt --key 0x197e --timeout 2000 Press F12 for the iPXE shell || goto leave",
   "shell",
   ":leave",
@@ -118,7 +124,13 @@ const PROFILES: Record<string, (context: ProfileContext) => string[]> = {
     ];
     return [
       `echo Starting the discovery microkernel for ${mac}`,
-      ...bootInstaller(context, `${oneLine(options.kernelUri)} ${args.join(" ")}`, initrd, oneLine(options.kernelUri)),
+      ...bootInstaller(
+        context,
+        `${oneLine(options.kernelUri)} ${args.join(" ")}`,
+        initrd,
+        oneLine(options.kernelUri),
+        "the discovery microkernel",
+      ),
     ];
   },
   "install-centos.ipxe": (context) => {

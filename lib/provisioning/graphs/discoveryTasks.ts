@@ -38,6 +38,9 @@ export const DISCOVERY_TASKS: readonly LibraryTask[] = [
       overlayfsUri: "{{file.server}}/common/{{options.overlayfs}}",
       profile: "linux.ipxe",
       comport: "ttyS0",
+      // A machine that never starts the microkernel (its files missing, a boot that fails) must not
+      // hold its node for ever: RackHD's bootstrap waited a bounded time too. Ten minutes.
+      _taskTimeout: 600_000,
     },
     properties: { os: { linux: { distribution: "ubuntu", release: "trusty", kernel: "3.16.0-25-generic" } } },
   },

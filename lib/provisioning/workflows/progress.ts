@@ -28,7 +28,7 @@ export function advanceWorkflow(workflow: Workflow, obmSettings: readonly ObmSet
           const deadline = Date.parse(task.startedAt) + timeout;
           if (now.getTime() >= deadline) {
             const at = new Date(deadline).toISOString();
-            set(id, { state: "timeout", finishedAt: at, updatedAt: at, error: `Task timed out after ${timeout} ms` });
+            set(id, { state: "timeout", finishedAt: at, updatedAt: at, error: timeoutReason(task, timeout) });
             progressed = true;
           }
         }
@@ -150,4 +150,11 @@ export function markFromMachine(workflow: Workflow, taskId: string, step: Machin
   const task = workflow.tasks[taskId];
   const stamp = now.toISOString();
   return { ...workflow, updatedAt: stamp, tasks: { ...workflow.tasks, [taskId]: { ...task, [step]: stamp, updatedAt: stamp } } };
+}
+
+/** Why a task timed out, in the words that help: a microkernel that never started names what it loads. */
+function timeoutReason(task: WorkflowTask, timeout: number): string {
+  if (task.kind !== "bootstrap") return `Task timed out after ${timeout} ms`;
+  const seconds = Math.round(timeout / 1000);
+  return `The machine did not start the discovery microkernel within ${seconds} s (it never asked for its commands): is ${String(task.options.kernelUri)} served, and does the machine boot from the network?`;
 }
