@@ -65,7 +65,8 @@ class OfflineContentTypeParity {
     http.Server.prototype.emit = function emitMarked(type, request, response, ...rest) {
       // `checkContinue`: a request sent with `Expect: 100-continue` (curl -T of a large file).
       if (type === "request" || type === "checkContinue") {
-        const id = String((next += 1));
+        next += 1;
+        const id = String(next);
         inFlight.set(id, request);
         // Forgotten once answered (a request whose event was never built, a 404 of the router's, say).
         response?.once("close", () => inFlight.delete(id));

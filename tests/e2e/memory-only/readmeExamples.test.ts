@@ -8,7 +8,7 @@ const ROOT = join(__dirname, "../../..");
 const MARK = "<!-- example: runs as written against `npm start`";
 
 /** The README's shell blocks marked as runnable, in order: a newcomer pastes them one after the other. */
-export function readmeExamples(readme: string): string[] {
+function readmeExamples(readme: string): string[] {
   const blocks: string[] = [];
   const lines = readme.split("\n");
   for (let at = 0; at < lines.length; at += 1) {
