@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { nodeIdForMac } from "../../lib/provisioning/ids";
-import { freshContainer, get, send } from "../support/api";
+import { api, freshContainer, get, send } from "../support/api";
 
 const A = "/api/1.1";
 const SWITCH_MAC = "00:1c:73:00:00:01";
@@ -58,5 +58,16 @@ describe("GET /profiles/switch/{vendor} (RackHD 1.1's switch route)", () => {
     const answer = await get(`${A}/profiles/switch/brocade?macs=${SWITCH_MAC}`);
     expect(answer.body).toMatch(/^#!ipxe/);
     expect(answer.body).toContain("http://mirror/centos/7");
+    // A profile put under the task's profile name is the one served, as on the compute route.
+    const put = await api({
+      method: "PUT",
+      path: `${A}/profiles/library/install-centos.ipxe`,
+      headers: { "content-type": "text/plain" },
+      body: "echo Switch <%=nodeId%> boots from <%=repo%>",
+    });
+    expect(put.status).toBe(200);
+    expect((await get(`${A}/profiles/switch/brocade?macs=${SWITCH_MAC}`)).body).toContain(
+      `echo Switch ${NODE} boots from http://mirror/centos/7`,
+    );
   });
 });

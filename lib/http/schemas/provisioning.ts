@@ -233,7 +233,6 @@ export const GraphDefinitionBody = {
   ],
 } as const;
 
-/** POST /tasks/{identifier}: the command object handed out, each command with what running it gave. */
 /**
  * POST /tasks/{identifier}: RackHD answered 201 to any JSON body and used what it could (the
  * command object with its `tasks`); so any JSON is taken here, and the domain picks out the
@@ -815,7 +814,6 @@ export const FileUuid = uuid;
 /** A file's md5, as a JSON string. */
 export const FileMd5 = hex(32);
 
-/** Where to send a large file's bytes (PUT), or where to get them (GET): the `Location` too. */
 /** A page that lives elsewhere (GET /docs): where, as in the Location header. */
 export const PageRedirect = {
   type: "object",
@@ -824,6 +822,7 @@ export const PageRedirect = {
   additionalProperties: false,
 } as const;
 
+/** Where to send a large file's bytes (PUT), or where to get them (GET): the `Location` too. */
 export const FileRedirect = {
   type: "object",
   properties: {

@@ -5,7 +5,7 @@ import type { LibraryRecord } from "../library/libraryRecord";
 import { renderEntry } from "../library/textLibrary";
 import { nodeAtAddress, recordAddress } from "../lookups/lookupService";
 import { normalizeMac } from "../mac";
-import { buildNode, type Node } from "../nodes/node";
+import { buildNode, type Node, type NodeType } from "../nodes/node";
 import { findNode } from "../nodes/nodeService";
 import type { ProvisioningStores } from "../ports";
 import { fitsKey } from "../recordSize";
@@ -39,16 +39,37 @@ export async function nodeForMacs(stores: ProvisioningStores, macs: readonly str
   return undefined;
 }
 
-/** Discovery (RackHD §6.2): name = the first MAC, identifiers = the MACs, type compute. */
-async function discover(stores: ProvisioningStores, macs: readonly string[], now: Date): Promise<Node> {
+/**
+ * Discovery (RackHD §6.2): name = the first MAC, identifiers = the MACs, type compute (a switch's
+ * own route makes `switch` nodes). Two boots of a new machine at once: the second finds the first's.
+ */
+export async function discoverNode(
+  stores: ProvisioningStores,
+  macs: readonly string[],
+  now: Date,
+  type: NodeType = "compute",
+): Promise<Node> {
   try {
-    return await stores.nodes.create(buildNode({ fields: { name: macs[0], identifiers: [...macs] } }, nodeIdForMac(macs[0]), now));
+    return await stores.nodes.create(buildNode({ fields: { name: macs[0], identifiers: [...macs], type } }, nodeIdForMac(macs[0]), now));
   } catch (error) {
     // The same machine booting twice at once: the other request created it.
     const existing = isDomainError(error) && error.kind === "conflict" ? await nodeForMacs(stores, macs) : undefined;
     if (existing) return existing;
     throw error;
   }
+}
+
+/** The MAC a node booted with: the first of the request's MACs the node has (the first MAC for a node just made). */
+export const bootMacOf = (node: Node, macs: readonly string[]): string => macs.find((mac) => node.identifiers.includes(mac)) ?? macs[0];
+
+/**
+ * A workflow task's boot profile rendered for the node: the profile put under that name, else the
+ * built-in one; undefined when neither exists.
+ */
+export async function taskProfile(stores: ProvisioningStores, context: TemplateContext): Promise<string | undefined> {
+  const profileName = String(context.options.profile);
+  const put = fitsKey(profileName) ? await stores.profiles.get(profileName) : undefined;
+  return put ? putProfileScript(put, context) : profileScript(profileName, context);
 }
 
 /** What the profiles route does with a machine it has not seen: DISCOVERY_GRAPH, or nothing but record it. */
@@ -74,10 +95,10 @@ export async function bootProfile(
   const macs = parseMacs(macValues);
   if (macs.length === 0) return redirectScript(api);
   const known = await nodeForMacs(stores, macs);
-  const node = known ?? (await discover(stores, macs, now));
+  const node = known ?? (await discoverNode(stores, macs, now));
   // The source address is recorded when the node is discovered and when it boots a profile (the
   // moments a lookup by IP is for), not on each poll of a node with nothing to do.
-  const bootMac = macs.find((m) => node.identifiers.includes(m)) ?? macs[0];
+  const bootMac = bootMacOf(node, macs);
   const rememberAddress = () => recordAddress(stores, bootMac, node.id, sourceIp, now);
   if (!known && !discovery.graph) {
     await rememberAddress();
@@ -87,12 +108,8 @@ export async function bootProfile(
   const task = workflow && bootingTask(workflow);
   if (!workflow) return messageScript(NO_ACTIVE_WORKFLOW);
   if (!task) return messageScript("The active workflow has no boot profile for this node yet.");
-  const mac = macs.find((m) => node.identifiers.includes(m)) ?? macs[0];
-  const profileName = String(task.options.profile);
-  const context = { options: task.options, api, nodeId: node.id, mac, token: workflow.bootToken };
-  const put = fitsKey(profileName) ? await stores.profiles.get(profileName) : undefined;
-  const script = put ? putProfileScript(put, context) : profileScript(profileName, context);
-  if (!script) return messageScript(`Unknown boot profile ${profileName}`);
+  const script = await taskProfile(stores, { options: task.options, api, nodeId: node.id, mac: bootMac, token: workflow.bootToken });
+  if (!script) return messageScript(`Unknown boot profile ${String(task.options.profile)}`);
   await rememberAddress();
   // bootedAt is the first boot of the task: a node that boots again costs no write.
   if (!task.bootedAt)

@@ -1,14 +1,11 @@
-import { isDomainError, ValidationError } from "../../errors";
+import { ValidationError } from "../../errors";
 import type { ApiContext } from "../apiContext";
-import { nodeIdForMac } from "../ids";
 import { recordAddress } from "../lookups/lookupService";
-import { buildNode, type Node } from "../nodes/node";
 import type { ProvisioningStores } from "../ports";
 import { bootingTask } from "../workflows/progress";
 import { activeWorkflowOf } from "../workflows/workflowService";
-import { nodeForMacs, parseMacs } from "./bootService";
+import { bootMacOf, discoverNode, nodeForMacs, parseMacs, taskProfile } from "./bootService";
 import { bootQuery } from "./bootToken";
-import { profileScript } from "./ipxe";
 import { taskRunnerScript } from "./taskRunner";
 
 /** The vendors whose zero-touch provisioning RackHD answered (Cisco POAP, Arista and Brocade ZTP). */
@@ -21,18 +18,6 @@ async function switchMacs(stores: ProvisioningStores, macValues: readonly string
   const holder = sourceIp === undefined ? undefined : await stores.lookups.byIp(sourceIp);
   if (!holder) throw new ValidationError("Could not identify the switch: give ?macs= or ask from an address a lookup holds");
   return [holder.macAddress];
-}
-
-/** A switch not seen before: a node of type `switch`, named after its MAC. */
-async function discoverSwitch(stores: ProvisioningStores, macs: readonly string[], now: Date): Promise<Node> {
-  const input = { fields: { name: macs[0], identifiers: [...macs], type: "switch" as const } };
-  try {
-    return await stores.nodes.create(buildNode(input, nodeIdForMac(macs[0]), now));
-  } catch (error) {
-    const existing = isDomainError(error) && error.kind === "conflict" ? await nodeForMacs(stores, macs) : undefined;
-    if (existing) return existing;
-    throw error;
-  }
 }
 
 /**
@@ -54,12 +39,12 @@ export async function switchProfile(
 ): Promise<string> {
   if (!(SWITCH_VENDORS as readonly string[]).includes(vendor.toLowerCase())) throw new ValidationError(`Unknown switch vendor ${vendor}`);
   const macs = await switchMacs(stores, macValues, sourceIp);
-  const node = (await nodeForMacs(stores, macs)) ?? (await discoverSwitch(stores, macs, now));
-  await recordAddress(stores, macs.find((mac) => node.identifiers.includes(mac)) ?? macs[0], node.id, sourceIp, now);
+  const node = (await nodeForMacs(stores, macs)) ?? (await discoverNode(stores, macs, now, "switch"));
+  const mac = bootMacOf(node, macs);
+  await recordAddress(stores, mac, node.id, sourceIp, now);
   const workflow = await activeWorkflowOf(stores, node, now);
   const task = workflow && bootingTask(workflow);
-  const context = { options: task?.options ?? {}, api, nodeId: node.id, mac: macs[0], token: workflow?.bootToken };
-  const profile = task && profileScript(String(task.options.profile), context);
+  const profile = task && (await taskProfile(stores, { options: task.options, api, nodeId: node.id, mac, token: workflow.bootToken }));
   if (profile) return profile;
   const profileUrl = `${api.profiles}/switch/${vendor.toLowerCase()}?macs=${macs[0]}`;
   return taskRunnerScript(`${api.base}/tasks/${node.id}?${bootQuery(node.id, workflow?.bootToken)}`, profileUrl);

@@ -123,6 +123,9 @@ export async function nextCommands(
   return { identifier: node.id, tasks: commandsOf(task) };
 }
 
+/** More results than any command set hands out is not a result post. */
+const MAX_RESULTS = 256;
+
 /**
  * The command results in a posted body: its `tasks`, when that is a list of commands, each with
  * its `cmd`; nothing otherwise (RackHD answered 201 to any body and used what it could).
@@ -132,9 +135,6 @@ export function resultsIn(body: unknown): CommandResult[] {
   if (!Array.isArray(tasks) || tasks.length > MAX_RESULTS) return [];
   return tasks.every((task) => isPlainObject(task) && typeof task.cmd === "string") ? (tasks as CommandResult[]) : [];
 }
-
-/** More results than any command set hands out is not a result post. */
-const MAX_RESULTS = 256;
 
 /**
  * POST /tasks/{identifier}: the results of the commands handed out. Results for no running task

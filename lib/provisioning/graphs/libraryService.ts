@@ -60,7 +60,7 @@ export async function defineTask(stores: ProvisioningStores, body: unknown, now:
   checkTaskFields(body);
   // The five fields only: the library answers nothing else (RackHD's model kept no other key).
   const { friendlyName, injectableName, implementsTask, options, properties } = body;
-  const task = { friendlyName, injectableName, implementsTask, options, properties };
+  const task = { friendlyName, injectableName, implementsTask, options: options ?? {}, properties };
   assertRecordFits(task, "task definition");
   return stores.definitions.putTask(task, now);
 }

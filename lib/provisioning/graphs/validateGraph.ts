@@ -21,14 +21,15 @@ const TASK_FIELDS = [
 /**
  * The model check RackHD's task definitions pass (all five fields), with its texts. RackHD stored
  * a task's options without looking into them, and the bosh CPI defines tasks with
- * `"options": null`: null stands for no options (`{}`).
+ * `"options": null`: null options pass (the caller stores them as `{}`).
  */
-export function checkTaskFields(task: unknown): asserts task is LibraryTask {
+export function checkTaskFields(task: unknown): asserts task is Omit<LibraryTask, "options"> & { options: LibraryTask["options"] | null } {
   if (!isPlainObject(task)) fail("taskDefinition (object) is required");
   const fields = task as Record<string, unknown>;
-  if (fields.options === null) fields.options = {};
   for (const [field, type] of TASK_FIELDS) {
-    const ok = type === "object" ? isPlainObject(fields[field]) : typeof fields[field] === "string" && fields[field] !== "";
+    const value = fields[field];
+    const ok =
+      type === "object" ? isPlainObject(value) || (field === "options" && value === null) : typeof value === "string" && value !== "";
     if (!ok) fail(`${field} (${type}) is required`);
   }
 }
