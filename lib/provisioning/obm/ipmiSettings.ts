@@ -1,6 +1,6 @@
 import type { Node } from "../nodes/node";
 import type { ProvisioningStores } from "../ports";
-import { setNodeObm } from "./obmService";
+import { parseObmSetting, writeObmSettings } from "./obmSetting";
 
 /**
  * Job.Obm.Ipmi.CreateSettings (RackHD's Task.Obm.Ipmi.CreateSettings): the node's IPMI OBM setting
@@ -25,6 +25,6 @@ export async function createIpmiObmSettings(
     return { state: "failed", error: `Node ${node.id} has no ${source} catalog with the BMC's address: catalog its BMC first` };
   }
   const config = { host, user: String(options.user), password: String(options.password) };
-  await setNodeObm(stores, node.id, async () => ({ service: "ipmi-obm-service", config }), now);
+  await writeObmSettings(stores, node, [parseObmSetting({ service: "ipmi-obm-service", config })], now);
   return { state: "succeeded" };
 }

@@ -2,9 +2,8 @@ import { NotFoundError } from "../../errors";
 import type { Node } from "../nodes/node";
 import { findNode } from "../nodes/nodeService";
 import type { ProvisioningStores } from "../ports";
-import { assertRecordFits } from "../recordSize";
 import { OBM_LIBRARY, type ObmServiceEntry, obmServiceEntry } from "./obmLibrary";
-import { assertServicesSupported, type ObmSetting, type ObmSettingInput, parseObmSettings, upsertObmSettings } from "./obmSetting";
+import { type ObmSetting, type ObmSettingInput, parseObmSettings, writeObmSettings } from "./obmSetting";
 
 export const obmLibrary = (): readonly ObmServiceEntry[] => OBM_LIBRARY;
 
@@ -29,17 +28,7 @@ export async function setNodeObm(
   now: Date,
 ): Promise<Node> {
   const node = await findNode(stores, identifier);
-  const settings = parseObmSettings(await readBody());
-  const updated = await stores.nodes.update(
-    node.id,
-    (current) => {
-      assertServicesSupported(settings, current);
-      const next = { ...current, obmSettings: upsertObmSettings(current.obmSettings, settings), updatedAt: now.toISOString() };
-      assertRecordFits(next, "node");
-      return next;
-    },
-    node,
-  );
+  const updated = await writeObmSettings(stores, node, parseObmSettings(await readBody()), now);
   if (!updated) throw new NotFoundError(`Could not find node with identifier ${identifier}`);
   return updated;
 }
