@@ -156,6 +156,14 @@ export async function fileCases(h: Record<string, Handler>): Promise<Case[]> {
     { name: "PUT /files/{name} (64 KiB)", run: put("bench-put.img") },
     { name: "GET /files/{uuid} (64 KiB)", run: call(h.getFile, { method: "GET", ...onFile(uuid) }, 200) },
     { name: "GET /files/{name}/latest", run: call(h.latestFile, { method: "GET", ...onFile("bench.img", "{name}", "/latest") }, 200) },
+    {
+      name: "GET /common/{name}",
+      run: call(
+        h.commonFile,
+        { method: "GET", path: "/common/bench.img", route: "/common/{name}", pathParameters: { name: "bench.img" } },
+        200,
+      ),
+    },
     { name: "GET /files/md5/{name}/latest", run: call(h.fileMd5, { method: "GET", ...onFile("bench.img", "md5/{name}", "/latest") }, 200) },
     { name: "GET /files/metadata/{name}", run: call(h.fileMetadata, { method: "GET", ...onFile("bench.img", "metadata/{name}") }, 200) },
     {

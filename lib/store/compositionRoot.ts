@@ -71,7 +71,9 @@ async function seedDemoNodes(nodes: NodeStore): Promise<void> {
 }
 
 function memoryStores(config: Settings): ProvisioningStores {
-  return memoryProvisioningStores({ capacity: config.memoryStoreCapacity, maxBytes: config.memoryStoreMaxBytes });
+  // serverless offline sets IS_OFFLINE: only there can a loopback URL stand in for a presigned one.
+  const offline = process.env.IS_OFFLINE === "true";
+  return memoryProvisioningStores({ capacity: config.memoryStoreCapacity, maxBytes: config.memoryStoreMaxBytes }, offline);
 }
 
 function dynamoStores(config: Settings): ProvisioningStores {

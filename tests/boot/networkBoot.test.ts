@@ -2,9 +2,10 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { publishMicrokernel } from "../../microkernel/cli";
+import { buildInitramfs, buildMicrokernelInitramfs } from "../../microkernel/initramfs";
 import { freePort, http, type OfflineServer, startOffline } from "../support/offlineServer";
 import { type BootAssets, bootAssets } from "./support/bootAssets";
-import { buildInstallerInitramfs, buildMicrokernelInitramfs } from "./support/initramfs";
 import { bootMachine, type Firmware } from "./support/qemu";
 import { type StaticServer, serveFiles } from "./support/staticServer";
 
@@ -13,8 +14,9 @@ jest.setTimeout(600_000);
 /**
  * A real network boot: Debian's iPXE firmware in QEMU (SeaBIOS and OVMF), on QEMU's user-mode
  * network whose DHCP hands out the profiles URL, against the real `serverless offline`. A fresh
- * MAC is discovered: Graph.SKU.Discovery boots a real kernel and a busybox initramfs that plays
- * the microkernel, reporting the VM's own hardware, and a SKU defined on it matches;
+ * MAC is discovered: Graph.SKU.Discovery boots the product's microkernel (a real kernel and a
+ * busybox initramfs, published into the file store as `npm run microkernel` does, loaded from the
+ * default {{file.server}}/common/…), reporting the VM's own hardware, and a SKU defined on it matches;
  * Graph.InstallCentOS then boots the kernel and an initramfs "installer" from the workflow's
  * repo, which fetches its kickstart and signals completion as the kickstart says; a third boot
  * finds nothing to do and leaves the network boot at once.
@@ -41,23 +43,16 @@ describe("network boot of a real machine (QEMU, iPXE)", () => {
   beforeAll(async () => {
     assets = bootAssets();
     scratch = mkdtempSync(join(tmpdir(), "network-boot-"));
-    const initrd = buildInstallerInitramfs(assets, join(scratch, "initrd.img"));
+    const initrd = buildInitramfs(assets, join(scratch, "initrd.img"), join(__dirname, "support/installer-init.sh"));
     const microkernel = buildMicrokernelInitramfs(assets, join(scratch, "microkernel.img"));
     repo = await serveFiles({
       "/centos/7/images/pxeboot/vmlinuz": assets.kernel,
       "/centos/7/images/pxeboot/initrd.img": initrd,
-      // Where Task.Linux.Bootstrap.Ubuntu's kernelUri and initrdUri point ({{file.server}}/common/…).
-      "/common/vmlinuz-3.16.0-25-generic": assets.kernel,
-      "/common/initrd.img-3.16.0-25-generic": microkernel,
     });
     const port = await freePort();
-    server = await startOffline({
-      PORT: String(port),
-      API_SERVER: `http://${HOST}:${port}`,
-      FILE_SERVER: repo.url.replace("127.0.0.1", HOST),
-      DEMO_NODES: "off",
-      LOG_REQUESTS: "on",
-    });
+    // FILE_SERVER is left unset, as a user leaves it: the microkernel comes from the service.
+    server = await startOffline({ PORT: String(port), API_SERVER: `http://${HOST}:${port}`, DEMO_NODES: "off", LOG_REQUESTS: "on" });
+    await publishMicrokernel(server.baseUrl, { kernel: assets.kernel, initrd: microkernel });
   });
 
   afterAll(async () => {
@@ -109,9 +104,9 @@ describe("network boot of a real machine (QEMU, iPXE)", () => {
       injectableName: "Graph.SKU.Discovery",
       _status: "succeeded",
     });
-    expect(repo.log).toEqual(
-      expect.arrayContaining(["GET /common/vmlinuz-3.16.0-25-generic 200", "GET /common/initrd.img-3.16.0-25-generic 200"]),
-    );
+    for (const file of ["vmlinuz-3.16.0-25-generic", "initrd.img-3.16.0-25-generic"]) {
+      expect(server.output()).toMatch(new RegExp(`"path":"/common/${file.replace(/\./g, "\\.")}","status":200`));
+    }
 
     // 2. Install: the profile boots the repo's kernel and initramfs; the "installer" fetches its
     //    kickstart and runs the completion commands it holds; the workflow ends succeeded.

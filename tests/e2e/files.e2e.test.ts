@@ -4,6 +4,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { publishMicrokernel } from "../../microkernel/cli";
 import { http, type OfflineServer, onDynamoDb, startOffline } from "../support/offlineServer";
 
 jest.setTimeout(180_000);
@@ -15,7 +16,8 @@ const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex
  * The file store over real HTTP against `serverless offline`, as FIT and the bosh CPI use it, in
  * both stores (the e2e-dynamodb tier runs this file with DynamoDB Local and s3rver). A large file
  * goes the way a client sends one whatever the store: `?size=` → 307 → PUT the bytes where
- * Location says; GET then follows a 302 on S3 and gets the bytes inline in memory.
+ * Location says (S3, or the memory store's loopback listener); GET then follows a 302 on S3 and
+ * gets the bytes inline in memory.
  */
 describe("the file store over HTTP", () => {
   let server: OfflineServer;
@@ -68,15 +70,18 @@ describe("the file store over HTTP", () => {
     expect(ask.status).toBe(307);
     const location = ask.headers.get("location")!;
     expect(ask.body.location).toBe(location);
+    // S3's presigned URL; the memory store's stand-in for one under serverless offline (a loopback listener).
     if (onDynamoDb()) expect(new URL(location).searchParams.get("X-Amz-Signature")).toMatch(/^[0-9a-f]{64}$/);
-    else expect(location).toBe(`${server.baseUrl}/api/1.1/files/installer.iso`);
+    else expect(location).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/uploads\/[\w-]{24}$/);
 
     const sent = await fetch(location, { method: "PUT", headers: OCTETS, body: bytes });
-    expect(sent.status).toBe(onDynamoDb() ? 200 : 201);
+    expect(sent.status).toBe(200);
+    // The URL takes one upload.
+    if (!onDynamoDb()) expect((await fetch(location, { method: "PUT", body: "again" })).status).toBe(403);
 
     const [meta] = (await call("GET", "/files/metadata/installer.iso")).body;
     expect(meta).toMatchObject({ basename: "installer.iso", size: LARGE, sha256: sha256(bytes) });
-    if (onDynamoDb()) expect(meta.uuid).toBe(ask.body.uuid);
+    expect(meta.uuid).toBe(ask.body.uuid);
 
     const first = await download(`/files/${meta.uuid}`, "manual");
     expect(first.status).toBe(onDynamoDb() ? 302 : 200);
@@ -88,5 +93,35 @@ describe("the file store over HTTP", () => {
 
     expect((await call("DELETE", "/files/installer.iso")).status).toBe(204);
     expect((await download(`/files/${meta.uuid}`, "manual")).status).toBe(404);
+  });
+
+  it("serves the microkernel `npm run microkernel` publishes where the discovery profile loads it: /common/{name}", async () => {
+    const folder = mkdtempSync(join(tmpdir(), "microkernel-e2e-"));
+    const kernel = randomBytes(LARGE);
+    const initrd = randomBytes(64 * 1024);
+    writeFileSync(join(folder, "vmlinuz"), kernel);
+    writeFileSync(join(folder, "initrd"), initrd);
+    expect((await fetch(`${server.baseUrl}/common/vmlinuz-3.16.0-25-generic`)).status).toBe(404);
+
+    const published = await publishMicrokernel(server.baseUrl, { kernel: join(folder, "vmlinuz"), initrd: join(folder, "initrd") });
+
+    expect(published.map((file) => [file.name, file.bytes])).toEqual([
+      ["vmlinuz-3.16.0-25-generic", LARGE],
+      ["initrd.img-3.16.0-25-generic", initrd.length],
+    ]);
+    const first = await fetch(`${server.baseUrl}/common/vmlinuz-3.16.0-25-generic`, { redirect: "manual" });
+    // Past a Lambda payload: the bucket serves it (iPXE follows the 302); memory answers inline.
+    expect(first.status).toBe(onDynamoDb() ? 302 : 200);
+    await first.arrayBuffer();
+    for (const [name, bytes] of [
+      ["vmlinuz-3.16.0-25-generic", kernel],
+      ["initrd.img-3.16.0-25-generic", initrd],
+    ] as const) {
+      const got = await fetch(`${server.baseUrl}/common/${name}`);
+      expect(got.status).toBe(200);
+      expect(Buffer.from(await got.arrayBuffer()).equals(bytes)).toBe(true);
+    }
+    const [meta] = (await call("GET", "/files/metadata/vmlinuz-3.16.0-25-generic")).body;
+    expect(meta.uuid).toBe(published[0].uuid);
   });
 });

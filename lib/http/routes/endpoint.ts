@@ -9,7 +9,11 @@ export type SchemaName = { [K in keyof Schemas]: Schemas[K] extends object ? K :
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
-/** Which service an endpoint belongs to; it decides the error body (Flask's or RackHD's). */
+/**
+ * Which service an endpoint belongs to; it decides the error body (Flask's or RackHD's) and the
+ * API document. `console`: pages and files outside both documents (the console, RackHD's /docs and
+ * /common), with RackHD's error body.
+ */
 export type Service = "tasks" | "provisioning" | "console";
 
 /**

@@ -63,6 +63,22 @@ export const latestFile = {
   responses: { 200: "FileBytes", 302: "FileRedirect", 404: "FileNotFound" },
 } as const satisfies Endpoint;
 
+export const commonFile = {
+  function: "commonFile",
+  method: "GET",
+  path: "/common/{name}",
+  handler: "handlers/provisioning/files/common",
+  service: "console",
+  auth: "none",
+  access: "provisioningWrite",
+  // Outside both API documents, as RackHD's static file server was outside its API.
+  summary:
+    "The bytes of the file of that name, where RackHD's file server kept the microkernel (`{{file.server}}/common/…`); " +
+    "`npm run microkernel` puts it there. A large one → 302 to a presigned URL",
+  request: { params: check.FileNameParams, query: check.Query },
+  responses: { 200: "FileBytes", 302: "FileRedirect", 404: "FileNotFound" },
+} as const satisfies Endpoint;
+
 export const fileMd5 = {
   function: "fileMd5",
   method: "GET",

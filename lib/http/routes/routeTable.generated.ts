@@ -101,6 +101,7 @@ export const ROUTE_TABLE: readonly (readonly [method: string, path: string])[] =
   ["GET", "/api/{version}/workflows/tasks"],
   ["PUT", "/api/{version}/workflows/tasks"],
   ["GET", "/api/{version}/workflows/tasks/library"],
+  ["GET", "/common/{name}"],
   ["GET", "/console/assets/{name}"],
   ["GET", "/console"],
   ["GET", "/docs"],

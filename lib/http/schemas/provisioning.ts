@@ -43,6 +43,13 @@ export const NameParams = {
   required: ["version", "name"],
 } as const;
 
+/** A file name outside the versioned API (/common/{name}). */
+export const FileNameParams = {
+  type: "object",
+  properties: { name },
+  required: ["name"],
+} as const;
+
 export const VendorParams = {
   type: "object",
   properties: { version, vendor: name },

@@ -21,6 +21,9 @@ const step = (injectableName: string, friendlyName: string, implementsTask: stri
   properties: {},
 });
 
+/** The microkernel's files under {{file.server}}/common/ (RackHD era C's names; `npm run microkernel` publishes them). */
+export const MICROKERNEL_FILES = { kernel: "vmlinuz-3.16.0-25-generic", initrd: "initrd.img-3.16.0-25-generic" } as const;
+
 export const DISCOVERY_TASKS: readonly LibraryTask[] = [
   {
     friendlyName: "Bootstrap Ubuntu",
@@ -28,8 +31,8 @@ export const DISCOVERY_TASKS: readonly LibraryTask[] = [
     implementsTask: "Task.Base.Linux.Bootstrap",
     // RackHD era C's files and URIs; {{file.server}} is FILE_SERVER (where the microkernel's files are).
     options: {
-      kernelFile: "vmlinuz-3.16.0-25-generic",
-      initrdFile: "initrd.img-3.16.0-25-generic",
+      kernelFile: MICROKERNEL_FILES.kernel,
+      initrdFile: MICROKERNEL_FILES.initrd,
       basefs: "base.trusty.3.16.0-25-generic.squashfs.img",
       overlayfs: "discovery.overlay.cpio.gz",
       kernelUri: "{{file.server}}/common/{{options.kernelFile}}",

@@ -1,19 +1,24 @@
 import { digestOf } from "../../provisioning/files/digest";
 import type { FileBlobs, FileDigest } from "../../provisioning/files/fileBlobs";
 import { Budget, type BudgetLimits } from "./budget";
+import { LoopbackUploads } from "./loopbackUploads";
 
 /**
- * Files' bytes in this container's memory, bounded by the store's byte budget. There are no
- * presigned URLs here: every file comes and goes inline, up to the budget.
+ * Files' bytes in this container's memory, bounded by the store's byte budget. Every file is
+ * answered inline; uploads come inline too, except under `serverless offline` (`loopbackUploads`),
+ * where a large one goes to a loopback URL in place of a presigned one (see LoopbackUploads).
  */
 export class MemoryFileBlobs implements FileBlobs {
   private readonly blobs = new Map<string, Buffer>();
   private readonly budget: Budget;
   readonly inlineMaxBytes: number;
 
-  constructor(limits: BudgetLimits) {
+  private readonly uploads?: LoopbackUploads;
+
+  constructor(limits: BudgetLimits, loopbackUploads = false) {
     this.budget = new Budget(limits);
     this.inlineMaxBytes = limits.maxBytes;
+    if (loopbackUploads) this.uploads = new LoopbackUploads((key, bytes) => this.put(key, bytes));
   }
 
   async put(key: string, bytes: Buffer): Promise<void> {
@@ -39,8 +44,8 @@ export class MemoryFileBlobs implements FileBlobs {
     this.budget.release(1, bytes.byteLength);
   }
 
-  async uploadUrl(): Promise<undefined> {
-    return undefined;
+  async uploadUrl(key: string, size: number, expiresInSeconds: number): Promise<string | undefined> {
+    return this.uploads?.url(key, size, expiresInSeconds);
   }
 
   async downloadUrl(): Promise<undefined> {

@@ -9,7 +9,7 @@ import { MemoryRecordStore } from "./recordStore";
 import { MemoryWorkflowStore } from "./workflowStore";
 
 /** Every provisioning port in this container's memory, each bounded by `limits`. */
-export const memoryProvisioningStores = (limits: BudgetLimits): ProvisioningStores => ({
+export const memoryProvisioningStores = (limits: BudgetLimits, loopbackUploads = false): ProvisioningStores => ({
   nodes: new MemoryNodeStore(limits),
   workflows: new MemoryWorkflowStore(limits),
   lookups: new MemoryLookupStore(limits),
@@ -24,5 +24,5 @@ export const memoryProvisioningStores = (limits: BudgetLimits): ProvisioningStor
   pollerSamples: new MemoryRecordStore(limits, "poller sample"),
   files: new MemoryRecordStore(limits, "file"),
   fileIds: new MemoryRecordStore(limits, "file id"),
-  fileBlobs: new MemoryFileBlobs(limits),
+  fileBlobs: new MemoryFileBlobs(limits, loopbackUploads),
 });

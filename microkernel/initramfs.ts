@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import type { BootAssets } from "./bootAssets";
+import type { KernelAssets } from "./assets";
 
 /** The modules virtio-net needs in Debian's cloud kernel, in load order (init loads them so). */
 const MODULES = [
@@ -23,16 +23,16 @@ function listTree(root: string, dir = root): string[] {
   });
 }
 
+/** The discovery microkernel: init.sh as /init. Answers the file's path. */
+export const buildMicrokernelInitramfs = (assets: KernelAssets, out: string): string =>
+  buildInitramfs(assets, out, join(__dirname, "init.sh"));
+
 /**
- * Builds the "installer" initramfs (uncompressed newc cpio): busybox, the virtio-net modules, a
- * DHCP script, boot-common.sh and installer-init.sh as /init. Answers the file's path.
+ * Builds an initramfs (uncompressed newc cpio): busybox, the virtio-net modules, a DHCP script,
+ * boot-common.sh, and `init` as /init. Answers the file's path. The boot tests build their
+ * stand-in installer with it too.
  */
-export const buildInstallerInitramfs = (assets: BootAssets, out: string): string => buildInitramfs(assets, out, "installer-init.sh");
-
-/** The same, with microkernel-init.sh as /init: the discovery microkernel. */
-export const buildMicrokernelInitramfs = (assets: BootAssets, out: string): string => buildInitramfs(assets, out, "microkernel-init.sh");
-
-function buildInitramfs(assets: BootAssets, out: string, init: string): string {
+export function buildInitramfs(assets: KernelAssets, out: string, init: string): string {
   const root = mkdtempSync(join(tmpdir(), "installer-rootfs-"));
   try {
     for (const dir of ["bin", "dev", "proc", "sys", "tmp", "lib/modules", "usr/share/udhcpc"])
@@ -41,7 +41,7 @@ function buildInitramfs(assets: BootAssets, out: string, init: string): string {
     for (const module of MODULES) {
       copyFileSync(join(assets.modules, module), join(root, "lib/modules", module.split("/").pop()!));
     }
-    copyFileSync(join(__dirname, init), join(root, "init"));
+    copyFileSync(init, join(root, "init"));
     copyFileSync(join(__dirname, "boot-common.sh"), join(root, "lib/boot-common.sh"));
     copyFileSync(join(__dirname, "udhcpc.script"), join(root, "usr/share/udhcpc/default.script"));
     for (const file of ["bin/busybox", "init", "usr/share/udhcpc/default.script"]) chmodSync(join(root, file), 0o755);

@@ -1,10 +1,12 @@
 #!/bin/busybox sh
-# /init of the test's discovery microkernel initramfs: it plays RackHD's microkernel with what
-# busybox has. It reads API_BASE, NODE_ID, BOOT_TOKEN and BOOTIF from the kernel command line,
-# brings up that interface, then asks the service for commands, runs each against this VM's own
-# hardware (dmidecode's text from /sys/class/dmi/id, lspci's from /sys/bus/pci, lshw's JSON from
-# /sys/class/net; other tools are missing, exit 127), posts the results back as JSON, and powers
-# off when it is told to reboot. Every step prints a MICROKERNEL: marker on the serial console.
+# /init of the discovery microkernel (`npm run microkernel` builds and publishes it): it does
+# what RackHD's microkernel did, with what busybox has. It reads API_BASE, NODE_ID, BOOT_TOKEN
+# and BOOTIF from the kernel command line, brings up that interface, then asks the service for
+# commands, runs each against this machine's own hardware (dmidecode's text from
+# /sys/class/dmi/id, lspci's from /sys/bus/pci, lshw's JSON from /sys/class/net; other tools are
+# missing, exit 127), posts the results back as JSON, and reboots when told to (the next network
+# boot finds the node's next step). Every step prints a MICROKERNEL: marker on the console.
+# Drivers: virtio-net only (Debian's cloud kernel), so it discovers VMs; see the README.
 MARK=MICROKERNEL
 . /lib/boot-common.sh
 
@@ -77,7 +79,7 @@ while [ $idle -lt 30 ]; do
   grep -o '"cmd":"[^"]*"' /tmp/answer | sed -e 's/^"cmd":"//' -e 's/"$//' > /tmp/commands
   if grep -qx 'sudo reboot' /tmp/commands; then
     echo "MICROKERNEL: told to reboot"
-    poweroff -f
+    reboot -f
   fi
   {
     printf '{"identifier":"%s","tasks":[' "$node"

@@ -1,4 +1,4 @@
-# Sourced by both test initramfs /init scripts (installer-init.sh, microkernel-init.sh), with MARK
+# Sourced by an initramfs /init (the microkernel's init.sh, the boot tests' installer-init.sh), with MARK
 # set to the marker their serial lines start with: busybox's applets, /proc, /sys and /dev, the
 # virtio-net modules, the kernel command line's words (as cmdline_<NAME>), and the interface
 # whose MAC BOOTIF names, up with a DHCP address (as $interface).

@@ -1,0 +1,64 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { MICROKERNEL_FILES } from "../lib/provisioning/graphs/discoveryTasks";
+import { cacheDir, KERNEL_PACKAGE, kernelAssets } from "./assets";
+import { buildMicrokernelInitramfs } from "./initramfs";
+import { type PublishedFile, publishFile } from "./publish";
+
+/**
+ * `npm run microkernel`: builds the discovery microkernel from Debian's packages (the cloud kernel,
+ * fetched with apt-get download and kept in the cache, and busybox-static) and puts its kernel and
+ * initrd into the running service's file store, where the discovery profile loads them from
+ * ({{file.server}}/common/…). Run it once per `npm start` (the memory store forgets) and once per
+ * deployed stage.
+ */
+const USAGE = `usage: npm run microkernel -- [--api http://localhost:3000] [--user name:password] [--build-only]`;
+
+export interface MicrokernelFiles {
+  kernel: string;
+  initrd: string;
+}
+
+/** Builds (the kernel is fetched once and cached); answers the two files' paths. */
+export function buildMicrokernel(): MicrokernelFiles {
+  const assets = kernelAssets();
+  return { kernel: assets.kernel, initrd: buildMicrokernelInitramfs(assets, join(cacheDir(), "microkernel.img")) };
+}
+
+/** Puts both files into the service's file store under the names the discovery task loads. */
+export async function publishMicrokernel(api: string, files: MicrokernelFiles, credentials?: string): Promise<PublishedFile[]> {
+  const target = { api, credentials };
+  return [
+    await publishFile(target, MICROKERNEL_FILES.kernel, readFileSync(files.kernel)),
+    await publishFile(target, MICROKERNEL_FILES.initrd, readFileSync(files.initrd)),
+  ];
+}
+
+async function main(argv: string[]): Promise<number> {
+  let values: { api?: string; user?: string; "build-only"?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: { api: { type: "string" }, user: { type: "string" }, "build-only": { type: "boolean" } },
+    }));
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
+    return 2;
+  }
+  const api = values.api ?? `http://localhost:${process.env.PORT ?? 3000}`;
+  try {
+    const files = buildMicrokernel();
+    process.stdout.write(`built: ${files.kernel} (${KERNEL_PACKAGE}), ${files.initrd}\n`);
+    if (values["build-only"]) return 0;
+    for (const file of await publishMicrokernel(api, files, values.user)) {
+      process.stdout.write(`published: ${api}/common/${file.name} (${file.bytes} bytes, file ${file.uuid})\n`);
+    }
+    return 0;
+  } catch (error) {
+    process.stderr.write(`microkernel: ${(error as Error).message}\n`);
+    return 1;
+  }
+}
+
+if (require.main === module) void main(process.argv.slice(2)).then((code) => process.exit(code));
