@@ -1,17 +1,19 @@
 #!/usr/bin/env bash
 # UEFI HTTP Boot with no TFTP anywhere, as a site without iPXE in its NICs would boot against
 # the service: OVMF's own HTTP boot client gets an iPXE EFI binary over HTTP (DHCP vendor class
-# HTTPClient), iPXE then gets the profiles URL (DHCP option 175), and the machine is discovered.
+# HTTPClient), iPXE then gets the profiles URL (DHCP option 175), and the machine is discovered
+# with the default settings: the discovery profile boots the microkernel that `npm run
+# microkernel` published, which reports the VM's hardware (its dmi catalog names QEMU).
 #
-# Needs root (a tap device), and Debian's qemu-system-x86, ovmf, ipxe and dnsmasq-base. Not part
-# of `npm test`: OVMF tries PXE over IPv4 and IPv6 before HTTP, which takes minutes under TCG.
+# Needs root (a tap device), and Debian's qemu-system-x86, ovmf, ipxe, busybox-static and
+# dnsmasq-base. The boot tier runs it (tests/boot/uefiHttpBoot.test.ts) where it runs as root.
 # Only a private tap network (10.99.0.0/24) on this host is used.
 #
-#   sudo scripts/uefiHttpBoot.sh            # prints the serial console; ends at discovery
+#   sudo scripts/uefiHttpBoot.sh            # prints the serial console; ends when discovery has
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-TAP=tapboot HOST_IP=10.99.0.1 API_PORT=${API_PORT:-3480} FILE_PORT=${FILE_PORT:-8081}
+TAP=tapboot HOST_IP=10.99.0.1 API_PORT=${API_PORT:-3480} FILE_PORT=${FILE_PORT:-8081} LAMBDA_PORT=${LAMBDA_PORT:-3482}
 MAC=${MAC:-52:54:00:c0:ff:01}
 # Debian's iPXE (2019): ipxe.efi's own SNP use receives nothing after OVMF's HTTP boot (RX:0);
 # snponly.efi, which only drives the firmware's SNP, works.
@@ -30,7 +32,7 @@ ip addr add "$HOST_IP/24" dev "$TAP"
 ip link set "$TAP" up
 
 cp "$IPXE_EFI" "$work/snponly.efi"
-(cd "$work" && exec python3 -m http.server "$FILE_PORT" --bind "$HOST_IP" >"$work/http.log" 2>&1) &
+busybox httpd -f -p "$HOST_IP:$FILE_PORT" -h "$work" >"$work/http.log" 2>&1 &
 pids+=($!)
 
 # The DHCP settings a site uses (see the README, "Boot a real machine").
@@ -44,10 +46,15 @@ dnsmasq --no-daemon --conf-file=/dev/null --port=0 --interface="$TAP" --bind-int
   --log-dhcp >"$work/dnsmasq.log" 2>&1 &
 pids+=($!)
 
-HOST=$HOST_IP PORT=$API_PORT LAMBDA_PORT=$((API_PORT + 1)) API_SERVER="http://$HOST_IP:$API_PORT" DEMO_NODES=off \
+HOST=$HOST_IP PORT=$API_PORT LAMBDA_PORT=$LAMBDA_PORT API_SERVER="http://$HOST_IP:$API_PORT" DEMO_NODES=off \
   ESBUILD_WORK_FOLDER=".esbuild-http-boot" node node_modules/serverless/bin/serverless.js offline >"$work/offline.log" 2>&1 &
-pids+=($!)
-until grep -q "Server ready" "$work/offline.log"; do sleep 0.5; done
+offline=$!
+pids+=("$offline")
+until grep -q "Server ready" "$work/offline.log"; do
+  kill -0 "$offline" 2>/dev/null || { echo "serverless offline did not start:"; tail -20 "$work/offline.log"; exit 1; }
+  sleep 0.5
+done
+node_modules/.bin/tsx microkernel/cli.ts --api "http://$HOST_IP:$API_PORT"
 
 cp /usr/share/OVMF/OVMF_VARS_4M.fd "$work/vars.fd"
 # romfile= leaves the NIC without iPXE, so the firmware's own HTTP boot client does the work.
@@ -59,15 +66,16 @@ qemu-system-x86_64 -accel tcg -machine q35 -m 512 -nographic -monitor none -no-r
 qemu=$!
 pids+=("$qemu")
 for _ in $(seq 1 "${TIMEOUT:-300}"); do
-  grep -q "Leaving the network boot" "$work/serial.log" && break
+  grep -q "MICROKERNEL: \(told to reboot\|FAILED\)" "$work/serial.log" && sleep 2 && break
   kill -0 "$qemu" 2>/dev/null || break
   sleep 1
 done
 kill "$qemu" 2>/dev/null || true
 sed 's/\x1b\[[0-9;?]*[A-Za-z]//g' "$work/serial.log" | grep -v '^\s*$' | grep -v 'Downloading\.\.\.' | tail -20
 echo
-if grep -q "Discovered node" "$work/serial.log"; then
-  echo "UEFI HTTP Boot: discovered $MAC with no TFTP: $(curl -s "http://$HOST_IP:$API_PORT/api/1.1/nodes/$MAC" | head -c 200)"
+dmi=$(curl -s "http://$HOST_IP:$API_PORT/api/1.1/nodes/$MAC/catalogs/dmi")
+if grep -q "MICROKERNEL: told to reboot" "$work/serial.log" && echo "$dmi" | grep -q '"Manufacturer":"QEMU"'; then
+  echo "UEFI HTTP Boot: discovered $MAC with no TFTP; its dmi catalog: $(echo "$dmi" | head -c 300)"
 else
   echo "UEFI HTTP Boot did not reach discovery; dnsmasq said:" && tail -20 "$work/dnsmasq.log"
   exit 1

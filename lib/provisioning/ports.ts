@@ -1,5 +1,4 @@
 import type { CatalogStore } from "./catalogs/catalogStore";
-import type { ConfigRecord } from "./config/serviceConfig";
 import type { FileBlobs } from "./files/fileBlobs";
 import type { FileId, FileRecord } from "./files/fileRecord";
 import type { DefinitionStore } from "./graphs/definitionStore";
@@ -11,6 +10,14 @@ import type { RecordStore } from "./recordStore";
 import type { Sku } from "./skus/sku";
 import type { Tag } from "./tags/tag";
 import type { WorkflowStore } from "./workflows/workflowStore";
+
+/** A service-wide record of the config partition: the DHCP whitelist, the keys set at run time. */
+export interface ConfigRecord {
+  id: string;
+  values: Record<string, unknown>;
+  createdAt: string;
+  updatedAt: string;
+}
 
 /** The stores the provisioning domain works through; the composition root picks their adapters. */
 export interface ProvisioningStores {

@@ -1,6 +1,7 @@
 import { isDomainError } from "../../lib/errors";
 import { apiContextFor } from "../../lib/provisioning/apiContext";
-import { createNode, findNode, patchNode } from "../../lib/provisioning/nodes/nodeService";
+import { findNode } from "../../lib/provisioning/nodes/findNode";
+import { createNode, patchNode } from "../../lib/provisioning/nodes/nodeService";
 import { setNodeObm } from "../../lib/provisioning/obm/obmService";
 import { RECORD_MAX_BYTES } from "../../lib/provisioning/recordSize";
 import { getWorkflow, startWorkflow } from "../../lib/provisioning/workflows/workflowService";

@@ -2,7 +2,7 @@ import { endpoint } from "../../../lib/http/endpoint";
 import { presentNode } from "../../../lib/http/presenters/provisioningPresenters";
 import { ok } from "../../../lib/http/responses";
 import { getNode } from "../../../lib/http/routes/provisioning";
-import { findNode } from "../../../lib/provisioning/nodes/nodeService";
+import { findNode } from "../../../lib/provisioning/nodes/findNode";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 
 export const handler = endpoint(getNode, async ({ params }) => {

@@ -1,7 +1,7 @@
 import { endpoint } from "../../../lib/http/endpoint";
 import { ok } from "../../../lib/http/responses";
 import { setNodeIdentify } from "../../../lib/http/routes/operations";
-import { findNode } from "../../../lib/provisioning/nodes/nodeService";
+import { findNode } from "../../../lib/provisioning/nodes/findNode";
 import { setIdentify } from "../../../lib/provisioning/obm/identify";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 

@@ -3,7 +3,7 @@ import { idempotentWith } from "../../../lib/http/idempotentRequest";
 import { presentNode } from "../../../lib/http/presenters/provisioningPresenters";
 import { created } from "../../../lib/http/responses";
 import { setNodeSsh } from "../../../lib/http/routes/operations";
-import { findNode } from "../../../lib/provisioning/nodes/nodeService";
+import { findNode } from "../../../lib/provisioning/nodes/findNode";
 import { setNodeSshSettings } from "../../../lib/provisioning/nodes/sshService";
 import { idempotencyStore, provisioningStores } from "../../../lib/store/compositionRoot";
 

@@ -2,7 +2,7 @@ import { endpoint } from "../../../lib/http/endpoint";
 import { idempotentWith } from "../../../lib/http/idempotentRequest";
 import { noContent, ok } from "../../../lib/http/responses";
 import { addNodeTags } from "../../../lib/http/routes/discovery";
-import { findNode } from "../../../lib/provisioning/nodes/nodeService";
+import { findNode } from "../../../lib/provisioning/nodes/findNode";
 import { addNodeTags as add } from "../../../lib/provisioning/tags/tagService";
 import { idempotencyStore, provisioningStores } from "../../../lib/store/compositionRoot";
 

@@ -1,5 +1,5 @@
 import { NotFoundError } from "../../errors";
-import { findNode } from "../nodes/nodeService";
+import { findNode } from "../nodes/findNode";
 import type { ProvisioningStores } from "../ports";
 import { filtered } from "../queryFilters";
 import { fitsKey } from "../recordSize";

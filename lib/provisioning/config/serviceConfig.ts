@@ -1,16 +1,8 @@
 import { ValidationError } from "../../errors";
-import type { ProvisioningStores } from "../ports";
+import type { ConfigRecord, ProvisioningStores } from "../ports";
 import { assertRecordFits } from "../recordSize";
 import { updateOrCreate } from "../recordStore";
 import { redact } from "../secrets";
-
-/** A service-wide record of the config partition: the DHCP whitelist, the keys set at run time. */
-export interface ConfigRecord {
-  id: string;
-  values: Record<string, unknown>;
-  createdAt: string;
-  updatedAt: string;
-}
 
 /**
  * What the deployment sets (from its environment, the same in every container until the next

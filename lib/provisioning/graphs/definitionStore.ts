@@ -1,5 +1,4 @@
-import type { GraphDefinition } from "./graphLibrary";
-import type { LibraryTask } from "./taskDefinitions";
+import type { GraphDefinition, LibraryTask } from "./graphTypes";
 
 /** A definition as stored: the document, with when it was first and last written. */
 export interface Stored<T> {

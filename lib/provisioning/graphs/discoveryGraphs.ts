@@ -1,4 +1,4 @@
-import type { GraphDefinition, GraphTaskEntry } from "./graphLibrary";
+import type { GraphDefinition, GraphTaskEntry } from "./graphTypes";
 
 /**
  * RackHD's discovery graphs (on-taskgraph `lib/graphs`). Graph.Discovery boots the microkernel and

@@ -1,4 +1,4 @@
-import type { LibraryTask } from "./taskDefinitions";
+import type { LibraryTask } from "./graphTypes";
 
 /**
  * The tasks of RackHD's discovery (on-tasks `lib/task-data/tasks`, era A/C): the microkernel's

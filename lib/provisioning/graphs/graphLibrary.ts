@@ -1,32 +1,5 @@
 import { DISCOVERY_GRAPHS } from "./discoveryGraphs";
-import type { LibraryTask } from "./taskDefinitions";
-
-/**
- * One task of a graph definition (RackHD §1.1): a library task by `taskName` or an inline
- * `taskDefinition`, the labels it waits on and the state each must end in, overrides of its
- * options. RackHD accepted an entry without a label (FIT defines one); labelOf names it.
- */
-export interface GraphTaskEntry {
-  label?: string;
-  taskName?: string;
-  taskDefinition?: LibraryTask;
-  waitOn?: Record<string, string>;
-  ignoreFailure?: boolean;
-  optionOverrides?: Record<string, unknown>;
-}
-
-/** The entry's label, or for an unlabelled entry the name of its task. */
-export const labelOf = (entry: GraphTaskEntry): string =>
-  entry.label ?? entry.taskName ?? entry.taskDefinition?.injectableName ?? "undefined";
-
-/** A graph definition as RackHD's library serves it. */
-
-export interface GraphDefinition {
-  friendlyName: string;
-  injectableName: string;
-  options: Record<string, unknown>;
-  tasks: GraphTaskEntry[];
-}
+import { type GraphDefinition, type GraphTaskEntry, labelOf } from "./graphTypes";
 
 /** set-boot-pxe → reboot → <install task>: the shape of every RackHD 1.1 install graph. */
 const installGraph = (

@@ -3,8 +3,9 @@ import type { ProvisioningStores } from "../ports";
 import { assertRecordFits, fitsKey } from "../recordSize";
 import { redact } from "../secrets";
 import type { Stored } from "./definitionStore";
-import { GRAPH_LIBRARY, type GraphDefinition, graphDefinition } from "./graphLibrary";
-import { builtInTask, type LibraryTask, TASK_LIBRARY, type TaskFinder } from "./taskDefinitions";
+import { GRAPH_LIBRARY, graphDefinition } from "./graphLibrary";
+import type { GraphDefinition, LibraryTask } from "./graphTypes";
+import { builtInTask, TASK_LIBRARY, type TaskFinder } from "./taskDefinitions";
 import { checkTaskFields, validateGraph } from "./validateGraph";
 
 /**

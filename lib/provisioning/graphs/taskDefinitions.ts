@@ -2,26 +2,10 @@
  * The built-in task definitions (RackHD on-tasks `lib/task-data/tasks`, era A/B): concrete tasks,
  * each implementing a base task (baseTasks.ts) that says how it runs.
  */
-import { deepMerge } from "../workflows/options";
-import { type BaseTask, baseTask, type TaskKind } from "./baseTasks";
+import { deepMerge } from "../../json";
+import { baseTask } from "./baseTasks";
 import { DISCOVERY_TASKS } from "./discoveryTasks";
-
-/** A task definition as RackHD's task library holds it (era B/C: concrete tasks only). */
-export interface LibraryTask {
-  friendlyName: string;
-  injectableName: string;
-  implementsTask: string;
-  options: Record<string, unknown>;
-  properties: Record<string, unknown>;
-}
-
-/** A concrete task joined with its base task: what a graph's task is built from. */
-export interface TaskDefinition extends LibraryTask {
-  runJob: string;
-  kind: TaskKind;
-  requiredOptions: readonly string[];
-  requiredProperties: BaseTask["requiredProperties"];
-}
+import type { LibraryTask, TaskDefinition } from "./graphTypes";
 
 /** Finds a library task by injectableName (the built-in ones, or the library a caller holds). */
 export type TaskFinder = (name: string) => LibraryTask | undefined;

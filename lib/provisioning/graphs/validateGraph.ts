@@ -1,10 +1,11 @@
 import { ValidationError } from "../../errors";
-import { isPlainObject } from "../../json";
+import { deepMerge, isPlainObject } from "../../json";
 import { entryTask } from "../workflows/buildWorkflow";
-import { deepMerge, mergeGraphOptions, resolveTaskOptions } from "../workflows/options";
+import { mergeGraphOptions, resolveTaskOptions } from "../workflows/options";
 import { baseTask } from "./baseTasks";
-import { type GraphDefinition, type GraphTaskEntry, labelOf } from "./graphLibrary";
-import type { LibraryTask, TaskFinder } from "./taskDefinitions";
+import type { LibraryTask } from "./graphTypes";
+import { type GraphDefinition, type GraphTaskEntry, labelOf } from "./graphTypes";
+import type { TaskFinder } from "./taskDefinitions";
 
 function fail(message: string): never {
   throw new ValidationError(message);

@@ -1,32 +1,13 @@
-import { ConflictError, NotFoundError } from "../../errors";
+import { NotFoundError } from "../../errors";
 import { newObjectId } from "../ids";
-import { forgetNode, nodeAtAddress } from "../lookups/lookupService";
 import { normalizeIdentifier } from "../mac";
 import { assertServicesSupported, upsertObmSettings } from "../obm/obmSetting";
-import { removeNodePollers } from "../pollers/pollerService";
 import type { ProvisioningStores } from "../ports";
 import { matchesFilters } from "../queryFilters";
-import { assertRecordFits, fitsKey } from "../recordSize";
+import { assertRecordFits } from "../recordSize";
 import { keepRedactedSecrets } from "../secrets";
-import { refreshWorkflow } from "../workflows/workflowService";
+import { findNode } from "./findNode";
 import { buildNode, type Node, type NodeInput, parseNewNode, parseNodePatch } from "./node";
-
-const IPV4 = /^(\d{1,3}\.){3}\d{1,3}$/;
-
-/**
- * The node named by `identifier`: its id, one of its identifiers (a MAC in any spelling), or an
- * IP address it fetched a boot profile from.
- */
-export async function findNode(stores: ProvisioningStores, identifier: string): Promise<Node> {
-  if (!fitsKey(identifier)) throw new NotFoundError(`Could not find node with identifier ${identifier.slice(0, 64)}…`);
-  let node = await stores.nodes.find(normalizeIdentifier(identifier));
-  if (!node && IPV4.test(identifier)) {
-    const id = await nodeAtAddress(stores, identifier);
-    if (id !== undefined) node = await stores.nodes.get(id);
-  }
-  if (!node) throw new NotFoundError(`Could not find node with identifier ${identifier}`);
-  return node;
-}
 
 export async function listNodes(stores: ProvisioningStores, filters: Record<string, string[]>): Promise<Node[]> {
   const nodes = await stores.nodes.list();
@@ -68,18 +49,4 @@ export async function patchNode(
   );
   if (!updated) throw new NotFoundError(`Could not find node with identifier ${identifier}`);
   return updated;
-}
-
-/** Refused (409) while a workflow is active on the node; RackHD answered 500 here. */
-export async function deleteNode(stores: ProvisioningStores, identifier: string, now: Date): Promise<Node> {
-  const node = await findNode(stores, identifier);
-  const active = await stores.workflows.activeForNode(node.id);
-  if (active && (await refreshWorkflow(stores, active, now))._status === "running") {
-    throw new ConflictError(`Could not remove node ${node.id}, active workflow is running`);
-  }
-  const deleted = await stores.nodes.delete(node.id, node);
-  if (!deleted) throw new NotFoundError(`Could not find node with identifier ${identifier}`);
-  // Its catalogs and pollers go with it (RackHD); its lookups lose their node.
-  await Promise.all([forgetNode(stores, node.id, now), stores.catalogs.removeNode(node.id), removeNodePollers(stores, node.id)]);
-  return deleted;
 }

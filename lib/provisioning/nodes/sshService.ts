@@ -1,7 +1,7 @@
 import type { ProvisioningStores } from "../ports";
 import { assertRecordFits } from "../recordSize";
+import { findNode } from "./findNode";
 import type { Node } from "./node";
-import { findNode } from "./nodeService";
 import { parseSshSettings, type SshSettings } from "./sshSettings";
 
 /** GET /nodes/{id}/ssh: the node's SSH settings, or undefined (204, RackHD era C). The caller redacts. */

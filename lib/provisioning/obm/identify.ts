@@ -1,6 +1,6 @@
 import { UnprocessableError } from "../../errors";
+import { findNode } from "../nodes/findNode";
 import type { Node } from "../nodes/node";
-import { findNode } from "../nodes/nodeService";
 import type { ProvisioningStores } from "../ports";
 import { runObmAction } from "../workflows/obmAction";
 

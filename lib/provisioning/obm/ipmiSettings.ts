@@ -1,6 +1,7 @@
 import type { Node } from "../nodes/node";
 import type { ProvisioningStores } from "../ports";
-import { parseObmSetting, writeObmSettings } from "./obmSetting";
+import { parseObmSetting } from "./obmSetting";
+import { writeObmSettings } from "./writeObmSettings";
 
 /**
  * Job.Obm.Ipmi.CreateSettings (RackHD's Task.Obm.Ipmi.CreateSettings): the node's IPMI OBM setting

@@ -1,7 +1,4 @@
 import { ValidationError } from "../../errors";
-import type { Node } from "../nodes/node";
-import type { ProvisioningStores } from "../ports";
-import { assertRecordFits } from "../recordSize";
 import { keepRedactedSecrets } from "../secrets";
 import { obmServiceEntry, serviceSupportsNode } from "./obmLibrary";
 
@@ -47,27 +44,4 @@ export function upsertObmSettings(current: readonly ObmSetting[], incoming: read
       result[at] = { service: setting.service, config: keepRedactedSecrets(setting.config, result[at].config) as Record<string, unknown> };
   }
   return result;
-}
-
-/**
- * The settings upserted on the node, one per service, in one atomic update of the node: 400 for a
- * service its type does not support, 413 past a record's size. Undefined when the node is gone.
- * A leaf use case (it finds no node), so that effects and the OBM routes can both call it.
- */
-export function writeObmSettings(
-  stores: ProvisioningStores,
-  node: Node,
-  settings: readonly ObmSetting[],
-  now: Date,
-): Promise<Node | undefined> {
-  return stores.nodes.update(
-    node.id,
-    (current) => {
-      assertServicesSupported(settings, current);
-      const next = { ...current, obmSettings: upsertObmSettings(current.obmSettings, settings), updatedAt: now.toISOString() };
-      assertRecordFits(next, "node");
-      return next;
-    },
-    node,
-  );
 }

@@ -1,8 +1,8 @@
 import { NotFoundError, ValidationError } from "../../errors";
 import { isPlainObject } from "../../json";
 import { orderedId } from "../ids";
+import { findNode } from "../nodes/findNode";
 import type { Node } from "../nodes/node";
-import { findNode } from "../nodes/nodeService";
 import { NOOP_OBM_SERVICE } from "../obm/obmLibrary";
 import type { ProvisioningStores } from "../ports";
 import { matchesFilters } from "../queryFilters";

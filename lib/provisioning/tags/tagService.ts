@@ -1,7 +1,7 @@
 import { ConflictError, isDomainError, NotFoundError, ValidationError } from "../../errors";
 import type { ApiContext } from "../apiContext";
+import { findNode } from "../nodes/findNode";
 import type { Node } from "../nodes/node";
-import { findNode } from "../nodes/nodeService";
 import type { ProvisioningStores } from "../ports";
 import { assertRecordFits, fitsKey } from "../recordSize";
 import { checkRules } from "../rules/rules";

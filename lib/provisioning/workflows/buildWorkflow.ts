@@ -1,7 +1,7 @@
 import { ValidationError } from "../../errors";
 import { type ApiContext, renderContext } from "../apiContext";
-import { type GraphDefinition, type GraphTaskEntry, labelOf } from "../graphs/graphLibrary";
-import { builtInTask, resolveTask, type TaskDefinition, type TaskFinder } from "../graphs/taskDefinitions";
+import { type GraphDefinition, type GraphTaskEntry, labelOf, type TaskDefinition } from "../graphs/graphTypes";
+import { builtInTask, resolveTask, type TaskFinder } from "../graphs/taskDefinitions";
 import { newObjectId, newUuid } from "../ids";
 import { redact } from "../secrets";
 import { mergeGraphOptions, resolveTaskOptions } from "./options";

@@ -1,26 +1,7 @@
 import { ValidationError } from "../../errors";
-import { isPlainObject } from "../../json";
-import { type GraphDefinition, type GraphTaskEntry, labelOf } from "../graphs/graphLibrary";
-import type { TaskDefinition } from "../graphs/taskDefinitions";
-
-const UNSAFE_KEYS = new Set(["__proto__", "constructor", "prototype"]);
-
-/**
- * lodash `merge` semantics, which RackHD used for graph options: the source wins, objects merge
- * recursively, arrays merge index by index, undefined in the source changes nothing.
- */
-export function deepMerge(target: unknown, source: unknown): unknown {
-  if (source === undefined) return target;
-  const bothArrays = Array.isArray(target) && Array.isArray(source);
-  const bothObjects = isPlainObject(target) && isPlainObject(source);
-  if (!bothArrays && !bothObjects) return source;
-  const out: Record<string, unknown> | unknown[] = bothArrays ? [...(target as unknown[])] : { ...(target as object) };
-  for (const [key, value] of Object.entries(source as object)) {
-    if (UNSAFE_KEYS.has(key)) continue;
-    (out as Record<string, unknown>)[key] = deepMerge((out as Record<string, unknown>)[key], value);
-  }
-  return out;
-}
+import { deepMerge, isPlainObject, UNSAFE_KEYS } from "../../json";
+import type { GraphDefinition, GraphTaskEntry, TaskDefinition } from "../graphs/graphTypes";
+import { labelOf } from "../graphs/graphTypes";
 
 /** The graph's options with the request's merged over them. */
 export function mergeGraphOptions(graph: GraphDefinition, requested: Record<string, unknown>): Record<string, unknown> {

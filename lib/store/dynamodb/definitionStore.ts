@@ -1,7 +1,6 @@
 import { type DynamoDBDocumentClient, GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { DefinitionStore, Stored } from "../../provisioning/graphs/definitionStore";
-import type { GraphDefinition } from "../../provisioning/graphs/graphLibrary";
-import type { LibraryTask } from "../../provisioning/graphs/taskDefinitions";
+import type { GraphDefinition, LibraryTask } from "../../provisioning/graphs/graphTypes";
 import { queryAll, rethrowItemTooLarge } from "./conditions";
 
 /**

@@ -1,6 +1,5 @@
 import type { DefinitionStore, Stored } from "../../provisioning/graphs/definitionStore";
-import type { GraphDefinition } from "../../provisioning/graphs/graphLibrary";
-import type { LibraryTask } from "../../provisioning/graphs/taskDefinitions";
+import type { GraphDefinition, LibraryTask } from "../../provisioning/graphs/graphTypes";
 import { Budget, type BudgetLimits } from "./budget";
 import { deepFreeze } from "./deepFreeze";
 

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 
 /**
@@ -19,6 +19,51 @@ function importsOf(file: string): string[] {
   const source = readFileSync(join(ROOT, file), "utf8");
   const specifiers = [...source.matchAll(/(?:from\s+|import\s+|require\(|import\()\s*"([^"]+)"/g)].map((match) => match[1]);
   return specifiers.map((spec) => (spec.startsWith(".") ? relative(ROOT, resolve(ROOT, dirname(file), spec)) : spec));
+}
+
+/** The import graph of the modules under `dirs`: each module (path without .ts) to the modules it imports there. */
+function importGraph(dirs: string[]): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  for (const file of dirs.flatMap(sourceFiles)) {
+    const targets = importsOf(file)
+      .filter((target) => !target.startsWith("node:") && /^(lib|handlers|microkernel|scripts)\//.test(target))
+      .map((target) => (existsSync(join(ROOT, target, "index.ts")) ? `${target}/index` : target));
+    graph.set(file.replace(/\.ts$/, ""), targets);
+  }
+  return graph;
+}
+
+/** The import circles of a graph: its strongly connected components of more than one module (Tarjan). */
+function importCircles(graph: Map<string, string[]>): string[][] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const circles: string[][] = [];
+  const visit = (module: string): void => {
+    index.set(module, index.size);
+    low.set(module, index.get(module)!);
+    stack.push(module);
+    onStack.add(module);
+    for (const target of graph.get(module) ?? []) {
+      if (!graph.has(target)) continue;
+      if (!index.has(target)) {
+        visit(target);
+        low.set(module, Math.min(low.get(module)!, low.get(target)!));
+      } else if (onStack.has(target)) low.set(module, Math.min(low.get(module)!, index.get(target)!));
+    }
+    if (low.get(module) !== index.get(module)) return;
+    const component: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop()!;
+      onStack.delete(member);
+      component.push(member);
+    } while (member !== module);
+    if (component.length > 1) circles.push(component.sort());
+  };
+  for (const module of graph.keys()) if (!index.has(module)) visit(module);
+  return circles;
 }
 
 const DOMAIN = ["lib/tasks", "lib/provisioning"];
@@ -74,5 +119,28 @@ describe("architecture boundaries", () => {
       }),
     );
     expect(found).toEqual([]);
+  });
+
+  it("finds an import circle where there is one (the check itself works)", () => {
+    const graph = new Map([
+      ["a", ["b"]],
+      ["b", ["c"]],
+      ["c", ["a", "d"]],
+      ["d", []],
+    ]);
+    expect(importCircles(graph)).toEqual([["a", "b", "c"]]);
+    expect(
+      importCircles(
+        new Map([
+          ["a", ["b"]],
+          ["b", []],
+        ]),
+      ),
+    ).toEqual([]);
+    expect(importGraph(["lib"]).get("lib/store/compositionRoot")).toEqual(expect.arrayContaining(["lib/config/settings"]));
+  });
+
+  it("has no import circles, type-only imports included (a circle is a module that cannot be read on its own)", () => {
+    expect(importCircles(importGraph(["lib", "handlers", "microkernel", "scripts"]))).toEqual([]);
   });
 });

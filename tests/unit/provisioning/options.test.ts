@@ -1,6 +1,7 @@
+import { deepMerge } from "../../../lib/json";
 import { graphDefinition } from "../../../lib/provisioning/graphs/graphLibrary";
 import { taskDefinition } from "../../../lib/provisioning/graphs/taskDefinitions";
-import { deepMerge, resolveTaskOptions } from "../../../lib/provisioning/workflows/options";
+import { resolveTaskOptions } from "../../../lib/provisioning/workflows/options";
 
 describe("deepMerge (lodash merge semantics)", () => {
   it("merges objects recursively with the source winning", () => {

@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { isDomainError } from "../../../lib/errors";
 import { GRAPH_LIBRARY } from "../../../lib/provisioning/graphs/graphLibrary";
-import { builtInTask, type LibraryTask } from "../../../lib/provisioning/graphs/taskDefinitions";
+import type { LibraryTask } from "../../../lib/provisioning/graphs/graphTypes";
+import { builtInTask } from "../../../lib/provisioning/graphs/taskDefinitions";
 import { validateGraph } from "../../../lib/provisioning/graphs/validateGraph";
 
 const userTasks: Record<string, LibraryTask> = {

@@ -1,0 +1,25 @@
+import { ConflictError, NotFoundError } from "../../errors";
+import { forgetNode } from "../lookups/lookupService";
+import { removeNodePollers } from "../pollers/pollerService";
+import type { ProvisioningStores } from "../ports";
+import { refreshWorkflow } from "../workflows/workflowService";
+import { findNode } from "./findNode";
+import type { Node } from "./node";
+
+/**
+ * Node deletion, a use case of its own because it cascades: it asks the workflow service whether
+ * the node is busy, then removes its lookups, catalogs and pollers.
+ */
+/** Refused (409) while a workflow is active on the node; RackHD answered 500 here. */
+export async function deleteNode(stores: ProvisioningStores, identifier: string, now: Date): Promise<Node> {
+  const node = await findNode(stores, identifier);
+  const active = await stores.workflows.activeForNode(node.id);
+  if (active && (await refreshWorkflow(stores, active, now))._status === "running") {
+    throw new ConflictError(`Could not remove node ${node.id}, active workflow is running`);
+  }
+  const deleted = await stores.nodes.delete(node.id, node);
+  if (!deleted) throw new NotFoundError(`Could not find node with identifier ${identifier}`);
+  // Its catalogs and pollers go with it (RackHD); its lookups lose their node.
+  await Promise.all([forgetNode(stores, node.id, now), stores.catalogs.removeNode(node.id), removeNodePollers(stores, node.id)]);
+  return deleted;
+}

@@ -1,0 +1,27 @@
+import type { Node } from "../nodes/node";
+import type { ProvisioningStores } from "../ports";
+import { assertRecordFits } from "../recordSize";
+import { assertServicesSupported, type ObmSetting, upsertObmSettings } from "./obmSetting";
+
+/**
+ * The settings upserted on the node, one per service, in one atomic update of the node: 400 for a
+ * service its type does not support, 413 past a record's size. Undefined when the node is gone.
+ * A leaf use case (it finds no node), so that effects and the OBM routes can both call it.
+ */
+export function writeObmSettings(
+  stores: ProvisioningStores,
+  node: Node,
+  settings: readonly ObmSetting[],
+  now: Date,
+): Promise<Node | undefined> {
+  return stores.nodes.update(
+    node.id,
+    (current) => {
+      assertServicesSupported(settings, current);
+      const next = { ...current, obmSettings: upsertObmSettings(current.obmSettings, settings), updatedAt: now.toISOString() };
+      assertRecordFits(next, "node");
+      return next;
+    },
+    node,
+  );
+}
