@@ -35,6 +35,12 @@ const dynamoDbLocal = {
 };
 
 module.exports = {
+  // `npm run test:coverage` (the unit and handler tiers; `npm test` runs it first): the build fails
+  // under these floors, today's figures, to be raised as tests are added (goal: 95 % lines, 90 %
+  // branches). The other tiers run the code in serverless offline's processes, out of jest's sight.
+  collectCoverageFrom: ["lib/**/*.ts", "!lib/**/*.generated.ts"],
+  coverageReporters: ["text-summary", "json-summary"],
+  coverageThreshold: { global: { statements: 86, branches: 76, functions: 80, lines: 88 } },
   projects: [
     { ...shared, displayName: "unit", testMatch: ["<rootDir>/tests/unit/**/*.test.ts"] },
     { ...shared, displayName: "handler", testMatch: ["<rootDir>/tests/handlers/**/*.test.ts"] },
