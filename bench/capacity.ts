@@ -1,5 +1,5 @@
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import type { Case, Handler } from "./harness";
+import type { Case, Handlers } from "./harness";
 import { round } from "./harness";
 import { warmCases } from "./warm";
 
@@ -83,7 +83,7 @@ const clientOf = (endpoint: string): DynamoDBDocumentClient | undefined =>
  * One realistic request per route (the warm cases, in DynamoDB mode): each case's set-up and
  * clean-up run unmetered, its request runs `repeats` times metered, and the figures are the mean.
  */
-export async function capacityFigures(h: Record<string, Handler>, endpoint: string, repeats: number): Promise<CapacityFigure[]> {
+export async function capacityFigures(h: Handlers, endpoint: string, repeats: number): Promise<CapacityFigure[]> {
   const cases: Case[] = await warmCases(h);
   const client = clientOf(endpoint);
   if (!client) throw new Error("no DynamoDB client in this process: did the set-up requests run in DynamoDB mode?");

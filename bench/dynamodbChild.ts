@@ -6,12 +6,14 @@ import { join } from "node:path";
 import { bundleDir } from "./bundles";
 import { capacityFigures } from "./capacity";
 import { measureDynamo } from "./dynamodb";
-import type { Handler } from "./harness";
+import type { Handlers } from "./harness";
 
-const handlers: Record<string, Handler> = {};
-for (const file of readdirSync(bundleDir("dynamodb")).filter((name) => name.endsWith(".js"))) {
-  handlers[file.slice(0, -3)] = require(join(bundleDir("dynamodb"), file)).handler;
-}
+// One bundle per registry entry, by function name (bench/bundles.ts builds them from the registry).
+const handlers = Object.fromEntries(
+  readdirSync(bundleDir("dynamodb"))
+    .filter((name) => name.endsWith(".js"))
+    .map((file) => [file.slice(0, -3), require(join(bundleDir("dynamodb"), file)).handler]),
+) as Handlers;
 const [timeMs, repeats] = process.argv.slice(2).map(Number);
 
 async function main() {

@@ -1,8 +1,16 @@
 import type { Context } from "aws-lambda";
 import { Bench } from "tinybench";
+import type { RouteFunction } from "../lib/http/routes";
 import { apiGatewayEvent, type EventInput, lambdaContext } from "../tests/support/apiGatewayEvent";
 
-export type Handler = (event: unknown, context: Context) => Promise<{ statusCode: number; body?: string }>;
+declare const routeFunction: unique symbol;
+type Answer = { statusCode: number; body?: string };
+
+/** A bundled handler; `F` (a type only) is the function it is, so a case knows which route it measures. */
+export type Handler<F extends string = string> = ((event: unknown, context: Context) => Promise<Answer>) & { readonly [routeFunction]?: F };
+
+/** Every function's bundled handler, by function name. */
+export type Handlers = { [F in RouteFunction]: Handler<F> };
 
 export interface Figure {
   name: string;
@@ -13,10 +21,10 @@ export interface Figure {
   samples: number;
 }
 
-export interface Case {
+export interface Case<F extends string = string> {
   name: string;
   /** Runs once per measured call; its work is what is measured. */
-  run: (() => Promise<unknown>) & { prepare?: () => void };
+  run: Call<F> | ((() => Promise<unknown>) & { prepare?: () => void });
   /** Unmeasured work before / after each call (keeps the store the same size). */
   beforeEach?: () => Promise<unknown> | undefined;
   afterEach?: () => Promise<unknown> | undefined;
@@ -29,16 +37,16 @@ export function event(input: EventInput & { route: string }) {
   return apiGatewayEvent(input);
 }
 
-export type Call = (() => Promise<{ statusCode: number; body?: string }>) & { prepare?: () => void };
+export type Call<F extends string = string> = (() => Promise<Answer>) & { prepare?: () => void; readonly [routeFunction]?: F };
 
 /**
  * Invokes a handler and fails the benchmark loudly if it does not answer as expected. `prepare`
  * builds the next event ahead of time (measure() calls it before each timed run, so building the
  * event is not measured; handlers may change the event they get, so each run gets a new one).
  */
-export function call(handler: Handler, input: EventInput & { route: string }, expected: number): Call {
+export function call<F extends string>(handler: Handler<F>, input: EventInput & { route: string }, expected: number): Call<F> {
   let next: ReturnType<typeof event> | undefined;
-  const run: Call = async () => {
+  const run: Call<F> = async () => {
     const current = next ?? event(input);
     next = undefined;
     const answer = await handler(current, context);
@@ -53,8 +61,8 @@ export function call(handler: Handler, input: EventInput & { route: string }, ex
 }
 
 /** A call followed by `after` on its answer (in the timed run: keep it trivial), prepared as the call is. */
-export function then(first: Call, after: (answer: { statusCode: number; body?: string }) => void): Call {
-  const run: Call = async () => {
+export function then<F extends string>(first: Call<F>, after: (answer: Answer) => void): Call<F> {
+  const run: Call<F> = async () => {
     const answer = await first();
     after(answer);
     return answer;
@@ -63,10 +71,17 @@ export function then(first: Call, after: (answer: { statusCode: number; body?: s
   return run;
 }
 
+/** A run that does more than one call's work (it keeps an id for clean-up), marked with the function it measures. */
+export const measuring = <F extends string>(_measured: Handler<F>, run: () => Promise<Answer>): Call<F> => run;
+
+/** The call a case's beforeEach builds (it needs an id made there), prepared as that call is. */
+export const deferred = <F extends string>(current: () => Call<F>): Call<F> =>
+  Object.assign(() => current()(), { prepare: () => current().prepare?.() });
+
 /** Alternates between calls (e.g. done: true, then false), each prepared outside the timed run. */
-export function alternate(...calls: Call[]): Call {
+export function alternate<F extends string>(...calls: Call<F>[]): Call<F> {
   let turn = 0;
-  const run: Call = () => calls[turn++ % calls.length]();
+  const run: Call<F> = () => calls[turn++ % calls.length]();
   run.prepare = () => calls[turn % calls.length].prepare?.();
   return run;
 }

@@ -1,6 +1,7 @@
+import type { RouteFunction } from "../lib/http/routes";
 import { DEMO_MACS } from "../lib/provisioning/demoNodes";
 import { nodeIdForMac } from "../lib/provisioning/ids";
-import { alternate, type Call, type Case, call, type Handler, then } from "./harness";
+import { alternate, type Call, call, deferred, type Handler, type Handlers, measuring, then } from "./harness";
 import { discoveryCases } from "./warmDiscovery";
 import { consoleCases, fileCases, libraryCases, operationsCases, pollerCases } from "./warmOperations";
 
@@ -22,7 +23,7 @@ const taskIdOf = (body: string | undefined): string => String(JSON.parse(body ??
  * store kept the same size between calls (unmeasured set-up and clean-up). Reads come first:
  * the write cases leave workflow history behind.
  */
-export async function warmCases(h: Record<string, Handler>): Promise<Case[]> {
+export async function warmCases(h: Handlers) {
   const [mac1, mac2] = DEMO_MACS;
   const n1 = nodeIdForMac(mac1);
   const n2 = nodeIdForMac(mac2);
@@ -112,7 +113,7 @@ export async function warmCases(h: Record<string, Handler>): Promise<Case[]> {
     return /token=([\w-]+)/.exec(profile.body ?? "")![1];
   };
   /** The notification of the workflow the case's set-up started (its token changes each time). */
-  let notifying: Call = async () => {
+  let notifying: Call<"notification"> = async () => {
     throw new Error("POST /notification: set up by beforeEach");
   };
 
@@ -169,7 +170,7 @@ export async function warmCases(h: Record<string, Handler>): Promise<Case[]> {
         const created = await call(h.createTask, { method: "POST", path: T, route: T, headers: JSON_TYPE, body: '{"title":"x"}' }, 201)();
         deleting = deleteTask(taskIdOf(created.body));
       },
-      run: Object.assign(() => deleting(), { prepare: () => deleting.prepare?.() }),
+      run: deferred(() => deleting),
     },
     { name: "GET /nodes", run: call(h.listNodes, { method: "GET", path: `${A}/nodes`, route: `${R}/nodes`, pathParameters: v() }, 200) },
     {
@@ -182,7 +183,7 @@ export async function warmCases(h: Record<string, Handler>): Promise<Case[]> {
     },
     {
       name: "POST /nodes",
-      run: async () => {
+      run: measuring(h.createNode, async () => {
         const answer = await call(
           h.createNode,
           {
@@ -196,7 +197,8 @@ export async function warmCases(h: Record<string, Handler>): Promise<Case[]> {
           201,
         )();
         lastNodeId = JSON.parse(answer.body!).id;
-      },
+        return answer;
+      }),
       afterEach: () =>
         call(
           h.deleteNode,
@@ -503,7 +505,7 @@ export async function warmCases(h: Record<string, Handler>): Promise<Case[]> {
           201,
         );
       },
-      run: Object.assign(() => notifying(), { prepare: () => notifying.prepare?.() }),
+      run: deferred(() => notifying),
     },
     // Last among the workflow writes: each run adds a finished workflow, which GET /workflows would list.
     {
@@ -531,7 +533,7 @@ export async function warmCases(h: Record<string, Handler>): Promise<Case[]> {
 }
 
 /** The script the console's page names (its name is its content's hash). */
-async function consoleScriptName(h: Record<string, Handler>): Promise<string> {
+async function consoleScriptName(h: Handlers): Promise<string> {
   const page = await call(h.consolePage, { method: "GET", path: "/console", route: "/console" }, 200)();
   return /assets\/(app-[0-9a-f]{12}\.js)/.exec(page.body ?? "")![1];
 }
@@ -545,8 +547,22 @@ const baselineInput = {
   body: '{"title":"Read a book"}',
 };
 
+/** The function a case measures, from its call's type. */
+type MeasuredFunction<C> = C extends { run: Call<infer F> } ? F : never;
+type Measured = MeasuredFunction<Awaited<ReturnType<typeof warmCases>>[number]>;
+type Unmeasured = Exclude<RouteFunction, Measured>;
+/**
+ * Every registry entry (and the catch-all) has a warm case: a new endpoint without one fails the
+ * typecheck here, naming its function. `string` would mean a case lost its function's type.
+ */
+export const EVERY_FUNCTION_MEASURED: string extends Measured
+  ? "a case lost its function's type"
+  : [Unmeasured] extends [never]
+    ? true
+    : { unmeasured: Unmeasured } = true;
+
 /** The bare baseline, and the same work inside middy with no middleware, invoked the same way. */
-export const baselineCases = (h: Record<string, Handler>): Case[] => [
+export const baselineCases = (h: Record<"baseline" | "middyBaseline", Handler>) => [
   { name: "bare baseline", run: call(h.baseline, baselineInput, 200) },
   { name: "middy, no middleware (same work)", run: call(h.middyBaseline, baselineInput, 200) },
 ];

@@ -1,6 +1,6 @@
 import { nodeIdForMac } from "../lib/provisioning/ids";
 import { type HandedOut, runCommands, sampleMachine } from "../scripts/microkernel";
-import { type Case, call, type Handler } from "./harness";
+import { call, type Handler, type Handlers, measuring } from "./harness";
 
 const JSON_TYPE = { "content-type": "application/json" };
 const A = "/api/1.1";
@@ -13,7 +13,7 @@ const v = (version = "1.1") => ({ version });
  * discovered through the handlers (its microkernel played with the sample machine), a SKU and
  * a tag that match it.
  */
-export async function discoveryCases(h: Record<string, Handler>): Promise<Case[]> {
+export async function discoveryCases(h: Handlers) {
   const node = nodeIdForMac(MAC);
   const profile = await call(
     h.bootProfile,
@@ -33,7 +33,7 @@ export async function discoveryCases(h: Record<string, Handler>): Promise<Case[]
   }
 
   /** A JSON create on a collection of /api/1.1 (`skus`, `tags`, `lookups`). */
-  const postTo = (handler: Handler, collection: string, body: string, expected: number) =>
+  const postTo = <F extends string>(handler: Handler<F>, collection: string, body: string, expected: number) =>
     call(
       handler,
       { method: "POST", path: `${A}/${collection}`, route: `${R}/${collection}`, pathParameters: v(), headers: JSON_TYPE, body },
@@ -151,11 +151,11 @@ export async function discoveryCases(h: Record<string, Handler>): Promise<Case[]
     { name: "GET /skus/{id}/nodes", run: call(h.listSkuNodes, { method: "GET", ...skuPath("/nodes") }, 200) },
     {
       name: "POST /skus",
-      run: async () => {
+      run: measuring(h.createSku, async () => {
         const answer = await createSku();
         skuToDelete = JSON.parse(answer.body ?? "{}").id;
         return answer;
-      },
+      }),
       afterEach: () =>
         call(
           h.deleteSku,
@@ -172,12 +172,13 @@ export async function discoveryCases(h: Record<string, Handler>): Promise<Case[]
       beforeEach: async () => {
         skuToDelete = JSON.parse((await createSku()).body ?? "{}").id;
       },
-      run: async () =>
+      run: measuring(h.deleteSku, async () =>
         call(
           h.deleteSku,
           { method: "DELETE", path: `${A}/skus/${skuToDelete}`, route: `${R}/skus/{id}`, pathParameters: { ...v(), id: skuToDelete } },
           204,
         )(),
+      ),
     },
     { name: "GET /tags", run: call(h.listTags, { method: "GET", path: `${A}/tags`, route: `${R}/tags`, pathParameters: v() }, 200) },
     { name: "GET /tags/{name}", run: call(h.getTag, { method: "GET", ...tagPath() }, 200) },
@@ -219,11 +220,11 @@ export async function discoveryCases(h: Record<string, Handler>): Promise<Case[]
     },
     {
       name: "POST /lookups",
-      run: async () => {
+      run: measuring(h.createLookup, async () => {
         const answer = await createLookup();
         lookupToDelete = JSON.parse(answer.body ?? "{}").id;
         return answer;
-      },
+      }),
       afterEach: () => call(h.deleteLookup, { method: "DELETE", ...lookupPath(lookupToDelete) }, 200)(),
     },
     {
@@ -231,7 +232,7 @@ export async function discoveryCases(h: Record<string, Handler>): Promise<Case[]
       beforeEach: async () => {
         lookupToDelete = JSON.parse((await createLookup()).body ?? "{}").id;
       },
-      run: async () => call(h.deleteLookup, { method: "DELETE", ...lookupPath(lookupToDelete) }, 200)(),
+      run: measuring(h.deleteLookup, async () => call(h.deleteLookup, { method: "DELETE", ...lookupPath(lookupToDelete) }, 200)()),
     },
     { name: "POST /nodes/{mac}/dhcp/whitelist", run: call(h.addToWhitelist, { method: "POST", ...whitelist }, 201) },
     { name: "DELETE /nodes/{mac}/dhcp/whitelist", run: call(h.removeFromWhitelist, { method: "DELETE", ...whitelist }, 204) },

@@ -1,6 +1,6 @@
 import { DEMO_MACS } from "../lib/provisioning/demoNodes";
 import { nodeIdForMac } from "../lib/provisioning/ids";
-import { type Case, call, type Handler } from "./harness";
+import { call, type Handlers, measuring } from "./harness";
 
 const JSON_TYPE = { "content-type": "application/json" };
 const A = "/api/1.1";
@@ -8,7 +8,7 @@ const R = "/api/{version}";
 const v = { version: "1.1" };
 
 /** Config, versions, SSH settings and OBM identify, on the second demo node (its OBM service is noop). */
-export function operationsCases(h: Record<string, Handler>): Case[] {
+export function operationsCases(h: Handlers) {
   const node = nodeIdForMac(DEMO_MACS[1]);
   const onNode = (suffix: string) => ({
     path: `${A}/nodes/${node}${suffix}`,
@@ -44,7 +44,7 @@ export function operationsCases(h: Record<string, Handler>): Case[] {
 }
 
 /** The template and profile library: reads of a built-in, a put one, the lists. */
-export function libraryCases(h: Record<string, Handler>): Case[] {
+export function libraryCases(h: Handlers) {
   const entry = (kind: "templates" | "profiles", name: string) => ({
     path: `${A}/${kind}/library/${name}`,
     route: `${R}/${kind}/library/{name}`,
@@ -72,7 +72,7 @@ export function libraryCases(h: Record<string, Handler>): Case[] {
 }
 
 /** The pollers: a noop IPMI poller on the second demo node, run once by the first read of its data. */
-export async function pollerCases(h: Record<string, Handler>): Promise<Case[]> {
+export async function pollerCases(h: Handlers) {
   const node = nodeIdForMac(DEMO_MACS[1]);
   const list = { path: `${A}/pollers`, route: `${R}/pollers`, pathParameters: v };
   const body = `{"type":"ipmi","node":"${node}","pollInterval":3600000,"config":{"command":"sdr"}}`;
@@ -124,11 +124,11 @@ export async function pollerCases(h: Record<string, Handler>): Promise<Case[]> {
     },
     {
       name: "POST /pollers",
-      run: async () => {
+      run: measuring(h.createPoller, async () => {
         const answer = await create();
         made = idOf(answer);
         return answer;
-      },
+      }),
       afterEach: () => remove(made)(),
     },
     {
@@ -136,13 +136,13 @@ export async function pollerCases(h: Record<string, Handler>): Promise<Case[]> {
       beforeEach: async () => {
         made = idOf(await create());
       },
-      run: async () => remove(made)(),
+      run: measuring(h.deletePoller, async () => remove(made)()),
     },
   ];
 }
 
 /** The file store: a 64 KiB file read by uuid, by name and as metadata; puts replace a file of their own. */
-export async function fileCases(h: Record<string, Handler>): Promise<Case[]> {
+export async function fileCases(h: Handlers) {
   const octets = { "content-type": "application/octet-stream" };
   const body = Buffer.alloc(64 * 1024, 7).toString("base64");
   const onFile = (name: string, route = "{name}", suffix = "") => ({
@@ -181,7 +181,7 @@ export async function fileCases(h: Record<string, Handler>): Promise<Case[]> {
 }
 
 /** The operator console: its page and its script (the browser bundle, served from memory). */
-export function consoleCases(h: Record<string, Handler>, scriptName: string): Case[] {
+export function consoleCases(h: Handlers, scriptName: string) {
   return [
     { name: "GET /console", run: call(h.consolePage, { method: "GET", path: "/console", route: "/console" }, 200) },
     { name: "GET /docs (RackHD: 302 to the API docs)", run: call(h.rackhdDocs, { method: "GET", path: "/docs", route: "/docs" }, 302) },

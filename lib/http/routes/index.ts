@@ -28,10 +28,24 @@ export const ROUTES: readonly Endpoint[] = [
   ...Object.values(consoleRoutes),
 ];
 
+type EntryOf<Module> = Module[keyof Module];
+type Entries =
+  | EntryOf<typeof tasks>
+  | EntryOf<typeof provisioning>
+  | EntryOf<typeof discovery>
+  | EntryOf<typeof operations>
+  | EntryOf<typeof library>
+  | EntryOf<typeof pollers>
+  | EntryOf<typeof files>
+  | EntryOf<typeof consoleRoutes>;
+
+/** The Lambda function name of every registry entry and of the catch-all, as a type (the bench is keyed by it). */
+export type RouteFunction = Entries["function"] | typeof CATCH_ALL.function;
+
 /** API Gateway's `$default` route (it answers HEAD of templates, so it may write provisioning data). */
-export const CATCH_ALL: CatchAll = {
+export const CATCH_ALL = {
   function: "fallback",
   handler: "handlers/http/fallback",
   access: "provisioningWrite",
   summary: "CORS preflight, 405 with Allow, JSON 404, and HEAD of templates",
-};
+} as const satisfies CatchAll;
