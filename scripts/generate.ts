@@ -5,13 +5,13 @@
  *   per exported schema, of the same name, carrying its schema and typed by it (json-schema-to-ts);
  * - lib/http/routes/routeTable.generated.ts: each registry entry's method and path, for the
  *   catch-all's 404/405 (so its bundle holds no schema);
- * - the route tables of README.md, between `<!-- routes:<service> -->` and `<!-- /routes -->`;
+ * - the route tables of the docs (docs/*.md), between `<!-- routes:<service> -->` and `<!-- /routes -->`;
  * - lib/http/openapi/<service>.generated.json: each service's OpenAPI 3.1 document.
  *
  *   npm run generate            write the files
  *   npm run generate -- --check exit 1 when a committed file is not what the sources give
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Ajv from "ajv";
 import standaloneCode from "ajv/dist/standalone";
@@ -20,7 +20,13 @@ import * as tasks from "../lib/http/schemas/tasks";
 
 const VALIDATORS = join(__dirname, "../lib/http/schemas/validators.generated.ts");
 const ROUTE_TABLE = join(__dirname, "../lib/http/routes/routeTable.generated.ts");
-const README = join(__dirname, "../README.md");
+/** The pages that may hold route tables: the README and every page of docs/. */
+export const DOC_PAGES = [
+  "README.md",
+  ...readdirSync(join(__dirname, "../docs"))
+    .filter((name) => name.endsWith(".md"))
+    .map((name) => `docs/${name}`),
+];
 const openApiFile = (service: string) => join(__dirname, `../lib/http/openapi/${service}.generated.json`);
 
 const MODULES = { tasks, provisioning } as const;
@@ -121,7 +127,7 @@ export function generateRouteTable(): string {
   ].join("\n");
 }
 
-/** README.md with each `<!-- routes:<service> -->` region holding that service's table. */
+/** A page with each `<!-- routes:<service> -->` region holding that service's table. */
 export function generateReadme(current: string): string {
   const { ROUTES } = require("../lib/http/routes") as typeof import("../lib/http/routes");
   return current.replace(/(<!-- routes:(\w+) -->\n)[\s\S]*?(<!-- \/routes -->)/g, (_, open: string, service: string, close: string) => {
@@ -165,7 +171,9 @@ if (require.main === module) {
   const check = process.argv.includes("--check");
   const validatorsOk = writeOrCheck(VALIDATORS, generateValidators(), check);
   const tableOk = writeOrCheck(ROUTE_TABLE, generateRouteTable(), check);
-  const readmeOk = writeOrCheck(README, generateReadme(readFileSync(README, "utf8")), check);
+  const readmeOk = DOC_PAGES.map((page) => join(__dirname, "..", page))
+    .map((file) => writeOrCheck(file, generateReadme(readFileSync(file, "utf8")), check))
+    .every(Boolean);
   const documentsOk = (["tasks", "provisioning"] as const).map((service) =>
     writeOrCheck(openApiFile(service), generateOpenApi(service), check),
   );

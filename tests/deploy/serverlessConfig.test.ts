@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { SETTING_NAMES } from "../../lib/config/settings";
 import { CATCH_ALL, ROUTES } from "../../lib/http/routes";
 import { SCHEDULED } from "../../lib/http/routes/scheduled";
 
@@ -17,6 +18,7 @@ async function printed(
 ): Promise<{
   functions: Record<string, { handler: string; role: string; events: unknown[] }>;
   custom: { esbuild: { outputWorkFolder: string } };
+  provider: { environment: Record<string, string> };
 }> {
   const { stdout } = await run(process.execPath, [join(ROOT, "node_modules/serverless/bin/serverless.js"), "print", "--format", "json"], {
     cwd: ROOT,
@@ -45,6 +47,12 @@ describe("serverless print", () => {
       const route = ROUTES.find((candidate) => candidate.access === access)!;
       expect(functions[route.function].role).toBe(role);
     }
+  });
+
+  it("passes every setting to the functions, from the deploying shell's environment (appendix of issue 23: FILE_SERVER, DISCOVERY_GRAPH)", async () => {
+    const { provider } = await printed("memory", { FILE_SERVER: "http://files.example:9090", DISCOVERY_GRAPH: "off" });
+    expect(Object.keys(provider.environment)).toEqual(expect.arrayContaining([...SETTING_NAMES]));
+    expect(provider.environment).toMatchObject({ FILE_SERVER: "http://files.example:9090", DISCOVERY_GRAPH: "off" });
   });
 
   it("builds each store's bundles in a folder of its own, so both local modes run from one checkout", async () => {

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { DOC_PAGES } from "../../../scripts/generate";
 import { type OfflineServer, startOffline } from "../../support/offlineServer";
 
 jest.setTimeout(240_000);
@@ -24,7 +25,10 @@ function readmeExamples(readme: string): string[] {
  * against `npm start`'s settings, on a free port in place of 3000. Every curl reaches the service
  * (no status 000), and none is answered 400 or a 5xx: an example that fails when pasted fails here.
  */
-describe("the README's examples", () => {
+/** The README and the docs' pages, one after the other (the marked blocks run in this order). */
+const pages = (): string => DOC_PAGES.map((page) => readFileSync(join(ROOT, page), "utf8")).join("\n");
+
+describe("the examples of the README and docs/", () => {
   let server: OfflineServer;
   beforeAll(async () => {
     server = await startOffline({ DEMO_NODES: "on" });
@@ -34,11 +38,11 @@ describe("the README's examples", () => {
   });
 
   it("are found (the marked blocks)", () => {
-    expect(readmeExamples(readFileSync(join(ROOT, "README.md"), "utf8")).length).toBeGreaterThanOrEqual(6);
+    expect(readmeExamples(pages()).length).toBeGreaterThanOrEqual(6);
   });
 
   it("run against the local service: every curl answered, none 400 or 5xx", async () => {
-    const blocks = readmeExamples(readFileSync(join(ROOT, "README.md"), "utf8"));
+    const blocks = readmeExamples(pages());
     const script = [
       "set -e",
       // Each curl also writes its status to stderr, where the test reads it.

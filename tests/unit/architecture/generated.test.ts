@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { generateOpenApi, generateReadme, generateRouteTable, generateValidators } from "../../../scripts/generate";
+import { DOC_PAGES, generateOpenApi, generateReadme, generateRouteTable, generateValidators } from "../../../scripts/generate";
 
 const ROOT = join(__dirname, "../../..");
 const read = (file: string) => readFileSync(join(ROOT, file), "utf8");
@@ -19,9 +19,13 @@ describe("generated sources", () => {
     expect(read(`lib/http/openapi/${service}.generated.json`)).toBe(generateOpenApi(service));
   });
 
-  it("has the README's route tables of the registry", () => {
-    const readme = read("README.md");
-    expect(readme).toBe(generateReadme(readme));
-    expect(readme).toContain("| PUT | `/todo/api/v1.0/tasks/{id}` |");
+  it.each(DOC_PAGES)("has the route tables of the registry in %s", (page) => {
+    const text = read(page);
+    expect(text).toBe(generateReadme(text));
+  });
+
+  it("finds the route tables it checks", () => {
+    expect(read("docs/tasks.md")).toContain("| PUT | `/todo/api/v1.0/tasks/{id}` |");
+    expect(read("docs/provisioning.md")).toContain("| GET | `/api/{version}/nodes/{identifier}` |");
   });
 });

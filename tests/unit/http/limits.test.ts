@@ -8,9 +8,9 @@ import { UPLOAD_MAX_BYTES } from "../../../lib/provisioning/files/fileService";
 import { KEY_MAX_BYTES, RECORD_MAX_BYTES } from "../../../lib/provisioning/recordSize";
 import { S3_INLINE_MAX_BYTES } from "../../../lib/store/s3/fileBlobs";
 
-/** Issue 22 §12: the README's table of limits says what the code enforces. */
-describe("the README's limits table", () => {
-  const readme = readFileSync(join(__dirname, "../../../README.md"), "utf8");
+/** Issue 22 §12: the docs' table of limits says what the code enforces. */
+describe("the docs' limits table (docs/api.md)", () => {
+  const readme = readFileSync(join(__dirname, "../../../docs/api.md"), "utf8");
   const section = readme.slice(readme.indexOf("## Limits a client can reach"), readme.indexOf("## Lists in pages"));
   const row = (what: string) => section.split("\n").find((line) => line.startsWith(`| ${what}`)) ?? `(no row ${what})`;
 
