@@ -4,6 +4,7 @@ import { nodeIdForMac } from "../lib/provisioning/ids";
 import { alternate, type Call, call, deferred, type Handler, type Handlers, measuring, then } from "./harness";
 import { discoveryCases } from "./warmDiscovery";
 import { consoleCases, fileCases, libraryCases, operationsCases, pollerCases } from "./warmOperations";
+import { relayCases } from "./warmRelays";
 
 const JSON_TYPE = { "content-type": "application/json" };
 const T = "/todo/api/v1.0/tasks";
@@ -529,6 +530,7 @@ export async function warmCases(h: Handlers) {
     ...(await pollerCases(h)),
     ...(await fileCases(h)),
     ...consoleCases(h, await consoleScriptName(h)),
+    ...(await relayCases(h)),
   ];
 }
 

@@ -135,9 +135,13 @@ export function generateReadme(current: string): string {
       const success = Object.keys(route.responses)
         .filter((status) => status.startsWith("2"))
         .join(", ");
-      const auth = { tasksList: "`TASKS_AUTH` list, all", tasks: "`TASKS_AUTH` all", northbound: "`PROVISIONING_AUTH` on", none: "never" }[
-        route.auth
-      ];
+      const auth = {
+        tasksList: "`TASKS_AUTH` list, all",
+        tasks: "`TASKS_AUTH` all",
+        northbound: "`PROVISIONING_AUTH` on",
+        relay: "relay token",
+        none: "never",
+      }[route.auth];
       return `| ${route.method} | \`${route.path}\` | ${success} | ${auth} | ${route.summary.replace(/\|/g, "\\|")} |`;
     });
     return `${open}| method | path | success | auth | what it does |\n|---|---|---|---|---|\n${rows.join("\n")}\n${close}`;

@@ -7,6 +7,8 @@ import type { LookupStore } from "./lookups/lookupStore";
 import type { NodeStore } from "./nodes/nodeStore";
 import type { PollerRecord, PollerSamples } from "./pollers/poller";
 import type { RecordStore } from "./recordStore";
+import type { RelayJob } from "./relays/job";
+import type { RelayCredential, Site } from "./relays/site";
 import type { Sku } from "./skus/sku";
 import type { Tag } from "./tags/tag";
 import type { WorkflowStore } from "./workflows/workflowStore";
@@ -39,6 +41,10 @@ export interface ProvisioningStores {
   /** The file store's records, by basename, and which basename each uuid names. */
   files: RecordStore<FileRecord>;
   fileIds: RecordStore<FileId>;
+  /** Sites, their relays' credentials (hashes only) and the relays' work (relays/). */
+  sites: RecordStore<Site>;
+  relayCredentials: RecordStore<RelayCredential>;
+  relayJobs: RecordStore<RelayJob>;
   /** The files' bytes (S3 beside DynamoDB). */
   fileBlobs: FileBlobs;
 }

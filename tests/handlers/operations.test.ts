@@ -142,7 +142,7 @@ describe("OBM identify", () => {
     expect((await call("POST", `${A}/nodes/${NODE}/obm/identify`)).body).toMatchObject({ value: false });
   });
 
-  it("answers 422, saying why, for a node without an OBM service or with one this function cannot drive", async () => {
+  it("answers 422 for a node without an OBM service or one nothing here drives, 400 for IPMI on a node of no site", async () => {
     expect(await call("POST", `${A}/nodes/${NODE}/obm/identify`, { value: true })).toMatchObject({
       status: 422,
       body: { message: "No OBM service assigned to this node." },
@@ -152,8 +152,11 @@ describe("OBM identify", () => {
       config: { host: "10.0.0.9", user: "admin", password: SECRETS.ssh },
     });
     const ipmi = await call("POST", `${A}/nodes/${NODE}/obm/identify`, { value: true });
-    expect(ipmi.status).toBe(422);
-    expect(ipmi.body.message).toMatch(/^ipmi-obm-service cannot turn the identify light on/);
+    expect(ipmi.status).toBe(400);
+    expect(ipmi.body.message).toMatch(/belongs to no site: a relay of its site drives its BMC/);
+    await call("POST", `${A}/nodes/${NODE}/obm`, { service: "snmp-obm-service", config: { host: "10.0.0.9", community: "public" } });
+    const snmp = await call("POST", `${A}/nodes/${NODE}/obm/identify`, { value: true });
+    expect(snmp.status).toBe(422);
     expect((await call("POST", `${A}/nodes/0123456789abcdef01234567/obm/identify`, { value: true })).status).toBe(404);
   });
 });

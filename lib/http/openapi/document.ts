@@ -84,6 +84,8 @@ const TAG_TEXT: Record<string, string> = {
   templates: "Install scripts (kickstart, preseed, …) for booting machines",
   notification: "Booting machines saying their install is done",
   files: "A file store: bytes by name, each file with a uuid (S3 beside DynamoDB; presigned URLs for large files)",
+  sites: "This service's own, not RackHD's: sites, the credentials of their relays, and the relays' jobs",
+  relay: "This service's own, not RackHD's: what a site's relay calls to take its jobs and report them",
 };
 
 /** The schemas the document's operations name (path parameters are inlined, so theirs are not). */
@@ -193,7 +195,9 @@ function operation(service: ServiceInfo, entry: Endpoint): Record<string, unknow
     tags: [tagOf(entry.path.slice(service.prefix.length))],
     ...(entry.auth === "none"
       ? { security: [] }
-      : { security: [{}, { basicAuth: [] }], description: `Basic auth when ${AUTH_SETTING[entry.auth]}.` }),
+      : entry.auth === "relay"
+        ? { security: [{ relayToken: [] }], description: "A site relay's credential: `Authorization: Bearer <token>`." }
+        : { security: [{}, { basicAuth: [] }], description: `Basic auth when ${AUTH_SETTING[entry.auth]}.` }),
     parameters: parameters(service, entry),
     ...(body && {
       requestBody: {
@@ -205,7 +209,7 @@ function operation(service: ServiceInfo, entry: Endpoint): Record<string, unknow
   };
 }
 
-const AUTH_SETTING: Record<Exclude<Endpoint["auth"], "none">, string> = {
+const AUTH_SETTING: Record<Exclude<Endpoint["auth"], "none" | "relay">, string> = {
   tasksList: "TASKS_AUTH is list or all",
   tasks: "TASKS_AUTH is all",
   northbound: "PROVISIONING_AUTH is on",
@@ -229,7 +233,10 @@ export function openApiDocument(name: ServiceName, routes: readonly Endpoint[]):
     ].map((tag) => ({ name: tag, description: TAG_TEXT[tag] ?? tag })),
     paths,
     components: {
-      securitySchemes: { basicAuth: { type: "http", scheme: "basic" } },
+      securitySchemes: {
+        basicAuth: { type: "http", scheme: "basic" },
+        ...(name === "provisioning" && { relayToken: { type: "http", scheme: "bearer", description: "A site relay's credential" } }),
+      },
       schemas: componentSchemas(service, paths),
     },
   };

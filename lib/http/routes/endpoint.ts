@@ -18,10 +18,11 @@ export type Service = "tasks" | "provisioning" | "console";
 
 /**
  * When an endpoint asks for Basic credentials: `tasksList` under TASKS_AUTH=list|all (the seed
- * protects the list), `tasks` under TASKS_AUTH=all, `northbound` under PROVISIONING_AUTH=on, `none`
+ * protects the list), `tasks` under TASKS_AUTH=all, `northbound` under PROVISIONING_AUTH=on, `relay`
+ * always, a site relay's Bearer credential (checked by the handler, which needs the store), `none`
  * never (a machine in PXE cannot log in).
  */
-export type AuthRule = "tasksList" | "tasks" | "northbound" | "none";
+export type AuthRule = "tasksList" | "tasks" | "northbound" | "relay" | "none";
 
 /**
  * The IAM role a function runs with: read or write per data area, or none (static libraries).
@@ -86,6 +87,8 @@ export function requiresAuth(rule: AuthRule, config: Pick<Settings, "tasksAuth" 
       return config.tasksAuth === "all";
     case "northbound":
       return config.provisioningAuth;
+    // A relay presents its own credential (Bearer), which its handler checks against the store.
+    case "relay":
     case "none":
       return false;
   }

@@ -6,6 +6,7 @@ import * as library from "./library";
 import * as operations from "./operations";
 import * as pollers from "./pollers";
 import * as provisioning from "./provisioning";
+import * as relays from "./relays";
 import * as tasks from "./tasks";
 
 const METHOD_ORDER = ["GET", "POST", "PUT", "PATCH", "DELETE"];
@@ -24,6 +25,7 @@ export const ROUTES: readonly Endpoint[] = [
     ...Object.values(library),
     ...Object.values(pollers),
     ...Object.values(files),
+    ...Object.values(relays),
   ].sort(byPathThenMethod),
   ...Object.values(consoleRoutes),
 ];
@@ -37,6 +39,7 @@ type Entries =
   | EntryOf<typeof library>
   | EntryOf<typeof pollers>
   | EntryOf<typeof files>
+  | EntryOf<typeof relays>
   | EntryOf<typeof consoleRoutes>;
 
 /** The Lambda function name of every registry entry and of the catch-all, as a type (the bench is keyed by it). */

@@ -876,3 +876,4 @@ export const SchemaIdParams = {
 
 // The documentation answers, shared by both services.
 export { ConsoleAsset, ConsoleAssetParams, ConsoleNotFound, Html, OpenApiDocument, Query, ViewerScript } from "./common";
+export * from "./relays";

@@ -1,12 +1,16 @@
 import { NOOP_OBM_SERVICE } from "../obm/obmLibrary";
 import type { ObmSetting } from "../obm/obmSetting";
 
-export type ObmOutcome = { ok: true; service: string } | { ok: false; error: string };
+export type ObmOutcome = { ok: true; service: string; relay?: boolean } | { ok: false; error: string };
+
+/** The OBM services a site's relay drives (relays/jobService.ts queues their work). */
+export const RELAY_SERVICES: ReadonlySet<string> = new Set(["ipmi-obm-service", "redfish-obm-service"]);
 
 /**
  * Runs an OBM action (set PXE boot, reboot, power on/off) for a node. The noop service succeeds at
- * once and a person power-cycles the machine. Other services are stored, but driving real hardware
- * (IPMI, SNMP, ...) is outside a Lambda function's reach: the task fails and says so.
+ * once and a person power-cycles the machine. IPMI and Redfish go to a relay of the node's site
+ * (`relay: true`: the task runs until the relay reports). Others (SNMP PDUs, ...) cannot be driven
+ * from AWS Lambda: the task fails and says so.
  */
 export function runObmAction(action: string, requested: unknown, settings: readonly ObmSetting[] | undefined): ObmOutcome {
   if (!settings) return { ok: false, error: "Node not found" };
@@ -24,6 +28,7 @@ export function runObmAction(action: string, requested: unknown, settings: reado
     service = settings[0].service;
   }
   if (service === NOOP_OBM_SERVICE) return { ok: true, service };
+  if (RELAY_SERVICES.has(service)) return { ok: true, service, relay: true };
   return {
     ok: false,
     error: `${service} cannot ${action}: driving hardware is outside what this service can do from AWS Lambda. Use ${NOOP_OBM_SERVICE} and power-cycle the node by hand.`,

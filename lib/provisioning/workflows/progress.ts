@@ -45,12 +45,14 @@ export function advanceWorkflow(workflow: Workflow, obmSettings: readonly ObmSet
         set(id, { state: "running", startedAt: stamp, updatedAt: stamp });
       } else if (task.kind === "obm") {
         const outcome = runObmAction(String(task.options.action), task.options.obmServiceName, obmSettings);
-        set(
-          id,
-          outcome.ok
-            ? { state: "succeeded", startedAt: stamp, finishedAt: stamp, updatedAt: stamp }
-            : { state: "failed", startedAt: stamp, finishedAt: stamp, updatedAt: stamp, error: outcome.error },
-        );
+        if (outcome.ok && outcome.relay) set(id, { state: "running", startedAt: stamp, updatedAt: stamp, relayJob: task.instanceId });
+        else
+          set(
+            id,
+            outcome.ok
+              ? { state: "succeeded", startedAt: stamp, finishedAt: stamp, updatedAt: stamp }
+              : { state: "failed", startedAt: stamp, finishedAt: stamp, updatedAt: stamp, error: outcome.error },
+          );
       } else {
         set(id, { state: "succeeded", startedAt: stamp, finishedAt: stamp, updatedAt: stamp });
       }

@@ -29,6 +29,8 @@ export interface WorkflowTask {
   bootedAt?: string;
   /** When the node first fetched this task's install script (its `installScript` template). */
   templateFetchedAt?: string;
+  /** The relay job that runs this OBM task (its id), while a relay of the node's site drives the BMC. */
+  relayJob?: string;
   error?: string;
 }
 

@@ -8,6 +8,7 @@ import { findNode } from "../nodes/findNode";
 import type { Node } from "../nodes/node";
 import type { ProvisioningStores } from "../ports";
 import { assertRecordFits, fitsKey } from "../recordSize";
+import { relayTaskOutcomes } from "../relays/relayTasks";
 import { buildWorkflow } from "./buildWorkflow";
 import { advanceWorkflow, cancelWorkflow, completeWaitingTask, finishTask, runningTask } from "./progress";
 import { ACTIVE_CONFLICT, NO_NODE, type Workflow } from "./workflow";
@@ -18,7 +19,9 @@ import { ACTIVE_CONFLICT, NO_NODE, type Workflow } from "./workflow";
  * either way), so a workflow with nothing to do costs no read of its node and no write.
  */
 export async function refreshWorkflow(stores: ProvisioningStores, workflow: Workflow, now: Date): Promise<Workflow> {
-  if (advanceWorkflow(workflow, undefined, now) === workflow && !runningTask(workflow, "effect")) return workflow;
+  const waitsOnService =
+    runningTask(workflow, "effect") || Object.values(workflow.tasks).some((task) => task.state === "running" && task.relayJob);
+  if (advanceWorkflow(workflow, undefined, now) === workflow && !waitsOnService) return workflow;
   const node = await stores.nodes.get(workflow.node);
   const advance = (current: Workflow) => advanceWorkflow(current, node?.obmSettings, now);
   return settleEffects(stores, (await stores.workflows.update(workflow.instanceId, advance, workflow)) ?? workflow, now);
@@ -49,7 +52,26 @@ export async function settleEffects(stores: ProvisioningStores, workflow: Workfl
     const finish = (stored: Workflow) => finishTask(stored, task.instanceId, outcome, node.obmSettings, now);
     current = (await stores.workflows.update(current.instanceId, finish, current)) ?? current;
   }
+  current = await settleRelayTasks(stores, current, now);
   for (const graph of follow) await startFollowOn(stores, current, graph, now);
+  return current;
+}
+
+/**
+ * Queues the relay jobs of its running OBM tasks and ends those whose job has ended, round after
+ * round: a task ended (set-boot-pxe) may start the next (reboot), whose job is then queued.
+ */
+async function settleRelayTasks(stores: ProvisioningStores, workflow: Workflow, now: Date): Promise<Workflow> {
+  let current = workflow;
+  for (let round = Object.keys(current.tasks).length; round > 0 && current._status === "running"; round -= 1) {
+    const node = await stores.nodes.get(current.node);
+    if (!node) break;
+    const outcomes = await relayTaskOutcomes(stores, current, node, now);
+    if (outcomes.length === 0) break;
+    const finish = (stored: Workflow) =>
+      outcomes.reduce((state, outcome) => finishTask(state, outcome.taskId, outcome, node.obmSettings, now), stored);
+    current = (await stores.workflows.update(current.instanceId, finish, current)) ?? current;
+  }
   return current;
 }
 

@@ -31,6 +31,9 @@ export const dynamoProvisioningStores = (
   pollerSamples: new DynamoRecordStore(client, table, "POLLERDATA"),
   files: new DynamoRecordStore(client, table, "FILE"),
   fileIds: new DynamoRecordStore(client, table, "FILEID"),
+  sites: new DynamoRecordStore(client, table, "SITE"),
+  relayCredentials: new DynamoRecordStore(client, table, "RELAYCRED"),
+  relayJobs: new DynamoRecordStore(client, table, "RELAYJOB"),
   get fileBlobs() {
     return fileBlobs();
   },

@@ -24,5 +24,8 @@ export const memoryProvisioningStores = (limits: BudgetLimits, loopbackUploads =
   pollerSamples: new MemoryRecordStore(limits, "poller sample"),
   files: new MemoryRecordStore(limits, "file"),
   fileIds: new MemoryRecordStore(limits, "file id"),
+  sites: new MemoryRecordStore(limits, "site"),
+  relayCredentials: new MemoryRecordStore(limits, "relay credential"),
+  relayJobs: new MemoryRecordStore(limits, "relay job"),
   fileBlobs: new MemoryFileBlobs(limits, loopbackUploads),
 });

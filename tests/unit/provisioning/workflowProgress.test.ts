@@ -86,7 +86,7 @@ describe("advanceWorkflow", () => {
   it.each([
     [[], "No OBM service assigned to this node."],
     [[...noop, { service: "ipmi-obm-service", config: {} }], "More than one OBM service assigned to this node."],
-    [[{ service: "ipmi-obm-service", config: { host: "h" } }], "ipmi-obm-service cannot reboot"],
+    [[{ service: "snmp-obm-service", config: { host: "h" } }], "snmp-obm-service cannot reboot"],
   ])("fails the reboot (and the graph) with OBM settings %p", (settings, message) => {
     const workflow = advanceWorkflow(centos(), settings, t0);
     expect(workflow._status).toBe("failed");
@@ -96,6 +96,17 @@ describe("advanceWorkflow", () => {
     // set-boot-pxe failed too, but it has ignoreFailure; install-os never ran.
     expect(states(workflow)["install-os"]).toBe("cancelled");
   });
+
+  it.each(["ipmi-obm-service", "redfish-obm-service"])(
+    "hands %s's OBM steps to a relay: set-boot-pxe runs until its job ends",
+    (service) => {
+      const workflow = advanceWorkflow(centos(), [{ service, config: { host: "h" } }], t0);
+      expect(workflow._status).toBe("running");
+      const pxe = Object.values(workflow.tasks).find((task) => task.label === "set-boot-pxe")!;
+      expect(pxe).toMatchObject({ state: "running", relayJob: pxe.instanceId });
+      expect(states(workflow).reboot).toBe("pending");
+    },
+  );
 
   it("honours an explicit obmServiceName the node lacks", () => {
     const workflow = buildWorkflow(

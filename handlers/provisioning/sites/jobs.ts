@@ -1,0 +1,13 @@
+import { endpoint } from "../../../lib/http/endpoint";
+import { ok } from "../../../lib/http/responses";
+import { listSiteJobs } from "../../../lib/http/routes/relays";
+import { viewJob } from "../../../lib/provisioning/relays/job";
+import { siteJobs } from "../../../lib/provisioning/relays/jobService";
+import { getSite } from "../../../lib/provisioning/relays/siteService";
+import { provisioningStores } from "../../../lib/store/compositionRoot";
+
+export const handler = endpoint(listSiteJobs, async ({ params }) => {
+  const stores = await provisioningStores();
+  await getSite(stores, params.id);
+  return ok((await siteJobs(stores, params.id, new Date())).map(viewJob));
+});

@@ -1,0 +1,7 @@
+import { endpoint } from "../../../lib/http/endpoint";
+import { ok } from "../../../lib/http/responses";
+import { deleteSite } from "../../../lib/http/routes/relays";
+import { deleteSite as remove } from "../../../lib/provisioning/relays/siteService";
+import { provisioningStores } from "../../../lib/store/compositionRoot";
+
+export const handler = endpoint(deleteSite, async ({ params }) => ok(await remove(await provisioningStores(), params.id)));

@@ -1,0 +1,95 @@
+/**
+ * Work for a site's relays: one BMC action on one node. A job is handed to one relay at a time
+ * (its lease); a relay that dies lets the lease run out and another relay takes the job again.
+ * The first result wins and a result sent again changes nothing. A job no relay takes before its
+ * deadline fails, saying no relay of the site is online.
+ */
+/** `reboot`: on when the machine is off, else reset (RackHD's reboot of a machine that may be off). */
+export const POWER_ACTIONS = ["on", "off", "cycle", "reset", "soft", "status", "reboot"] as const;
+export type PowerAction = (typeof POWER_ACTIONS)[number];
+export const BOOT_DEVICES = ["pxe", "disk", "http"] as const;
+export type BootDevice = (typeof BOOT_DEVICES)[number];
+
+export type JobAction =
+  | { kind: "power"; action: PowerAction }
+  | { kind: "bootDevice"; device: BootDevice; uefi: boolean; persistent: false }
+  | { kind: "identify"; on: boolean };
+
+export type JobState = "queued" | "leased" | "succeeded" | "failed";
+
+export interface RelayJob {
+  id: string;
+  site: string;
+  node: string;
+  action: JobAction;
+  /** The OBM setting the relay drives the BMC with (credentials included: only the site's relays get it). */
+  obm: { service: string; config: Record<string, unknown> };
+  /** The workflow task this job runs, if a workflow asked for it. */
+  task?: { workflow: string; taskId: string };
+  /** Who asked (a user, or the workflow), for the audit of power actions. */
+  requestedBy: string;
+  state: JobState;
+  createdAt: string;
+  updatedAt: string;
+  /** Not taken by then: it fails. */
+  deadline: string;
+  lease?: { id: string; relay: string; until: string };
+  attempts: number;
+  result?: { ok: boolean; output: string; error?: string; relay: string; at: string };
+}
+
+/** How long a relay holds a job before another may take it, and how long a job waits for a relay. */
+export const LEASE_MS = 60_000;
+export const PICKUP_DEADLINE_MS = 120_000;
+/** A job tried this often by relays that never reported fails. */
+export const MAX_ATTEMPTS = 3;
+
+export const isFinished = (job: RelayJob): boolean => job.state === "succeeded" || job.state === "failed";
+
+/** Takeable now: queued, or leased by a relay whose lease ran out. */
+export function isTakeable(job: RelayJob, now: Date): boolean {
+  if (job.state === "queued") return Date.parse(job.deadline) > now.getTime();
+  return job.state === "leased" && job.lease !== undefined && Date.parse(job.lease.until) <= now.getTime();
+}
+
+/** Why a job that is not finished should fail now, if it should. */
+export function failureDue(job: RelayJob, now: Date): string | undefined {
+  if (isFinished(job)) return undefined;
+  if (job.state === "queued" && Date.parse(job.deadline) <= now.getTime()) {
+    return `No relay online for site ${job.site}: no relay took the job within ${PICKUP_DEADLINE_MS / 1000} s`;
+  }
+  const leaseOver = job.lease !== undefined && Date.parse(job.lease.until) <= now.getTime();
+  if (job.state === "leased" && leaseOver && job.attempts >= MAX_ATTEMPTS) {
+    return `The site's relays took the job ${job.attempts} times and never reported a result`;
+  }
+  return undefined;
+}
+
+export function leaseJob(job: RelayJob, relay: string, leaseId: string, now: Date): RelayJob {
+  const stamp = now.toISOString();
+  return {
+    ...job,
+    state: "leased",
+    lease: { id: leaseId, relay, until: new Date(now.getTime() + LEASE_MS).toISOString() },
+    attempts: job.attempts + 1,
+    updatedAt: stamp,
+  };
+}
+
+export function finishJob(job: RelayJob, result: { ok: boolean; output: string; error?: string }, relay: string, now: Date): RelayJob {
+  if (isFinished(job)) return job;
+  const stamp = now.toISOString();
+  return { ...job, state: result.ok ? "succeeded" : "failed", result: { ...result, relay, at: stamp }, updatedAt: stamp };
+}
+
+/** What a job is, in words (the audit, a task's error). */
+export function describeAction(action: JobAction): string {
+  if (action.kind === "power") return `power ${action.action}`;
+  if (action.kind === "identify") return `identify ${action.on ? "on" : "off"}`;
+  return `boot once from ${action.device}${action.uefi ? " (UEFI)" : ""}`;
+}
+
+/** The job answered to an operator: no OBM credentials. */
+export function viewJob(job: RelayJob): Omit<RelayJob, "obm"> & { obm: { service: string } } {
+  return { ...job, obm: { service: job.obm.service } };
+}

@@ -1,0 +1,123 @@
+import { randomUUID } from "node:crypto";
+import { ConflictError, isDomainError, NotFoundError, ValidationError } from "../../errors";
+import type { Node } from "../nodes/node";
+import type { ObmSetting } from "../obm/obmSetting";
+import type { ProvisioningStores } from "../ports";
+import { fitsKey } from "../recordSize";
+import { failureDue, finishJob, isTakeable, type JobAction, leaseJob, PICKUP_DEADLINE_MS, type RelayJob } from "./job";
+import type { RelayCredential } from "./site";
+
+export interface JobRequest {
+  /** Given by a workflow (its task's instanceId), so that asking twice makes one job. */
+  id?: string;
+  node: Node;
+  obm: ObmSetting;
+  action: JobAction;
+  task?: RelayJob["task"];
+  requestedBy: string;
+}
+
+/** Queues a job for the node's site; the same id twice is one job (the first). */
+export async function enqueueJob(stores: ProvisioningStores, request: JobRequest, now: Date): Promise<RelayJob> {
+  const site = request.node.site;
+  if (typeof site !== "string" || site === "") {
+    throw new ValidationError(
+      `Node ${request.node.id} belongs to no site: a relay of its site drives its BMC (PUT /api/1.1/nodes/${request.node.id}/site)`,
+    );
+  }
+  const stamp = now.toISOString();
+  const job: RelayJob = {
+    id: request.id ?? randomUUID(),
+    site,
+    node: request.node.id,
+    action: request.action,
+    obm: { service: request.obm.service, config: request.obm.config },
+    ...(request.task && { task: request.task }),
+    requestedBy: request.requestedBy,
+    state: "queued",
+    createdAt: stamp,
+    updatedAt: stamp,
+    deadline: new Date(now.getTime() + PICKUP_DEADLINE_MS).toISOString(),
+    attempts: 0,
+  };
+  try {
+    return await stores.relayJobs.create(job);
+  } catch (error) {
+    if (!(isDomainError(error) && error.kind === "conflict")) throw error;
+    const existing = await stores.relayJobs.get(job.id);
+    if (!existing) throw error;
+    return existing;
+  }
+}
+
+/** A job as it is now: failed if its deadline or its attempts ran out (stored so). */
+export async function currentJob(stores: ProvisioningStores, job: RelayJob, now: Date): Promise<RelayJob> {
+  const why = failureDue(job, now);
+  if (!why) return job;
+  const fail = (stored: RelayJob) =>
+    failureDue(stored, now) ? finishJob(stored, { ok: false, output: "", error: why }, "service", now) : stored;
+  return (await stores.relayJobs.update(job.id, fail)) ?? job;
+}
+
+/** Most jobs one lease request takes. */
+const LEASE_MAX = 8;
+
+/**
+ * Hands the relay up to `max` jobs of its site that no relay holds, each leased to it alone (an
+ * atomic update: two relays polling at once never take the same job). Jobs past their deadline fail.
+ */
+export async function leaseJobs(stores: ProvisioningStores, relay: RelayCredential, max: number, now: Date): Promise<RelayJob[]> {
+  const wanted = Math.min(Math.max(1, max), LEASE_MAX);
+  const leased: RelayJob[] = [];
+  const ofSite = (await stores.relayJobs.list()).filter((job) => job.site === relay.site);
+  for (const job of ofSite) {
+    if (leased.length >= wanted) break;
+    const current = await currentJob(stores, job, now);
+    if (!isTakeable(current, now)) continue;
+    const leaseId = randomUUID();
+    const take = (stored: RelayJob) => (isTakeable(stored, now) ? leaseJob(stored, relay.id, leaseId, now) : stored);
+    const after = await stores.relayJobs.update(job.id, take);
+    if (after?.lease?.id === leaseId) leased.push(after);
+  }
+  return leased;
+}
+
+/** Jobs of a site, newest first, brought up to date; an operator's view. */
+export async function siteJobs(stores: ProvisioningStores, siteId: string, now: Date): Promise<RelayJob[]> {
+  const jobs = (await stores.relayJobs.list()).filter((job) => job.site === siteId);
+  const current = await Promise.all(jobs.map((job) => currentJob(stores, job, now)));
+  return current.reverse();
+}
+
+export async function findJob(stores: ProvisioningStores, id: string): Promise<RelayJob> {
+  const job = fitsKey(id) ? await stores.relayJobs.get(id) : undefined;
+  if (!job) throw new NotFoundError(`Could not find job ${id.slice(0, 64)}`);
+  return job;
+}
+
+/**
+ * Records a relay's result: the first one wins, and the same result again changes nothing (it
+ * answers the job as finished). A result from a relay of another site is refused as if the job
+ * did not exist; one for a lease that ran out and was given to another relay is refused (409).
+ */
+export async function recordResult(
+  stores: ProvisioningStores,
+  relay: RelayCredential,
+  id: string,
+  result: { leaseId: string; ok: boolean; output: string; error?: string },
+  now: Date,
+): Promise<{ job: RelayJob; first: boolean }> {
+  const job = await findJob(stores, id);
+  if (job.site !== relay.site) throw new NotFoundError(`Could not find job ${id}`);
+  if (job.state === "succeeded" || job.state === "failed") return { job, first: false };
+  if (job.lease?.id !== result.leaseId)
+    throw new ConflictError(`Job ${id} is no longer leased by ${result.leaseId}: another relay holds it`);
+  let first = false;
+  const finish = (stored: RelayJob) => {
+    if (stored.lease?.id !== result.leaseId || stored.state !== "leased") return stored;
+    first = true;
+    return finishJob(stored, { ok: result.ok, output: result.output, ...(result.error && { error: result.error }) }, relay.id, now);
+  };
+  const after = (await stores.relayJobs.update(id, finish)) ?? job;
+  return { job: after, first };
+}

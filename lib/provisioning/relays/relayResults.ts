@@ -1,0 +1,51 @@
+import type { ProvisioningStores } from "../ports";
+import { finishTask } from "../workflows/progress";
+import { settleEffects } from "../workflows/workflowService";
+import type { RelayJob } from "./job";
+import { recordResult } from "./jobService";
+import type { RelayCredential } from "./site";
+
+/** The last power state a relay read from a node's BMC, kept on the node. */
+export interface PowerState {
+  state: "on" | "off";
+  readAt: string;
+}
+
+const POWER_SAID = /\b(?:Chassis Power is|PowerState["\s:]*)\s*"?(on|off)\b/i;
+
+/**
+ * A relay's result, as a use case: the job ends (the first result wins), the workflow task it ran
+ * ends with what the BMC said and the graph moves on, and a power state the BMC reported is kept on
+ * the node. A result sent again changes nothing.
+ */
+export async function reportJobResult(
+  stores: ProvisioningStores,
+  relay: RelayCredential,
+  id: string,
+  result: { leaseId: string; ok: boolean; output: string; error?: string },
+  now: Date,
+): Promise<RelayJob> {
+  const { job, first } = await recordResult(stores, relay, id, result, now);
+  if (!first) return job;
+  const power = powerAfter(job);
+  if (power) await stores.nodes.update(job.node, (node) => ({ ...node, power: { state: power, readAt: now.toISOString() } }));
+  if (job.task) {
+    const { workflow: workflowId, taskId } = job.task;
+    const outcome =
+      job.state === "succeeded" ? { state: "succeeded" as const } : { state: "failed" as const, error: job.result?.error ?? "failed" };
+    const node = await stores.nodes.get(job.node);
+    const finished = await stores.workflows.update(workflowId, (stored) => finishTask(stored, taskId, outcome, node?.obmSettings, now));
+    if (finished) await settleEffects(stores, finished, now);
+  }
+  return job;
+}
+
+/** What the job leaves the power at: what the BMC said (status), or what a successful action set. */
+function powerAfter(job: RelayJob): "on" | "off" | undefined {
+  if (job.state !== "succeeded" || job.action.kind !== "power") return undefined;
+  const said = POWER_SAID.exec(job.result?.output ?? "")?.[1]?.toLowerCase();
+  if (said === "on" || said === "off") return said;
+  if (job.action.action === "off" || job.action.action === "soft") return "off";
+  if (job.action.action === "status") return undefined;
+  return "on";
+}

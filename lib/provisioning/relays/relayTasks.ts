@@ -1,0 +1,72 @@
+import { isDomainError } from "../../errors";
+import type { Node } from "../nodes/node";
+import type { ProvisioningStores } from "../ports";
+import type { Workflow, WorkflowTask } from "../workflows/workflow";
+import { describeAction, type JobAction } from "./job";
+import { currentJob, enqueueJob } from "./jobService";
+
+/** RackHD's OBM task actions, as relay work. `reboot` powers a machine that is off on, and resets one that is on. */
+const ACTIONS: Record<string, JobAction> = {
+  setBootPxe: { kind: "bootDevice", device: "pxe", uefi: false, persistent: false },
+  reboot: { kind: "power", action: "reboot" },
+  powerOn: { kind: "power", action: "on" },
+  powerOff: { kind: "power", action: "off" },
+};
+
+export interface TaskOutcome {
+  taskId: string;
+  state: "succeeded" | "failed";
+  error?: string;
+}
+
+/**
+ * For each OBM task of the workflow that a relay runs: its job (queued on first sight, under the
+ * task's id, so asking again makes no second job), and the outcome of those whose job has ended:
+ * what the BMC said, or why no relay did it.
+ */
+export async function relayTaskOutcomes(stores: ProvisioningStores, workflow: Workflow, node: Node, now: Date): Promise<TaskOutcome[]> {
+  const running = Object.values(workflow.tasks).filter((task) => task.state === "running" && task.relayJob);
+  const outcomes: TaskOutcome[] = [];
+  for (const task of running) {
+    const outcome = await outcomeOf(stores, workflow, task, node, now);
+    if (outcome) outcomes.push(outcome);
+  }
+  return outcomes;
+}
+
+async function outcomeOf(
+  stores: ProvisioningStores,
+  workflow: Workflow,
+  task: WorkflowTask,
+  node: Node,
+  now: Date,
+): Promise<TaskOutcome | undefined> {
+  const id = task.relayJob as string;
+  let job = await stores.relayJobs.get(id);
+  if (!job) {
+    const action = ACTIONS[String(task.options.action)];
+    const wanted = task.options.obmServiceName;
+    const obm = node.obmSettings.find((setting) => (typeof wanted === "string" && wanted !== "" ? setting.service === wanted : true));
+    if (!action || !obm) return { taskId: task.instanceId, state: "failed", error: `No relay action for ${String(task.options.action)}` };
+    try {
+      const request = {
+        id,
+        node,
+        obm,
+        action,
+        task: { workflow: workflow.instanceId, taskId: task.instanceId },
+        requestedBy: `workflow ${workflow.injectableName}`,
+      };
+      job = await enqueueJob(stores, request, now);
+    } catch (error) {
+      if (!isDomainError(error)) throw error;
+      return { taskId: task.instanceId, state: "failed", error: error.message };
+    }
+  }
+  const current = await currentJob(stores, job, now);
+  if (current.state === "succeeded") return { taskId: task.instanceId, state: "succeeded" };
+  if (current.state === "failed") {
+    return { taskId: task.instanceId, state: "failed", error: `${describeAction(current.action)}: ${current.result?.error ?? "failed"}` };
+  }
+  return undefined;
+}

@@ -1,0 +1,58 @@
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+
+/** A site: one place with machines, one or more relays, and the nodes that belong to it. */
+export interface Site {
+  id: string;
+  name: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/**
+ * A relay's credential: what a relay of `site` presents (`Authorization: Bearer <id>.<secret>`).
+ * Only the secret's SHA-256 is kept (the secret is 32 random bytes, so a fast hash is enough: there
+ * is nothing to guess). Shown once, at creation; revoked by deleting it, rotated by creating a new
+ * one and deleting the old once the relay uses the new.
+ */
+export interface RelayCredential {
+  id: string;
+  site: string;
+  name: string;
+  secretSha256: string;
+  createdAt: string;
+  /** When a relay last presented it, with what it said it was (kept about once a minute). */
+  lastSeenAt?: string;
+  relayVersion?: string;
+}
+
+/** What is answered about a credential: never its hash. */
+export type RelayCredentialView = Omit<RelayCredential, "secretSha256"> & { online: boolean };
+
+/** A relay heard from within this long is online. */
+export const ONLINE_WITHIN_MS = 60_000;
+
+export const sha256 = (text: string): string => createHash("sha256").update(text).digest("hex");
+
+/** A new secret and the token a relay presents: `<credential id>.<secret>`, URL-safe. */
+export function newRelayToken(credentialId: string): { token: string; secretSha256: string } {
+  const secret = randomBytes(32).toString("base64url");
+  return { token: `${credentialId}.${secret}`, secretSha256: sha256(secret) };
+}
+
+/** The credential id a token names, and whether its secret is the one kept (in constant time). */
+export function parseRelayToken(token: string): { credentialId: string; secret: string } | undefined {
+  const match = /^([0-9a-f]{24})\.([\w-]{43})$/.exec(token);
+  return match ? { credentialId: match[1], secret: match[2] } : undefined;
+}
+
+export function secretMatches(secret: string, secretSha256: string): boolean {
+  const given = Buffer.from(sha256(secret), "hex");
+  const kept = Buffer.from(secretSha256, "hex");
+  return given.length === kept.length && timingSafeEqual(given, kept);
+}
+
+export function viewCredential(credential: RelayCredential, now: Date): RelayCredentialView {
+  const { secretSha256: _hidden, ...shown } = credential;
+  const online = credential.lastSeenAt !== undefined && now.getTime() - Date.parse(credential.lastSeenAt) < ONLINE_WITHIN_MS;
+  return { ...shown, online };
+}
