@@ -1,0 +1,56 @@
+import { readFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { defaultDrivers } from "./drivers";
+import { runRelay } from "./relay";
+import { RELAY_VERSION } from "./version";
+
+/**
+ * `npm run relay -- --api URL --token-file FILE` (or RELAY_TOKEN in the environment; a token on the
+ * command line would show in `ps`). Built into one file for a site host: `npm run relay:build`
+ * writes dist/relay.cjs, which runs on plain Node 20 or later (`node relay.cjs --api …`).
+ */
+const USAGE =
+  "usage: relay --api https://service.example [--token-file FILE] [--busy-poll-ms 1000] [--idle-poll-ms 5000]\n(token: --token-file, or RELAY_TOKEN in the environment)";
+
+async function main(argv: string[]): Promise<number> {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        api: { type: "string" },
+        "token-file": { type: "string" },
+        "busy-poll-ms": { type: "string" },
+        "idle-poll-ms": { type: "string" },
+        version: { type: "boolean" },
+        help: { type: "boolean" },
+      },
+    }));
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n${USAGE}\n`);
+    return 2;
+  }
+  if (values.version) {
+    process.stdout.write(`${RELAY_VERSION}\n`);
+    return 0;
+  }
+  const file = values["token-file"];
+  const token = typeof file === "string" ? readFileSync(file, "utf8").trim() : process.env.RELAY_TOKEN?.trim();
+  if (values.help || typeof values.api !== "string" || !token) {
+    process.stderr.write(`${USAGE}\n`);
+    return values.help ? 0 : 2;
+  }
+  const stop = new AbortController();
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => stop.abort());
+  await runRelay({
+    api: values.api,
+    token,
+    drivers: defaultDrivers(),
+    busyPollMs: Number(values["busy-poll-ms"] ?? 1_000),
+    idlePollMs: Number(values["idle-poll-ms"] ?? 5_000),
+    signal: stop.signal,
+  });
+  return 0;
+}
+
+if (require.main === module) void main(process.argv.slice(2)).then((code) => process.exit(code));

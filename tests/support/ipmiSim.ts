@@ -1,0 +1,90 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { createSocket } from "node:dgram";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/**
+ * A real IPMI BMC: OpenIPMI's `ipmi_sim` (Debian's openipmi) serving IPMI 2.0 over LAN on
+ * loopback, with user admin and the given password. Its chassis (power, boot device) is a
+ * chassis_control program that keeps each value in a file, so a test reads what the BMC was told.
+ */
+export interface IpmiSim {
+  port: number;
+  /** What the chassis was told, call by call ("set power 1", "set boot pxe", …). */
+  calls: () => string[];
+  power: () => string;
+  stop: () => Promise<void>;
+}
+
+export const IPMI_TOOLS = ["/usr/bin/ipmi_sim", "/usr/bin/ipmitool"];
+export const ipmiToolsMissing = (): string[] => IPMI_TOOLS.filter((tool) => !existsSync(tool));
+
+async function freeUdpPort(): Promise<number> {
+  const socket = createSocket("udp4");
+  await new Promise<void>((resolve) => socket.bind(0, "127.0.0.1", resolve));
+  const { port } = socket.address();
+  await new Promise<void>((resolve) => socket.close(() => resolve()));
+  return port;
+}
+
+export async function startIpmiSim(password: string): Promise<IpmiSim> {
+  const dir = mkdtempSync(join(tmpdir(), "ipmi-sim-"));
+  const state = join(dir, "chassis");
+  mkdirSync(state);
+  mkdirSync(join(dir, "persist"));
+  const port = await freeUdpPort();
+  writeFileSync(
+    join(dir, "lan.conf"),
+    [
+      'name "bmc0"',
+      "set_working_mc 0x20",
+      "  startlan 1",
+      `    addr 127.0.0.1 ${port}`,
+      "    priv_limit admin",
+      ...["callback", "user", "operator", "admin"].map((level) => `    allowed_auths_${level} none md2 md5 straight`),
+      "    guid a123456789abcdefa123456789abcdef",
+      "  endlan",
+      `  chassis_control "${join(__dirname, "chassis-control.sh")}"`,
+      `  user 2 true "admin" "${password}" admin 10 none md2 md5 straight`,
+      "",
+    ].join("\n"),
+  );
+  writeFileSync(
+    join(dir, "emu.cmd"),
+    "mc_setbmc 0x20\nmc_add 0x20 0 no-device-sdrs 0x23 9 8 0x9f 0x1291 0xf02 persist_sdr\nsel_enable 0x20 1000 0x0a\nmc_enable 0x20\n",
+  );
+  const child: ChildProcess = spawn(
+    "ipmi_sim",
+    ["-c", join(dir, "lan.conf"), "-f", join(dir, "emu.cmd"), "-n", "-s", join(dir, "persist")],
+    {
+      env: { ...process.env, CHASSIS_STATE: state },
+      stdio: "ignore",
+    },
+  );
+  // Ready when it answers: one status query, bounded.
+  for (let tries = 0; ; tries += 1) {
+    const probe = spawnSync(
+      "ipmitool",
+      ["-I", "lanplus", "-C", "3", "-H", "127.0.0.1", "-p", String(port), "-U", "admin", "-P", password, "chassis", "power", "status"],
+      {
+        timeout: 5_000,
+        encoding: "utf8",
+      },
+    );
+    if (probe.status === 0) break;
+    if (tries > 20) throw new Error(`ipmi_sim did not answer on port ${port}: ${probe.stderr}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  const read = (file: string, fallback: string) =>
+    existsSync(join(state, file)) ? readFileSync(join(state, file), "utf8").trim() : fallback;
+  return {
+    port,
+    calls: () => read("calls", "").split("\n").filter(Boolean),
+    power: () => read("power", "0"),
+    stop: async () => {
+      child.kill("SIGKILL");
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
