@@ -17,6 +17,7 @@ import { growth } from "./growth";
 import { type Handler, type Handlers, measure } from "./harness";
 import { httpFigures } from "./http";
 import { memoryFigures } from "./memory";
+import { relaySection, withRelaySection } from "./relayPickup";
 import { type Results, renderReport } from "./report";
 import { baselineCases, warmCases } from "./warm";
 
@@ -91,7 +92,7 @@ async function main(): Promise<void> {
     dynamodb,
     capacity,
   };
-  const report = renderReport(results, readFileSync(join(ROOT, "bench", "analysis.md"), "utf8"));
+  const report = withRelaySection(renderReport(results, readFileSync(join(ROOT, "bench", "analysis.md"), "utf8")), relaySection(ROOT));
   const jsonPath = outDir ? join(outDir, "results.json") : join(ROOT, "bench", "results.json");
   const mdPath = outDir ? join(outDir, "BENCHMARKS.md") : join(ROOT, "BENCHMARKS.md");
   if (outDir) mkdirSync(outDir, { recursive: true });

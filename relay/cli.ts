@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { startBootProxy } from "./bootProxy";
 import { defaultDrivers } from "./drivers";
 import { runRelay } from "./relay";
 import { RELAY_VERSION } from "./version";
@@ -9,8 +10,11 @@ import { RELAY_VERSION } from "./version";
  * command line would show in `ps`). Built into one file for a site host: `npm run relay:build`
  * writes dist/relay.cjs, which runs on plain Node 20 or later (`node relay.cjs --api …`).
  */
-const USAGE =
-  "usage: relay --api https://service.example [--token-file FILE] [--busy-poll-ms 1000] [--idle-poll-ms 5000]\n(token: --token-file, or RELAY_TOKEN in the environment)";
+const USAGE = [
+  "usage: relay --api https://service.example [--token-file FILE] [--listen 0.0.0.0:8080 [--public-url http://10.1.0.2:8080]]",
+  "             [--busy-poll-ms 500] [--idle-poll-ms 5000]",
+  "token: --token-file, or RELAY_TOKEN in the environment. --listen: serve the site's booting machines.",
+].join("\n");
 
 async function main(argv: string[]): Promise<number> {
   let values: Record<string, string | boolean | undefined>;
@@ -22,6 +26,8 @@ async function main(argv: string[]): Promise<number> {
         "token-file": { type: "string" },
         "busy-poll-ms": { type: "string" },
         "idle-poll-ms": { type: "string" },
+        listen: { type: "string" },
+        "public-url": { type: "string" },
         version: { type: "boolean" },
         help: { type: "boolean" },
       },
@@ -41,15 +47,29 @@ async function main(argv: string[]): Promise<number> {
     return values.help ? 0 : 2;
   }
   const stop = new AbortController();
+  const log = (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
+  // The boot server: the site's machines boot from it (their DHCP boot file points here).
+  const boot =
+    typeof values.listen === "string"
+      ? await startBootProxy({
+          api: values.api,
+          token,
+          listen: values.listen,
+          publicUrl: typeof values["public-url"] === "string" ? values["public-url"] : undefined,
+          log,
+        })
+      : undefined;
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => stop.abort());
   await runRelay({
     api: values.api,
     token,
     drivers: defaultDrivers(),
-    busyPollMs: Number(values["busy-poll-ms"] ?? 1_000),
+    busyPollMs: Number(values["busy-poll-ms"] ?? 500),
     idlePollMs: Number(values["idle-poll-ms"] ?? 5_000),
     signal: stop.signal,
+    log,
   });
+  await boot?.close();
   return 0;
 }
 

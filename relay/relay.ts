@@ -13,11 +13,15 @@ export interface RelayOptions {
   api: string;
   token: string;
   drivers: Record<string, Driver>;
-  /** Poll interval while the site has had work in the last minute, and when idle. */
+  /** Poll interval while the site has had work in the last minute (500 ms), and when idle (5 s). */
   busyPollMs?: number;
   idlePollMs?: number;
   /** Jobs run at once. */
   concurrency?: number;
+  /** How long after its last job the relay keeps polling fast (a minute). */
+  busyForMs?: number;
+  /** Called on each lease request (the bench counts them). */
+  onPoll?: () => void;
   log?: (line: string) => void;
   signal?: AbortSignal;
 }
@@ -34,7 +38,7 @@ const BUSY_FOR_MS = 60_000;
  */
 export async function runRelay(options: RelayOptions): Promise<void> {
   const log = options.log ?? ((line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`));
-  const busyMs = options.busyPollMs ?? 1_000;
+  const busyMs = options.busyPollMs ?? 500;
   const idleMs = options.idlePollMs ?? 5_000;
   const running = new Set<string>();
   let lastWork = 0;
@@ -43,6 +47,7 @@ export async function runRelay(options: RelayOptions): Promise<void> {
   while (!options.signal?.aborted) {
     const free = (options.concurrency ?? 4) - running.size;
     try {
+      options.onPoll?.();
       const jobs = free > 0 ? await lease(options, free) : [];
       failures = 0;
       for (const job of jobs) {
@@ -55,7 +60,7 @@ export async function runRelay(options: RelayOptions): Promise<void> {
       failures += 1;
       log(`lease failed (${failures} in a row): ${(error as Error).message}`);
     }
-    const busy = running.size > 0 || Date.now() - lastWork < BUSY_FOR_MS;
+    const busy = running.size > 0 || Date.now() - lastWork < (options.busyForMs ?? BUSY_FOR_MS);
     // After failures, back off up to a minute; the service may be down or the credential revoked.
     const wait = failures > 0 ? Math.min(60_000, idleMs * 2 ** Math.min(failures - 1, 4)) : busy ? busyMs : idleMs;
     await sleep(wait, options.signal);
@@ -119,9 +124,11 @@ async function report(options: RelayOptions, job: LeasedJob, result: DriverResul
 
 const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
   new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => {
+    const done = () => {
       clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
       resolve();
-    });
+    };
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
   });

@@ -140,6 +140,7 @@ export function generateReadme(current: string): string {
         tasks: "`TASKS_AUTH` all",
         northbound: "`PROVISIONING_AUTH` on",
         relay: "relay token",
+        boot: "never; relay token under `BOOT_VIA_RELAY` on",
         none: "never",
       }[route.auth];
       return `| ${route.method} | \`${route.path}\` | ${success} | ${auth} | ${route.summary.replace(/\|/g, "\\|")} |`;

@@ -39,6 +39,8 @@ export interface Settings {
    * workflow's token; off = RackHD's way (a request may name no node: its source address does).
    */
   bootTokens: boolean;
+  /** BOOT_VIA_RELAY=on: the boot routes answer only requests a site's relay forwards (with its credential). */
+  bootViaRelay: boolean;
   memoryStoreCapacity: number;
   memoryStoreMaxBytes: number;
   logRequests: boolean;
@@ -70,6 +72,7 @@ export const SETTING_NAMES = [
   "S3_ENDPOINT",
   "DEMO_NODES",
   "BOOT_TOKENS",
+  "BOOT_VIA_RELAY",
   "MEMORY_STORE_CAPACITY",
   "MEMORY_STORE_MAX_BYTES",
   "LOG_REQUESTS",
@@ -162,6 +165,7 @@ export function readSettings(env: Env): Settings {
     s3Endpoint: absoluteUrl(env, "S3_ENDPOINT"),
     demoNodes: oneOf(env, "DEMO_NODES", ["on", "off"] as const, "off") === "on",
     bootTokens: oneOf(env, "BOOT_TOKENS", ["on", "off"] as const, "on") === "on",
+    bootViaRelay: oneOf(env, "BOOT_VIA_RELAY", ["on", "off"] as const, "off") === "on",
     memoryStoreCapacity: positiveInteger(env, "MEMORY_STORE_CAPACITY", 100_000),
     memoryStoreMaxBytes: positiveInteger(env, "MEMORY_STORE_MAX_BYTES", 256 * 1024 * 1024),
     logRequests: oneOf(env, "LOG_REQUESTS", ["on", "off"] as const, "on") === "on",

@@ -1,6 +1,7 @@
 import type middy from "@middy/core";
 import type { Context } from "aws-lambda";
 import { NotFoundError } from "../errors";
+import { type BootGate, passBootGate } from "./bootGate";
 import type { HttpEvent, HttpResult } from "./event";
 import type { IdempotentRunner } from "./idempotentRequest";
 import { parseJsonBody } from "./middleware/jsonBody";
@@ -29,6 +30,8 @@ export interface EndpointPorts {
    * the handler so that only the bundles of idempotent entries hold the key logic.
    */
   idempotency?: IdempotentRunner;
+  /** The boot routes' gate (`bootGate` of the composition root): every `auth: "boot"` entry's handler gives it. */
+  bootGate?: BootGate;
 }
 
 /** Every query parameter with all its values (the raw query string parsed once). */
@@ -64,6 +67,8 @@ export function endpoint<E extends Endpoint>(
   if (entry.idempotent && !idempotent) {
     throw new Error(`${entry.function} is idempotent: its handler must give endpoint() { idempotency: idempotentWith(…) }`);
   }
+  const gate = ports.bootGate;
+  if (entry.auth === "boot" && !gate) throw new Error(`${entry.function} is a boot route: its handler must give endpoint() { bootGate }`);
   return httpRoute(
     {
       style: entry.service === "tasks" ? "tasks" : "rackhd",
@@ -71,6 +76,7 @@ export function endpoint<E extends Endpoint>(
       bodyLimit: !entry.fileBody,
     },
     async (event) => {
+      if (gate) await passBootGate(gate, event);
       const params = event.pathParameters ?? {};
       if (request.params && !fits(request.params, params)) throw noSuchPath(entry, event);
       const query = request.query ? check(request.query, queryParameters(event)) : {};

@@ -5,6 +5,8 @@ import { logLine } from "../logger";
 import { demoNodes } from "../provisioning/demoNodes";
 import type { NodeStore } from "../provisioning/nodes/nodeStore";
 import type { ProvisioningStores } from "../provisioning/ports";
+import type { RelayIdentity } from "../provisioning/relays/site";
+import { authenticateRelay } from "../provisioning/relays/siteService";
 import type { TaskStore } from "../tasks/taskStore";
 import { MemoryIdempotencyStore } from "./memory/idempotencyStore";
 import { memoryProvisioningStores } from "./memory/provisioningStores";
@@ -129,4 +131,15 @@ export function idempotencyStore(): IdempotencyStore {
   return process.env.BUNDLED_STORE === "dynamodb"
     ? notBundled(store)
     : processSingleton("idempotencyStore.memory", () => new MemoryIdempotencyStore(limits, lock * 1000));
+}
+
+/**
+ * The boot routes' gate (lib/http/bootGate.ts): a request a relay forwarded (Bearer credential)
+ * names its relay and site; without one, the request passes unless BOOT_VIA_RELAY=on (401).
+ */
+export async function bootGate(authorization: string | undefined): Promise<RelayIdentity | undefined> {
+  const forwarded = authorization?.startsWith("Bearer ") === true;
+  if (!forwarded && !settings().bootViaRelay) return undefined;
+  const relay = await authenticateRelay(await provisioningStores(), authorization, undefined, new Date());
+  return { id: relay.id, site: relay.site };
 }

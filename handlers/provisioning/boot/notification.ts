@@ -3,11 +3,15 @@ import { endpoint } from "../../../lib/http/endpoint";
 import { created } from "../../../lib/http/responses";
 import { notification } from "../../../lib/http/routes/provisioning";
 import { notify } from "../../../lib/provisioning/boot/bootService";
-import { provisioningStores } from "../../../lib/store/compositionRoot";
+import { bootGate, provisioningStores } from "../../../lib/store/compositionRoot";
 
 /** `?nodeId=`: query values win over body values (RackHD's _.defaults). */
-export const handler = endpoint(notification, async ({ query, readBody }) => {
-  const fromQuery = Object.fromEntries(Object.entries(query).map(([key, values]) => [key, values[0]]));
-  const message = { ...(await readBody()), ...fromQuery };
-  return created(await notify(await provisioningStores(), message, new Date(), { requireToken: settings().bootTokens }));
-});
+export const handler = endpoint(
+  notification,
+  async ({ query, readBody }) => {
+    const fromQuery = Object.fromEntries(Object.entries(query).map(([key, values]) => [key, values[0]]));
+    const message = { ...(await readBody()), ...fromQuery };
+    return created(await notify(await provisioningStores(), message, new Date(), { requireToken: settings().bootTokens }));
+  },
+  { bootGate },
+);

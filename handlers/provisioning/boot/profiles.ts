@@ -1,15 +1,20 @@
 import { settings } from "../../../lib/config/settings";
+import { relayOf } from "../../../lib/http/bootGate";
 import { endpoint } from "../../../lib/http/endpoint";
 import { apiContext } from "../../../lib/http/requestContext";
 import { text } from "../../../lib/http/responses";
 import { bootProfile } from "../../../lib/http/routes/provisioning";
 import { bootProfile as profile } from "../../../lib/provisioning/boot/bootService";
-import { provisioningStores } from "../../../lib/store/compositionRoot";
+import { bootGate, provisioningStores } from "../../../lib/store/compositionRoot";
 
 /** `?macs=a&macs=b` or `?macs=a,b`. */
-export const handler = endpoint(bootProfile, async ({ event, query }) => {
-  const { sourceIp } = event.requestContext.http;
-  const discovery = { graph: settings().discoveryGraph };
-  const script = await profile(await provisioningStores(), query.macs ?? [], sourceIp, apiContext(event), new Date(), discovery);
-  return text(200, script);
-});
+export const handler = endpoint(
+  bootProfile,
+  async ({ event, query }) => {
+    const { sourceIp } = event.requestContext.http;
+    const discovery = { graph: settings().discoveryGraph, site: relayOf(event)?.site };
+    const script = await profile(await provisioningStores(), query.macs ?? [], sourceIp, apiContext(event), new Date(), discovery);
+    return text(200, script);
+  },
+  { bootGate },
+);

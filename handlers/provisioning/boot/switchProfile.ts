@@ -3,9 +3,13 @@ import { apiContext } from "../../../lib/http/requestContext";
 import { text } from "../../../lib/http/responses";
 import { switchProfile } from "../../../lib/http/routes/provisioning";
 import { switchProfile as profile } from "../../../lib/provisioning/boot/switchProfile";
-import { provisioningStores } from "../../../lib/store/compositionRoot";
+import { bootGate, provisioningStores } from "../../../lib/store/compositionRoot";
 
-export const handler = endpoint(switchProfile, async ({ event, params, query }) => {
-  const { sourceIp } = event.requestContext.http;
-  return text(200, await profile(await provisioningStores(), params.vendor, query.macs ?? [], sourceIp, apiContext(event), new Date()));
-});
+export const handler = endpoint(
+  switchProfile,
+  async ({ event, params, query }) => {
+    const { sourceIp } = event.requestContext.http;
+    return text(200, await profile(await provisioningStores(), params.vendor, query.macs ?? [], sourceIp, apiContext(event), new Date()));
+  },
+  { bootGate },
+);

@@ -4,12 +4,21 @@ import { apiContext } from "../../../lib/http/requestContext";
 import { text } from "../../../lib/http/responses";
 import { nodeTemplate } from "../../../lib/http/routes/provisioning";
 import { nodeTemplate as template } from "../../../lib/provisioning/boot/bootService";
-import { provisioningStores } from "../../../lib/store/compositionRoot";
+import { bootGate, provisioningStores } from "../../../lib/store/compositionRoot";
 
 /** GET (and, through the catch-all, HEAD): a request to the completionUri completes the install. */
-export const handler = endpoint(nodeTemplate, async ({ event, params, query }) => {
-  const who = { nodeId: query.nodeId?.[0], macs: query.macs ?? [], sourceIp: event.requestContext.http.sourceIp, token: query.token?.[0] };
-  const policy = { requireToken: settings().bootTokens };
-  const script = await template(await provisioningStores(), params.name, who, event.rawPath, apiContext(event), new Date(), policy);
-  return text(200, script);
-});
+export const handler = endpoint(
+  nodeTemplate,
+  async ({ event, params, query }) => {
+    const who = {
+      nodeId: query.nodeId?.[0],
+      macs: query.macs ?? [],
+      sourceIp: event.requestContext.http.sourceIp,
+      token: query.token?.[0],
+    };
+    const policy = { requireToken: settings().bootTokens };
+    const script = await template(await provisioningStores(), params.name, who, event.rawPath, apiContext(event), new Date(), policy);
+    return text(200, script);
+  },
+  { bootGate },
+);

@@ -3,10 +3,14 @@ import { apiContext } from "../../../lib/http/requestContext";
 import { json, text } from "../../../lib/http/responses";
 import { microkernelBootstrap } from "../../../lib/http/routes/discovery";
 import { BOOTSTRAP_NOT_FOUND, bootstrapScript } from "../../../lib/provisioning/discovery/bootstrapScript";
-import { provisioningStores } from "../../../lib/store/compositionRoot";
+import { bootGate, provisioningStores } from "../../../lib/store/compositionRoot";
 
 /** RackHD served the script as text/html; it is JavaScript for `node`. */
-export const handler = endpoint(microkernelBootstrap, async ({ event, query }) => {
-  const script = await bootstrapScript(await provisioningStores(), query.macAddress?.[0], apiContext(event), new Date());
-  return script === undefined ? json(404, { error: BOOTSTRAP_NOT_FOUND }) : text(200, script, "application/javascript; charset=utf-8");
-});
+export const handler = endpoint(
+  microkernelBootstrap,
+  async ({ event, query }) => {
+    const script = await bootstrapScript(await provisioningStores(), query.macAddress?.[0], apiContext(event), new Date());
+    return script === undefined ? json(404, { error: BOOTSTRAP_NOT_FOUND }) : text(200, script, "application/javascript; charset=utf-8");
+  },
+  { bootGate },
+);

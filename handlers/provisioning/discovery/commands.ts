@@ -3,10 +3,14 @@ import { endpoint } from "../../../lib/http/endpoint";
 import { noContent, ok } from "../../../lib/http/responses";
 import { microkernelCommands } from "../../../lib/http/routes/discovery";
 import { nextCommands } from "../../../lib/provisioning/discovery/microkernel";
-import { provisioningStores } from "../../../lib/store/compositionRoot";
+import { bootGate, provisioningStores } from "../../../lib/store/compositionRoot";
 
-export const handler = endpoint(microkernelCommands, async ({ params, query }) => {
-  const caller = { token: query.token?.[0], requireToken: settings().bootTokens };
-  const commands = await nextCommands(await provisioningStores(), params.identifier, caller, new Date());
-  return commands ? ok(commands) : noContent();
-});
+export const handler = endpoint(
+  microkernelCommands,
+  async ({ params, query }) => {
+    const caller = { token: query.token?.[0], requireToken: settings().bootTokens };
+    const commands = await nextCommands(await provisioningStores(), params.identifier, caller, new Date());
+    return commands ? ok(commands) : noContent();
+  },
+  { bootGate },
+);

@@ -2,12 +2,16 @@ import { settings } from "../../../lib/config/settings";
 import { endpoint } from "../../../lib/http/endpoint";
 import { microkernelResults } from "../../../lib/http/routes/discovery";
 import { acceptResults, resultsIn } from "../../../lib/provisioning/discovery/microkernel";
-import { provisioningStores } from "../../../lib/store/compositionRoot";
+import { bootGate, provisioningStores } from "../../../lib/store/compositionRoot";
 
 /** 201 with no body, as RackHD answered every post. */
-export const handler = endpoint(microkernelResults, async ({ params, query, readBody }) => {
-  const body = await readBody();
-  const caller = { token: query.token?.[0], requireToken: settings().bootTokens };
-  await acceptResults(await provisioningStores(), params.identifier, resultsIn(body), caller, new Date());
-  return { statusCode: 201, headers: {}, body: "" };
-});
+export const handler = endpoint(
+  microkernelResults,
+  async ({ params, query, readBody }) => {
+    const body = await readBody();
+    const caller = { token: query.token?.[0], requireToken: settings().bootTokens };
+    await acceptResults(await provisioningStores(), params.identifier, resultsIn(body), caller, new Date());
+    return { statusCode: 201, headers: {}, body: "" };
+  },
+  { bootGate },
+);

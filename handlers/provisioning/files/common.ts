@@ -1,7 +1,7 @@
 import { endpoint } from "../../../lib/http/endpoint";
 import { fileAnswer } from "../../../lib/http/presenters/fileAnswer";
 import { commonFile } from "../../../lib/http/routes/files";
-import { provisioningStores } from "../../../lib/store/compositionRoot";
+import { bootGate, provisioningStores } from "../../../lib/store/compositionRoot";
 
 /** By name, as /files/{name}/latest: the microkernel's kernel and initrd that the discovery profile loads. */
-export const handler = endpoint(commonFile, async ({ params }) => fileAnswer(await provisioningStores(), params.name, true));
+export const handler = endpoint(commonFile, async ({ params }) => fileAnswer(await provisioningStores(), params.name, true), { bootGate });

@@ -1,7 +1,7 @@
 import { endpoint } from "../../../lib/http/endpoint";
 import { fileAnswer } from "../../../lib/http/presenters/fileAnswer";
 import { latestFile } from "../../../lib/http/routes/files";
-import { provisioningStores } from "../../../lib/store/compositionRoot";
+import { bootGate, provisioningStores } from "../../../lib/store/compositionRoot";
 
 /** By name only: a name has one file (a PUT replaces its bytes), so it is the latest. */
-export const handler = endpoint(latestFile, async ({ params }) => fileAnswer(await provisioningStores(), params.name, true));
+export const handler = endpoint(latestFile, async ({ params }) => fileAnswer(await provisioningStores(), params.name, true), { bootGate });

@@ -3,9 +3,13 @@ import { fileNotFound } from "../../../lib/http/presenters/fileAnswer";
 import { ok } from "../../../lib/http/responses";
 import { fileMd5 } from "../../../lib/http/routes/files";
 import { findFile } from "../../../lib/provisioning/files/fileService";
-import { provisioningStores } from "../../../lib/store/compositionRoot";
+import { bootGate, provisioningStores } from "../../../lib/store/compositionRoot";
 
-export const handler = endpoint(fileMd5, async ({ params }) => {
-  const file = await findFile(await provisioningStores(), params.name, new Date(), true);
-  return file ? ok(file.content.md5) : fileNotFound();
-});
+export const handler = endpoint(
+  fileMd5,
+  async ({ params }) => {
+    const file = await findFile(await provisioningStores(), params.name, new Date(), true);
+    return file ? ok(file.content.md5) : fileNotFound();
+  },
+  { bootGate },
+);

@@ -197,7 +197,12 @@ function operation(service: ServiceInfo, entry: Endpoint): Record<string, unknow
       ? { security: [] }
       : entry.auth === "relay"
         ? { security: [{ relayToken: [] }], description: "A site relay's credential: `Authorization: Bearer <token>`." }
-        : { security: [{}, { basicAuth: [] }], description: `Basic auth when ${AUTH_SETTING[entry.auth]}.` }),
+        : entry.auth === "boot"
+          ? {
+              security: [{}, { relayToken: [] }],
+              description: "A booting machine's route: open, or with BOOT_VIA_RELAY=on only through a site's relay.",
+            }
+          : { security: [{}, { basicAuth: [] }], description: `Basic auth when ${AUTH_SETTING[entry.auth]}.` }),
     parameters: parameters(service, entry),
     ...(body && {
       requestBody: {
@@ -209,7 +214,7 @@ function operation(service: ServiceInfo, entry: Endpoint): Record<string, unknow
   };
 }
 
-const AUTH_SETTING: Record<Exclude<Endpoint["auth"], "none" | "relay">, string> = {
+const AUTH_SETTING: Record<Exclude<Endpoint["auth"], "none" | "relay" | "boot">, string> = {
   tasksList: "TASKS_AUTH is list or all",
   tasks: "TASKS_AUTH is all",
   northbound: "PROVISIONING_AUTH is on",

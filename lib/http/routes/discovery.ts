@@ -14,12 +14,12 @@ export const microkernelBootstrap = {
   path: "/api/{version}/tasks/bootstrap.js",
   handler: "handlers/provisioning/discovery/bootstrap",
   service: "provisioning",
-  auth: "none",
+  auth: "boot",
   access: "provisioningRead",
   summary:
     'The microkernel\'s loop for the node with `?macAddress=` (a script for `node`); 404 `{"error":"Not Found"}` for a MAC no node has',
   request: { params: check.VersionParams, query: check.Query },
-  responses: { 200: "MicrokernelScript", 400: "RackhdError", 404: "PlainNotFound" },
+  responses: { 401: "RackhdError", 200: "MicrokernelScript", 400: "RackhdError", 404: "PlainNotFound" },
 } as const satisfies Endpoint;
 
 export const microkernelCommands = {
@@ -28,11 +28,11 @@ export const microkernelCommands = {
   path: "/api/{version}/tasks/{identifier}",
   handler: "handlers/provisioning/discovery/commands",
   service: "provisioning",
-  auth: "none",
+  auth: "boot",
   access: "provisioningWrite",
   summary: "The commands the node's microkernel is to run now; 204 when none (the first request ends the microkernel's bootstrap)",
   request: { params: check.NodeParams, query: check.Query },
-  responses: { 200: "CommandSet", 204: "NoContent", 403: "RackhdError", 404: "RackhdError" },
+  responses: { 401: "RackhdError", 200: "CommandSet", 204: "NoContent", 403: "RackhdError", 404: "RackhdError" },
 } as const satisfies Endpoint;
 
 export const microkernelResults = {
@@ -41,11 +41,11 @@ export const microkernelResults = {
   path: "/api/{version}/tasks/{identifier}",
   handler: "handlers/provisioning/discovery/results",
   service: "provisioning",
-  auth: "none",
+  auth: "boot",
   access: "provisioningWrite",
   summary: "The results of the commands handed out: they become catalogs and end the task; 201 with no body (RackHD: always)",
   request: { params: check.NodeParams, query: check.Query, body: check.CommandResultsBody },
-  responses: { 201: "NoContent", 400: "RackhdError", 403: "RackhdError", 413: "RackhdError" },
+  responses: { 401: "RackhdError", 201: "NoContent", 400: "RackhdError", 403: "RackhdError", 413: "RackhdError" },
 } as const satisfies Endpoint;
 
 // Northbound: catalogs.

@@ -19,10 +19,11 @@ export type Service = "tasks" | "provisioning" | "console";
 /**
  * When an endpoint asks for Basic credentials: `tasksList` under TASKS_AUTH=list|all (the seed
  * protects the list), `tasks` under TASKS_AUTH=all, `northbound` under PROVISIONING_AUTH=on, `relay`
- * always, a site relay's Bearer credential (checked by the handler, which needs the store), `none`
- * never (a machine in PXE cannot log in).
+ * always, a site relay's Bearer credential (checked by the handler, which needs the store), `boot`
+ * a booting machine's routes: open, or under BOOT_VIA_RELAY=on only through a relay (endpoint()'s
+ * boot gate checks it), `none` never (a machine in PXE cannot log in).
  */
-export type AuthRule = "tasksList" | "tasks" | "northbound" | "relay" | "none";
+export type AuthRule = "tasksList" | "tasks" | "northbound" | "relay" | "boot" | "none";
 
 /**
  * The IAM role a function runs with: read or write per data area, or none (static libraries).
@@ -89,6 +90,7 @@ export function requiresAuth(rule: AuthRule, config: Pick<Settings, "tasksAuth" 
       return config.provisioningAuth;
     // A relay presents its own credential (Bearer), which its handler checks against the store.
     case "relay":
+    case "boot":
     case "none":
       return false;
   }

@@ -30,11 +30,11 @@ export const getFile = {
   path: "/api/{version}/files/{name}",
   handler: "handlers/provisioning/files/get",
   service: "provisioning",
-  auth: "none",
+  auth: "boot",
   access: "provisioningWrite",
   summary: "A file's bytes, by uuid or name; a large one → 302 to a presigned URL",
   request: { params: check.NameParams, query: check.Query },
-  responses: { 200: "FileBytes", 302: "FileRedirect", 404: "FileNotFound" },
+  responses: { 401: "RackhdError", 200: "FileBytes", 302: "FileRedirect", 404: "FileNotFound" },
 } as const satisfies Endpoint;
 
 export const deleteFile = {
@@ -56,11 +56,11 @@ export const latestFile = {
   path: "/api/{version}/files/{name}/latest",
   handler: "handlers/provisioning/files/latest",
   service: "provisioning",
-  auth: "none",
+  auth: "boot",
   access: "provisioningWrite",
   summary: "The bytes of the file of that name (RackHD era B/C); a large one → 302 to a presigned URL",
   request: { params: check.NameParams, query: check.Query },
-  responses: { 200: "FileBytes", 302: "FileRedirect", 404: "FileNotFound" },
+  responses: { 401: "RackhdError", 200: "FileBytes", 302: "FileRedirect", 404: "FileNotFound" },
 } as const satisfies Endpoint;
 
 export const commonFile = {
@@ -69,14 +69,14 @@ export const commonFile = {
   path: "/common/{name}",
   handler: "handlers/provisioning/files/common",
   service: "console",
-  auth: "none",
+  auth: "boot",
   access: "provisioningWrite",
   // Outside both API documents, as RackHD's static file server was outside its API.
   summary:
     "The bytes of the file of that name, where RackHD's file server kept the microkernel (`{{file.server}}/common/…`); " +
     "`npm run microkernel` puts it there. A large one → 302 to a presigned URL",
   request: { params: check.FileNameParams, query: check.Query },
-  responses: { 200: "FileBytes", 302: "FileRedirect", 404: "FileNotFound" },
+  responses: { 401: "RackhdError", 200: "FileBytes", 302: "FileRedirect", 404: "FileNotFound" },
 } as const satisfies Endpoint;
 
 export const fileMd5 = {
@@ -85,11 +85,11 @@ export const fileMd5 = {
   path: "/api/{version}/files/md5/{name}/latest",
   handler: "handlers/provisioning/files/md5",
   service: "provisioning",
-  auth: "none",
+  auth: "boot",
   access: "provisioningWrite",
   summary: "The md5 of the file of that name, as a JSON string",
   request: { params: check.NameParams, query: check.Query },
-  responses: { 200: "FileMd5", 404: "FileNotFound" },
+  responses: { 401: "RackhdError", 200: "FileMd5", 404: "FileNotFound" },
 } as const satisfies Endpoint;
 
 export const fileMetadata = {

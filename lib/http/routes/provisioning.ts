@@ -327,12 +327,12 @@ export const bootProfile = {
   path: "/api/{version}/profiles",
   handler: "handlers/provisioning/boot/profiles",
   service: "provisioning",
-  auth: "none",
+  auth: "boot",
   access: "provisioningWrite",
   summary:
     'The iPXE script: without `?macs=`, one that collects the MACs and chains back; unknown MACs: discovery (node named after the first MAC) and a disk boot; an install task waiting: its profile; otherwise "Unable to locate active workflow." and a disk boot; a value that is not a MAC: 400',
   request: { params: check.VersionParams, query: check.Query },
-  responses: { 200: "Script", 400: "RackhdError" },
+  responses: { 401: "RackhdError", 200: "Script", 400: "RackhdError" },
 } as const satisfies Endpoint;
 
 export const switchProfile = {
@@ -341,12 +341,12 @@ export const switchProfile = {
   path: "/api/{version}/profiles/switch/{vendor}",
   handler: "handlers/provisioning/boot/switchProfile",
   service: "provisioning",
-  auth: "none",
+  auth: "boot",
   access: "provisioningWrite",
   summary:
     "What a switch's zero-touch provisioning fetches (cisco, arista, brocade; 400 otherwise): its waiting task's profile, else the task runner (Python) that runs its workflow's commands; the switch is known by `?macs=` or its address's lookup, and created as a `switch` node",
   request: { params: check.VendorParams, query: check.Query },
-  responses: { 200: "Script", 400: "RackhdError" },
+  responses: { 401: "RackhdError", 200: "Script", 400: "RackhdError" },
 } as const satisfies Endpoint;
 
 export const nodeTemplate = {
@@ -355,12 +355,12 @@ export const nodeTemplate = {
   path: "/api/{version}/templates/{name}",
   handler: "handlers/provisioning/boot/templates",
   service: "provisioning",
-  auth: "none",
+  auth: "boot",
   access: "provisioningWrite",
   summary:
     "`centos-ks`, `ubuntu-preseed`, `pxe-cloud-config.yml`, `esx-ks`, `renasar-ansible.pub` for the node `?nodeId=` with its workflow's `?token=` (403 otherwise); with BOOT_TOKENS=off, the node found by `?nodeId=`, then `?macs=`, then the source IP that last fetched a profile (HEAD too, through the catch-all)",
   request: { params: check.NameParams, query: check.Query },
-  responses: { 200: "Script", 400: "RackhdError", 403: "RackhdError", 404: "RackhdError" },
+  responses: { 401: "RackhdError", 200: "Script", 400: "RackhdError", 403: "RackhdError", 404: "RackhdError" },
 } as const satisfies Endpoint;
 
 export const notification = {
@@ -369,12 +369,12 @@ export const notification = {
   path: "/api/{version}/notification",
   handler: "handlers/provisioning/boot/notification",
   service: "provisioning",
-  auth: "none",
+  auth: "boot",
   access: "provisioningWrite",
   summary:
     "The node says its install is done (`?nodeId=` with its workflow's `?token=`, 403 otherwise; no token with BOOT_TOKENS=off): completes its waiting task; 201 with the message",
   request: { params: check.VersionParams, query: check.Query, body: check.NotificationBody, bodyOptional: true },
-  responses: { 201: "NotificationEcho", 400: "RackhdError", 403: "RackhdError", 404: "RackhdError" },
+  responses: { 401: "RackhdError", 201: "NotificationEcho", 400: "RackhdError", 403: "RackhdError", 404: "RackhdError" },
 } as const satisfies Endpoint;
 
 // The contract, served: the OpenAPI document, a docs page, and RackHD's schemas.

@@ -48,9 +48,11 @@ export async function discoverNode(
   macs: readonly string[],
   now: Date,
   type: NodeType = "compute",
+  site?: string,
 ): Promise<Node> {
   try {
-    return await stores.nodes.create(buildNode({ fields: { name: macs[0], identifiers: [...macs], type } }, nodeIdForMac(macs[0]), now));
+    const node = buildNode({ fields: { name: macs[0], identifiers: [...macs], type } }, nodeIdForMac(macs[0]), now);
+    return await stores.nodes.create(site ? { ...node, site } : node);
   } catch (error) {
     // The same machine booting twice at once: the other request created it.
     const existing = isDomainError(error) && error.kind === "conflict" ? await nodeForMacs(stores, macs) : undefined;
@@ -75,6 +77,8 @@ export async function taskProfile(stores: ProvisioningStores, context: TemplateC
 /** What the profiles route does with a machine it has not seen: DISCOVERY_GRAPH, or nothing but record it. */
 export interface DiscoveryPolicy {
   graph: string | undefined;
+  /** The site of the relay that forwarded the boot: a machine discovered through it belongs to it. */
+  site?: string;
 }
 
 /**
@@ -95,7 +99,7 @@ export async function bootProfile(
   const macs = parseMacs(macValues);
   if (macs.length === 0) return redirectScript(api);
   const known = await nodeForMacs(stores, macs);
-  const node = known ?? (await discoverNode(stores, macs, now));
+  const node = known ?? (await discoverNode(stores, macs, now, "compute", discovery.site));
   // The source address is recorded when the node is discovered and when it boots a profile (the
   // moments a lookup by IP is for), not on each poll of a node with nothing to do.
   const bootMac = bootMacOf(node, macs);

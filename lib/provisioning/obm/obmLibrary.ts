@@ -43,7 +43,8 @@ const SUPPORT_RULES: Record<string, Record<string, unknown>[]> = {
   "ipmi-obm-service": [{ type: "compute" }],
   "vbox-obm-service": [{ type: "compute" }],
   "panduit-obm-service": [{ type: "enclosure" }, { type: "compute", sku: "noop" }],
-  "redfish-obm-service": [{ type: "redfish" }],
+  // RackHD 2.0 had Redfish nodes only; a compute machine's BMC speaks Redfish today, and a relay drives it.
+  "redfish-obm-service": [{ type: "redfish" }, { type: "compute" }],
 };
 
 export function serviceSupportsNode(service: string, node: Record<string, unknown>): boolean {

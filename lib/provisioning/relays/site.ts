@@ -56,3 +56,9 @@ export function viewCredential(credential: RelayCredential, now: Date): RelayCre
   const online = credential.lastSeenAt !== undefined && now.getTime() - Date.parse(credential.lastSeenAt) < ONLINE_WITHIN_MS;
   return { ...shown, online };
 }
+
+/** Who forwarded a boot request: a relay's credential and its site. */
+export interface RelayIdentity {
+  id: string;
+  site: string;
+}

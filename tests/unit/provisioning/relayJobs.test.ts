@@ -136,7 +136,10 @@ describe("relay jobs", () => {
     const outside = await setNodeSite(stores, node.id, null, t0);
     expect(outside.site).toBeUndefined();
     const request = { node: outside, obm: outside.obmSettings[0], action: { kind: "power", action: "on" } as const, requestedBy: "test" };
-    await expect(enqueueJob(stores, request, t0)).rejects.toMatchObject({ kind: "bad-request", message: expect.stringMatching(/belongs to no site/) });
+    await expect(enqueueJob(stores, request, t0)).rejects.toMatchObject({
+      kind: "bad-request",
+      message: expect.stringMatching(/belongs to no site/),
+    });
   });
 
   it.each([undefined, "", "Basic abc", "Bearer x", "Bearer 0123456789abcdef01234567.short"])(

@@ -1,0 +1,98 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+
+/**
+ * The relay's boot server: its site's machines boot from it on the local network, and it forwards
+ * their boot requests to the service with its credential, so that with BOOT_VIA_RELAY=on nothing
+ * about booting faces the internet. Only the routes a booting machine uses pass (profiles,
+ * templates, the notification, the microkernel's tasks, the file byte routes, /common); each goes
+ * with the machine's address (X-Forwarded-For) and the relay's own URL (X-Relay-Base), which the
+ * service renders into the scripts so that every later request comes here too. A file the service
+ * answers with a redirect (a large one, in its bucket) is fetched here and streamed on: a machine
+ * needs no route to the internet.
+ */
+export interface BootProxyOptions {
+  api: string;
+  token: string;
+  /** Where to listen, e.g. 0.0.0.0:8080. */
+  listen: string;
+  /** The URL the machines reach this server at (default: http://<the Host header they sent>). */
+  publicUrl?: string;
+  log?: (line: string) => void;
+}
+
+const BOOT_PATHS = [
+  /^\/api\/(1\.1|current|common)\/(profiles|profiles\/switch\/[^/]+|notification|tasks\/bootstrap\.js|tasks\/[^/]+)$/,
+  /^\/api\/(1\.1|current|common)\/templates\/[^/]+$/,
+  /^\/api\/(1\.1|current|common)\/files\/(md5\/)?[^/]+(\/latest)?$/,
+  /^\/common\/[^/]+$/,
+];
+
+export const isBootPath = (path: string): boolean => BOOT_PATHS.some((pattern) => pattern.test(path));
+
+export async function startBootProxy(options: BootProxyOptions): Promise<{ server: Server; url: string; close: () => Promise<void> }> {
+  const [host, portText] = options.listen.includes(":") ? options.listen.split(/:(?=\d+$)/) : ["0.0.0.0", options.listen];
+  const server = createServer((request, response) => {
+    void forward(options, request, response).catch((error: Error) => {
+      options.log?.(`boot: ${request.method} ${request.url}: ${error.message}`);
+      if (!response.headersSent) response.writeHead(502, { "content-type": "application/json" });
+      response.end(JSON.stringify({ message: `The relay could not reach the provisioning service: ${error.message}` }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(Number(portText), host, resolve));
+  const { port } = server.address() as { port: number };
+  const url = `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${port}`;
+  options.log?.(`boot: serving the site's machines on ${host}:${port}`);
+  return { server, url, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+async function forward(options: BootProxyOptions, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const url = new URL(request.url ?? "/", "http://relay");
+  const method = request.method ?? "GET";
+  if (!isBootPath(url.pathname) || !["GET", "HEAD", "POST"].includes(method)) {
+    response.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ message: "Not a boot route: the relay forwards only what a booting machine asks for" }));
+    return;
+  }
+  const body = method === "POST" ? await read(request) : undefined;
+  const base = options.publicUrl ?? `http://${request.headers.host ?? "relay"}`;
+  const headers: Record<string, string> = {
+    authorization: `Bearer ${options.token}`,
+    "x-forwarded-for": request.socket.remoteAddress?.replace(/^::ffff:/, "") ?? "",
+    "x-relay-base": base,
+  };
+  for (const name of ["content-type", "user-agent", "accept"]) {
+    const value = request.headers[name];
+    if (typeof value === "string") headers[name] = value;
+  }
+  let answer = await fetch(`${options.api.replace(/\/$/, "")}${url.pathname}${url.search}`, { method, headers, body, redirect: "manual" });
+  // A large file: the service sends the machine to its bucket; fetch it here instead.
+  const location = answer.headers.get("location");
+  if ((answer.status === 302 || answer.status === 307) && location && method !== "POST") answer = await fetch(location, { method });
+  const out: Record<string, string> = {};
+  for (const name of ["content-type", "content-length", "content-disposition", "cache-control"]) {
+    const value = answer.headers.get(name);
+    if (value) out[name] = value;
+  }
+  response.writeHead(answer.status, out);
+  if (!answer.body || method === "HEAD") {
+    response.end();
+    return;
+  }
+  const reader = answer.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    if (!response.write(value)) await new Promise((resolve) => response.once("drain", resolve));
+  }
+  response.end();
+}
+
+async function read(request: IncomingMessage): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.byteLength;
+    if (size > 8 << 20) throw new Error("a boot request body over 8 MB");
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}

@@ -1,0 +1,90 @@
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+import { freePort, http, type OfflineServer, onDynamoDb, startOffline } from "../support/offlineServer";
+
+jest.setTimeout(180_000);
+const ROOT = join(__dirname, "../..");
+const A = "/api/1.1";
+
+/**
+ * Boot traffic through a site's relay (issue 24 §7), both stores: with BOOT_VIA_RELAY=on the
+ * service refuses a boot request that no relay forwarded, and the relay's boot server (the built
+ * dist/relay.cjs with --listen) carries the machines' requests, renders every URL onto itself,
+ * fetches large files from the bucket for them, and a machine discovered through it joins its site.
+ */
+describe("boot traffic through a site's relay (BOOT_VIA_RELAY=on)", () => {
+  let server: OfflineServer;
+  let relay: ChildProcess;
+  let relayLog = "";
+  let boot: string;
+  let site: string;
+  const api = (method: string, path: string, body?: unknown) =>
+    http(server.baseUrl, method, `${A}${path}`, {
+      headers: body === undefined ? {} : { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+
+  beforeAll(async () => {
+    server = await startOffline({ DEMO_NODES: "off", BOOT_VIA_RELAY: "on" });
+    site = (await api("POST", "/sites", { name: "boot-lab" })).body.id;
+    const { token } = (await api("POST", `/sites/${site}/relays`, {})).body;
+    execFileSync("npm", ["run", "relay:build"], { cwd: ROOT, stdio: "ignore" });
+    const port = await freePort();
+    boot = `http://127.0.0.1:${port}`;
+    relay = spawn(process.execPath, [join(ROOT, "dist/relay.cjs"), "--api", server.baseUrl, "--listen", `127.0.0.1:${port}`], {
+      env: { ...process.env, RELAY_TOKEN: token },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    relay.stdout?.on("data", (chunk) => {
+      relayLog += chunk;
+    });
+    relay.stderr?.on("data", (chunk) => {
+      relayLog += chunk;
+    });
+    for (let tries = 0; !relayLog.includes("boot: serving"); tries += 1) {
+      if (tries > 100) throw new Error(`the relay did not start:\n${relayLog}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  });
+
+  afterAll(async () => {
+    relay?.kill("SIGTERM");
+    await server?.stop();
+  });
+
+  it("refuses a boot request sent straight to the service (401), and serves it through the relay", async () => {
+    const direct = await fetch(`${server.baseUrl}/api/current/profiles?macs=52:54:00:b0:07:aa`);
+    expect(direct.status).toBe(401);
+    expect(await direct.json()).toEqual({ message: expect.any(String) });
+
+    const viaRelay = await fetch(`${boot}/api/current/profiles?macs=52:54:00:b0:07:aa`);
+    expect(viaRelay.status).toBe(200);
+    const script = await viaRelay.text();
+    expect(script).toMatch(/^#!ipxe/);
+    // Every URL the machine is sent to is the relay's: it needs no route to the service.
+    expect(script).toContain(`${boot}/common/vmlinuz-3.16.0-25-generic`);
+    expect(script).not.toContain(server.baseUrl);
+  });
+
+  it("puts a machine discovered through a relay in the relay's site", async () => {
+    expect((await api("GET", "/nodes/52:54:00:b0:07:aa")).body).toMatchObject({ name: "52:54:00:b0:07:aa", site });
+  });
+
+  it("streams the file routes' bytes, large ones fetched from the bucket by the relay", async () => {
+    const bytes = randomBytes(onDynamoDb() ? 7 * 1024 * 1024 : 300 * 1024);
+    const ask = await api("PUT", `/files/boot.img?size=${bytes.length}`);
+    expect((await fetch(ask.headers.get("location")!, { method: "PUT", body: bytes })).ok).toBe(true);
+    expect((await fetch(`${server.baseUrl}/common/boot.img`)).status).toBe(401);
+    const got = await fetch(`${boot}/common/boot.img`);
+    expect(got.status).toBe(200);
+    expect(Buffer.from(await got.arrayBuffer()).equals(bytes)).toBe(true);
+  });
+
+  it("forwards only what a booting machine asks for", async () => {
+    expect((await fetch(`${boot}/api/1.1/nodes`)).status).toBe(404);
+    expect((await fetch(`${boot}/api/1.1/sites`, { method: "POST", body: "{}" })).status).toBe(404);
+    // The operator's routes are unchanged: no relay credential needed or accepted there.
+    expect((await api("GET", "/nodes")).status).toBe(200);
+  });
+});

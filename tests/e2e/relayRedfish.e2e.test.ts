@@ -1,0 +1,104 @@
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { join } from "node:path";
+import { http, type OfflineServer, startOffline } from "../support/offlineServer";
+import { type RedfishBmc, startRedfishBmc } from "../support/redfishBmc";
+
+jest.setTimeout(180_000);
+const ROOT = join(__dirname, "../..");
+const A = "/api/1.1";
+
+/**
+ * A site's relay driving a Redfish BMC over verified HTTPS. The BMC is the project's one
+ * hand-written stand-in (tests/support/redfishBmc.ts says why), in DMTF's mockup shapes; the relay
+ * is the built dist/relay.cjs, which does not know it talks to a fixture. Both stores.
+ */
+describe("a site's relay driving a Redfish BMC", () => {
+  let server: OfflineServer;
+  let bmc: RedfishBmc;
+  let relay: ChildProcess;
+  let relayLog = "";
+  let site: string;
+  const api = (method: string, path: string, body?: unknown) =>
+    http(server.baseUrl, method, `${A}${path}`, {
+      headers: body === undefined ? {} : { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  const redfishNode = async (mac: string, config: Record<string, unknown>) => {
+    const node = (await api("POST", "/nodes", { name: `redfish-${mac}`, identifiers: [mac] })).body;
+    expect((await api("POST", `/nodes/${node.id}/obm`, { service: "redfish-obm-service", config })).status).toBe(201);
+    expect((await api("PUT", `/nodes/${node.id}/site`, { site })).status).toBe(200);
+    return node.id as string;
+  };
+  const ended = async (jobId: string) => {
+    const until = Date.now() + 30_000;
+    while (Date.now() < until) {
+      const job = (await api("GET", `/sites/${site}/jobs`)).body.find((candidate: { id: string }) => candidate.id === jobId);
+      if (job && (job.state === "succeeded" || job.state === "failed")) return job;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    throw new Error(`job ${jobId} did not end; relay log:\n${relayLog}`);
+  };
+  const act = async (node: string, body: unknown) => ended((await api("POST", `/nodes/${node}/power`, body)).body.id);
+
+  beforeAll(async () => {
+    bmc = await startRedfishBmc({ user: "root", password: "calvin", rejectBootMode: true });
+    server = await startOffline({ DEMO_NODES: "off" });
+    site = (await api("POST", "/sites", { name: "redfish-lab" })).body.id;
+    const { token } = (await api("POST", `/sites/${site}/relays`, {})).body;
+    execFileSync("npm", ["run", "relay:build"], { cwd: ROOT, stdio: "ignore" });
+    relay = spawn(
+      process.execPath,
+      [join(ROOT, "dist/relay.cjs"), "--api", server.baseUrl, "--busy-poll-ms", "200", "--idle-poll-ms", "500"],
+      {
+        env: { ...process.env, RELAY_TOKEN: token },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    relay.stdout?.on("data", (chunk) => {
+      relayLog += chunk;
+    });
+    relay.stderr?.on("data", (chunk) => {
+      relayLog += chunk;
+    });
+  });
+
+  afterAll(async () => {
+    relay?.kill("SIGTERM");
+    await server?.stop();
+    await bmc?.close();
+  });
+
+  it("powers on, reads the power state, and sets a one-time PXE boot, retrying without the boot mode the BMC refuses", async () => {
+    const node = await redfishNode("52:54:00:4f:00:01", { uri: bmc.url, user: "root", password: "calvin", ca: bmc.ca });
+    expect(await act(node, { action: "on" })).toMatchObject({ state: "succeeded", result: { output: "ResetType On" } });
+    expect(bmc.system().PowerState).toBe("On");
+    expect((await act(node, { action: "status" })).result.output).toBe("PowerState: On");
+    expect((await api("GET", `/nodes/${node}`)).body.power).toMatchObject({ state: "on" });
+
+    const pxe = await act(node, { device: "pxe", uefi: true });
+    expect(pxe).toMatchObject({ state: "succeeded" });
+    expect(pxe.result.output).toMatch(
+      /^Boot once from Pxe \(the BMC refused a boot mode: The property BootSourceOverrideMode is a read only property/,
+    );
+    expect(bmc.system().Boot).toMatchObject({ BootSourceOverrideTarget: "Pxe", BootSourceOverrideEnabled: "Once" });
+    expect(await act(node, { identify: true })).toMatchObject({ state: "succeeded" });
+    expect(bmc.system().IndicatorLED).toBe("Lit");
+    // reboot of a machine that is on: a restart.
+    expect(await act(node, { action: "reboot" })).toMatchObject({ state: "succeeded", result: { output: "ResetType ForceRestart" } });
+    expect(relayLog).not.toContain("calvin");
+  });
+
+  it("verifies the BMC's certificate by default, and says so when it cannot", async () => {
+    const node = await redfishNode("52:54:00:4f:00:02", { uri: bmc.url, user: "root", password: "calvin" });
+    const job = await act(node, { action: "status" });
+    expect(job).toMatchObject({ state: "failed" });
+    expect(job.result.error).toMatch(/^Redfish: .*(self[- ]signed|certificate)/i);
+  });
+
+  it("fails with the BMC's own words when it refuses the credentials", async () => {
+    const node = await redfishNode("52:54:00:4f:00:03", { uri: bmc.url, user: "root", password: "wrong", ca: bmc.ca });
+    const job = await act(node, { action: "status" });
+    expect(job.state).toBe("failed");
+    expect(job.result.error).toContain("There are insufficient privileges for the account or credentials");
+  });
+});
