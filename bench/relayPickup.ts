@@ -108,7 +108,10 @@ async function main(): Promise<void> {
     await relay;
     const results: RelayResults = { date: new Date().toISOString(), busy, idle, pollsPerMinuteIdle, cost: relayCost(pollsPerMinuteIdle) };
     writeFileSync(join(__dirname, "relay-results.json"), `${JSON.stringify(results, null, 2)}\n`);
-    writeFileSync(join(__dirname, "..", "BENCHMARKS.md"), withRelaySection(readFileSync(join(__dirname, "..", "BENCHMARKS.md"), "utf8"), relaySection(join(__dirname, ".."))));
+    writeFileSync(
+      join(__dirname, "..", "BENCHMARKS.md"),
+      withRelaySection(readFileSync(join(__dirname, "..", "BENCHMARKS.md"), "utf8"), relaySection(join(__dirname, ".."))),
+    );
     process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
   } finally {
     stop.abort();

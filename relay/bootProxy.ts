@@ -49,7 +49,9 @@ async function forward(options: BootProxyOptions, request: IncomingMessage, resp
   const url = new URL(request.url ?? "/", "http://relay");
   const method = request.method ?? "GET";
   if (!isBootPath(url.pathname) || !["GET", "HEAD", "POST"].includes(method)) {
-    response.writeHead(404, { "content-type": "application/json" }).end(JSON.stringify({ message: "Not a boot route: the relay forwards only what a booting machine asks for" }));
+    response
+      .writeHead(404, { "content-type": "application/json" })
+      .end(JSON.stringify({ message: "Not a boot route: the relay forwards only what a booting machine asks for" }));
     return;
   }
   const body = method === "POST" ? await read(request) : undefined;
