@@ -1,4 +1,4 @@
-import { execFileSync } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -33,9 +33,23 @@ const FIRMWARE_MOVED_ON: Record<Firmware, RegExp> = {
 const FALSE_FAILURE = "Could not fetch this machine's boot script";
 const BOOT_TIMEOUT_MS = 180_000;
 
-describe("network boot of a real machine (QEMU, iPXE)", () => {
+/** Each mode's machines: both firmwares directly; through a relay, one (the path is the same for both). */
+const MACHINES: Record<string, [Firmware, string][]> = {
+  direct: [
+    ["bios", "52:54:00:b0:07:01"],
+    ["uefi", "52:54:00:b0:07:02"],
+  ],
+  relay: [["bios", "52:54:00:b0:07:11"]],
+};
+
+describe.each(["direct", "relay"])("network boot of a real machine (QEMU, iPXE), %s", (mode) => {
+  const viaRelay = mode === "relay";
   let assets: BootAssets;
   let server: OfflineServer;
+  let relay: ChildProcess | undefined;
+  let relayLog = "";
+  let bootBase = "";
+  let site = "";
   let repo: StaticServer;
   let scratch: string;
   const timings: string[] = [];
@@ -51,11 +65,38 @@ describe("network boot of a real machine (QEMU, iPXE)", () => {
     });
     const port = await freePort();
     // FILE_SERVER is left unset, as a user leaves it: the microkernel comes from the service.
-    server = await startOffline({ PORT: String(port), API_SERVER: `http://${HOST}:${port}`, DEMO_NODES: "off", LOG_REQUESTS: "on" });
+    const settings = { PORT: String(port), API_SERVER: `http://${HOST}:${port}`, DEMO_NODES: "off", LOG_REQUESTS: "on" };
+    server = await startOffline(viaRelay ? { ...settings, BOOT_VIA_RELAY: "on" } : settings);
     await publishMicrokernel(server.baseUrl, { kernel: assets.kernel, initrd: microkernel });
+    bootBase = `http://${HOST}:${port}`;
+    if (viaRelay) {
+      // The site's relay serves the machines; the service answers boot requests from it only.
+      site = (await api("POST", "/sites", { name: "qemu-lab" })).body.id;
+      const { token } = (await api("POST", `/sites/${site}/relays`, {})).body;
+      execFileSync("npm", ["run", "relay:build"], { cwd: join(__dirname, "../.."), stdio: "ignore" });
+      const relayPort = await freePort();
+      bootBase = `http://${HOST}:${relayPort}`;
+      relay = spawn(
+        process.execPath,
+        [join(__dirname, "../../dist/relay.cjs"), "--api", server.baseUrl, "--listen", `127.0.0.1:${relayPort}`, "--public-url", bootBase],
+        { env: { ...process.env, RELAY_TOKEN: token }, stdio: ["ignore", "pipe", "pipe"] },
+      );
+      relay.stdout?.on("data", (chunk) => {
+        relayLog += chunk;
+      });
+      relay.stderr?.on("data", (chunk) => {
+        relayLog += chunk;
+      });
+      for (let tries = 0; !relayLog.includes("boot: serving"); tries += 1) {
+        if (tries > 100) throw new Error(`the relay did not start:\n${relayLog}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
   });
 
   afterAll(async () => {
+    relay?.kill("SIGTERM");
+    if (relay && relayLog.includes("FAILED")) process.stdout.write(`relay log:\n${relayLog}\n`);
     await server?.stop();
     await repo?.close();
     if (scratch) rmSync(scratch, { recursive: true, force: true });
@@ -69,16 +110,13 @@ describe("network boot of a real machine (QEMU, iPXE)", () => {
     });
 
   const boot = async (firmware: Firmware, mac: string, label: string, until?: RegExp) => {
-    const bootUrl = `http://${HOST}:${server.port}/api/current/profiles`;
+    const bootUrl = `${bootBase}/api/current/profiles`;
     const record = await bootMachine(assets, { firmware, mac, bootUrl, until, timeoutMs: BOOT_TIMEOUT_MS });
     timings.push(`${firmware} ${label} ${record.seconds} s`);
     return record;
   };
 
-  it.each<[Firmware, string]>([
-    ["bios", "52:54:00:b0:07:01"],
-    ["uefi", "52:54:00:b0:07:02"],
-  ])("%s: discovers a new machine, installs it, then leaves it alone", async (firmware, mac) => {
+  it.each<[Firmware, string]>(MACHINES[mode])("%s: discovers a new machine, installs it, then leaves it alone", async (firmware, mac) => {
     // 1. Discovery: an unknown MAC becomes a node, and Graph.SKU.Discovery boots the microkernel,
     //    which reports the VM's hardware; the catalogs show it, and a SKU defined on them matches.
     const sku = await api("POST", "/skus", { name: "QEMU VMs", rules: [{ path: "dmi.System Information.Manufacturer", equals: "QEMU" }] });
@@ -92,6 +130,12 @@ describe("network boot of a real machine (QEMU, iPXE)", () => {
     expect(first.serial).not.toContain(FALSE_FAILURE);
     const node = await api("GET", `/nodes/${mac}`);
     expect(node).toMatchObject({ status: 200, body: { name: mac, identifiers: [mac], sku: sku.body.id } });
+    if (viaRelay) {
+      // Discovered through the relay: in its site, and every request of the boot went through it.
+      expect(node.body.site).toBe(site);
+      expect(first.serial).toContain(bootBase);
+      expect(first.serial).not.toContain(`${HOST}:${server.port}`);
+    }
     const dmi = (await api("GET", `/nodes/${mac}/catalogs/dmi`)).body;
     expect(dmi.data["System Information"].Manufacturer).toBe("QEMU");
     expect(dmi.data["System Information"]["Product Name"]).toMatch(/^Standard PC/);
