@@ -5,6 +5,7 @@ import { signedIn, signIn, signOut, whenAuthNeeded } from "./api";
 import { Define } from "./pages/Define";
 import { Machine } from "./pages/Machine";
 import { Machines } from "./pages/Machines";
+import { Sites } from "./pages/Sites";
 import { StartWorkflow } from "./pages/StartWorkflow";
 import { Tasks } from "./pages/Tasks";
 import { WorkflowView } from "./pages/WorkflowView";
@@ -19,6 +20,7 @@ function Page({ path }: { path: string[] }) {
   if (area === "workflows" && id) return <WorkflowView instanceId={id} />;
   if (area === "define") return <Define />;
   if (area === "tasks") return <Tasks />;
+  if (area === "sites") return <Sites />;
   return <Machines />;
 }
 
@@ -78,6 +80,7 @@ function App() {
         <nav aria-label="Sections">
           {nav("machines", "Machines", area === "machines" || area === "workflows")}
           {nav("define", "SKUs & tags", area === "define")}
+          {nav("sites", "Sites", area === "sites")}
           {nav("tasks", "Tasks", area === "tasks")}
         </nav>
         {signedIn() && (

@@ -15,6 +15,36 @@ export interface MachineNode {
   tags: string[];
   createdAt: string;
   updatedAt: string;
+  /** The site whose relays drive its BMC, and the power state a relay last read. */
+  site?: string;
+  power?: { state: "on" | "off"; readAt: string };
+}
+
+export interface Site {
+  id: string;
+  name: string;
+  createdAt: string;
+}
+
+export interface RelayCredential {
+  id: string;
+  site: string;
+  name: string;
+  createdAt: string;
+  lastSeenAt?: string;
+  relayVersion?: string;
+  online: boolean;
+  token?: string;
+}
+
+export interface RelayJob {
+  id: string;
+  node: string;
+  action: { kind: string; action?: string; device?: string; on?: boolean };
+  requestedBy: string;
+  state: "queued" | "leased" | "succeeded" | "failed";
+  createdAt: string;
+  result?: { ok: boolean; output: string; error?: string; at: string };
 }
 
 export type TaskState = "pending" | "running" | "succeeded" | "failed" | "cancelled" | "timeout";

@@ -2,6 +2,7 @@ import { useState } from "preact/hooks";
 import { get, getAll, PROVISIONING, request } from "../api";
 import type { Catalog, Lookup, MachineNode, ObmService, Workflow } from "../model";
 import { ErrorNote, Field, link, Section, State, Time, useLoad, when } from "../ui";
+import { Power } from "./Power";
 
 const api = (nodeId: string, suffix = "") => `${PROVISIONING}/nodes/${encodeURIComponent(nodeId)}${suffix}`;
 
@@ -133,6 +134,7 @@ export function Machine({ nodeId }: { nodeId: string }) {
           </dd>
         </dl>
       </Section>
+      <Power machine={machine} onChange={node.reload} />
       <Section title="Workflows">
         <ErrorNote error={workflows.error} />
         {history.length === 0 ? (

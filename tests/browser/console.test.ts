@@ -201,6 +201,44 @@ describe("the operator console in a real browser", () => {
       await page.close();
     }
   });
+
+  it("creates a site and a relay credential (its token shown once), and asks before a power action", async () => {
+    const page = await open("/console#/sites");
+    await page.getByLabel("New site").fill("rack-room-1");
+    await page.getByRole("button", { name: "Create" }).click();
+    await page.getByRole("heading", { name: "rack-room-1" }).waitFor();
+    await page.getByRole("button", { name: "New relay credential" }).click();
+    const shown = await page.getByRole("status").filter({ hasText: "shown this once" }).textContent();
+    expect(shown).toMatch(/[0-9a-f]{24}\.[\w-]{43}/);
+    await page.getByRole("cell", { name: "never" }).waitFor();
+    await accessible(page);
+
+    // A machine of the site with an IPMI BMC: its page offers power, and asks first.
+    const call = (method: string, path: string, body: unknown): Promise<any> =>
+      fetch(`${server.baseUrl}/api/1.1${path}`, {
+        method,
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      }).then((r) => r.json());
+    const site = (await call("GET", "/sites", undefined).catch(() => [])) as { id: string }[];
+    const node = await call("POST", "/nodes", { name: "bmc-machine", identifiers: ["52:54:00:5e:00:01"] });
+    await call("POST", `/nodes/${node.id}/obm`, {
+      service: "ipmi-obm-service",
+      config: { host: "10.0.0.9", user: "admin", password: "x" },
+    });
+    await call("PUT", `/nodes/${node.id}/site`, { site: site[0].id });
+    await page.goto(`${server.baseUrl}/console#/machines/${node.id}`);
+    await page.getByText("Power: unknown").waitFor();
+    page.once("dialog", (dialog) => void dialog.dismiss());
+    await page.getByRole("button", { name: "Power off" }).click();
+    expect(await page.getByRole("list", { name: "Recent power jobs" }).count()).toBe(0);
+    page.once("dialog", (dialog) => void dialog.accept());
+    await page.getByRole("button", { name: "Power on" }).click();
+    await page.getByRole("list", { name: "Recent power jobs" }).getByText("power on").waitFor();
+    await accessible(page);
+    await shoot(page, "machine-power");
+    await page.close();
+  });
 });
 
 describe("the operator console with auth on", () => {
