@@ -28,7 +28,20 @@ async function freeUdpPort(): Promise<number> {
   return port;
 }
 
-export async function startIpmiSim(password: string): Promise<IpmiSim> {
+export interface IpmiSimOptions {
+  /** The chassis_control program (default: tests/support/chassis-control.sh, which keeps values in files). */
+  chassisControl?: string;
+  /** More environment for the program (it gets CHASSIS_STATE, the folder it keeps its state in). */
+  env?: Record<string, string>;
+}
+
+const ipmitool = (port: number, password: string, command: string[]): string =>
+  spawnSync("ipmitool", ["-I", "lanplus", "-C", "3", "-H", "127.0.0.1", "-p", String(port), "-U", "admin", "-P", password, ...command], {
+    timeout: 10_000,
+    encoding: "utf8",
+  }).stdout ?? "";
+
+export async function startIpmiSim(password: string, options: IpmiSimOptions = {}): Promise<IpmiSim & { state: string }> {
   const dir = mkdtempSync(join(tmpdir(), "ipmi-sim-"));
   const state = join(dir, "chassis");
   mkdirSync(state);
@@ -45,7 +58,7 @@ export async function startIpmiSim(password: string): Promise<IpmiSim> {
       ...["callback", "user", "operator", "admin"].map((level) => `    allowed_auths_${level} none md2 md5 straight`),
       "    guid a123456789abcdefa123456789abcdef",
       "  endlan",
-      `  chassis_control "${join(__dirname, "chassis-control.sh")}"`,
+      `  chassis_control "${options.chassisControl ?? join(__dirname, "chassis-control.sh")}"`,
       `  user 2 true "admin" "${password}" admin 10 none md2 md5 straight`,
       "",
     ].join("\n"),
@@ -58,7 +71,7 @@ export async function startIpmiSim(password: string): Promise<IpmiSim> {
     "ipmi_sim",
     ["-c", join(dir, "lan.conf"), "-f", join(dir, "emu.cmd"), "-n", "-s", join(dir, "persist")],
     {
-      env: { ...process.env, CHASSIS_STATE: state },
+      env: { ...process.env, ...options.env, CHASSIS_STATE: state },
       stdio: "ignore",
     },
   );
@@ -79,9 +92,11 @@ export async function startIpmiSim(password: string): Promise<IpmiSim> {
   const read = (file: string, fallback: string) =>
     existsSync(join(state, file)) ? readFileSync(join(state, file), "utf8").trim() : fallback;
   return {
+    state,
     port,
     calls: () => read("calls", "").split("\n").filter(Boolean),
-    power: () => read("power", "0"),
+    // What the BMC itself answers (ipmitool), "1" on and "0" off.
+    power: () => (/is on/.test(ipmitool(port, password, ["chassis", "power", "status"])) ? "1" : "0"),
     stop: async () => {
       child.kill("SIGKILL");
       rmSync(dir, { recursive: true, force: true });

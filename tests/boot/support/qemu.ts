@@ -33,24 +33,14 @@ const plain = (text: string): string => text.replace(ESCAPES, "");
  * network, whose DHCP hands out `bootUrl`. The NIC's option ROM is Debian's iPXE; the firmware is
  * SeaBIOS or OVMF. The guest reaches the host's loopback as 10.0.2.2, and nothing else.
  */
-export async function bootMachine(assets: BootAssets, options: BootOptions): Promise<BootRecord> {
-  const scratch = mkdtempSync(join(tmpdir(), "qemu-"));
-  const args = [
-    "-accel",
-    "tcg",
-    "-m",
-    "512",
-    "-smp",
-    "1",
-    "-nographic",
-    "-monitor",
-    "none",
-    "-no-reboot",
-    "-boot",
-    "n",
-    "-nic",
-    `user,model=virtio-net-pci,mac=${options.mac},bootfile=${options.bootUrl}`,
-  ];
+/**
+ * QEMU's arguments for the machine, without its console: software emulation, 512 MB, one virtio
+ * NIC on the user-mode network handing out `bootUrl`, network boot first, no reboot (a reboot ends
+ * QEMU), SeaBIOS or OVMF (its variables copied into `scratch`).
+ */
+export function machineArgs(assets: BootAssets, options: Pick<BootOptions, "firmware" | "mac" | "bootUrl">, scratch: string): string[] {
+  const args = ["-accel", "tcg", "-m", "512", "-smp", "1", "-monitor", "none", "-no-reboot", "-boot", "n"];
+  args.push("-nic", `user,model=virtio-net-pci,mac=${options.mac},bootfile=${options.bootUrl}`);
   if (options.firmware === "uefi") {
     const vars = join(scratch, "OVMF_VARS.fd");
     copyFileSync(assets.ovmfVars, vars);
@@ -60,6 +50,12 @@ export async function bootMachine(assets: BootAssets, options: BootOptions): Pro
   } else {
     args.push("-machine", "pc");
   }
+  return args;
+}
+
+export async function bootMachine(assets: BootAssets, options: BootOptions): Promise<BootRecord> {
+  const scratch = mkdtempSync(join(tmpdir(), "qemu-"));
+  const args = ["-nographic", ...machineArgs(assets, options, scratch)];
   const started = performance.now();
   const child: ChildProcess = spawn(assets.qemu, args, { stdio: ["ignore", "pipe", "pipe"] });
   let raw = "";

@@ -1,0 +1,42 @@
+#!/bin/sh
+# ipmi_sim's chassis_control program for a real VM (as virtualbmc maps IPMI onto libvirt): ipmi_sim
+# runs it as "PROGRAM get NAME…" or "PROGRAM set NAME VALUE…". Power on starts the QEMU machine
+# that $QEMU_ARGS describes (its serial console appended to $CHASSIS_STATE/serial.log), power off
+# stops it, reset does both; the machine is on while its QEMU runs (an installer that powers off
+# ends it). Every call is logged in $CHASSIS_STATE/calls.
+state=${CHASSIS_STATE:?}
+echo "$*" >> "$state/calls"
+running() { [ -f "$state/qemu.pid" ] && kill -0 "$(cat "$state/qemu.pid")" 2>/dev/null; }
+start() {
+  running && return
+  # -nographic: SeaBIOS and iPXE write to the serial console only then. Its output is appended to
+  # the log, and it holds none of ipmi_sim's pipes (ipmi_sim reads this program's output to its end).
+  # shellcheck disable=SC2086 # QEMU_ARGS is a list of words
+  "${QEMU:?}" $QEMU_ARGS -nographic </dev/null >>"$state/serial.log" 2>&1 &
+  echo $! > "$state/qemu.pid"
+}
+stop() {
+  running && kill "$(cat "$state/qemu.pid")"
+  for _ in 1 2 3 4 5 6 7 8 9 10; do running || break; sleep 0.2; done
+  rm -f "$state/qemu.pid"
+}
+op=$1
+shift
+if [ "$op" = get ]; then
+  for name in "$@"; do
+    case "$name" in
+      power) if running; then echo "power:1"; else echo "power:0"; fi ;;
+      boot) echo "boot:$(cat "$state/boot" 2>/dev/null || echo default)" ;;
+    esac
+  done
+  exit 0
+fi
+while [ $# -gt 1 ]; do
+  case "$1:$2" in
+    power:1) start ;;
+    power:0) stop ;;
+    reset:1) stop; start ;;
+    boot:*) echo "$2" > "$state/boot" ;;
+  esac
+  shift 2
+done
