@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { IPMITOOL_POLL_ARGS } from "../../lib/provisioning/pollers/ipmiSamples";
 import type { JobAction } from "../../lib/provisioning/relays/job";
 import { type Driver, type DriverResult, failed, text } from "./driver";
 
@@ -50,6 +51,7 @@ export function ipmitoolDriver(options: IpmitoolOptions = {}): Driver {
 
   return async (config, action: JobAction) => {
     if (action.kind === "identify") return run(config, ["chassis", "identify", action.on ? "force" : "0"]);
+    if (action.kind === "poll") return run(config, IPMITOOL_POLL_ARGS[action.command]);
     if (action.kind === "bootDevice") {
       if (action.device === "http") return failed("IPMI has no UEFI HTTP boot device: use a Redfish OBM setting for HTTP boot");
       const device = action.device === "pxe" ? "pxe" : "disk";

@@ -44,6 +44,7 @@ async function systemPath(config: Record<string, unknown>, call: Call): Promise<
 }
 
 async function perform(system: string, action: JobAction, call: Call): Promise<DriverResult> {
+  if (action.kind === "poll") return failed(`Redfish has no ${action.command} poll here: IPMI pollers need an IPMI OBM setting`);
   if (action.kind === "identify")
     return answered(await call("PATCH", system, { IndicatorLED: action.on ? "Lit" : "Off" }), `IndicatorLED ${action.on ? "Lit" : "Off"}`);
   if (action.kind === "bootDevice") {

@@ -140,6 +140,36 @@ if (missing.length > 0) process.stdout.write(`relay e2e: not run: missing ${miss
     expect((await api("DELETE", `/nodes/${node}/workflows/active`)).status).toBe(200);
   });
 
+  it("runs a node's IPMI pollers through the relay: samples in RackHD's shapes, and the power state from the chassis poll", async () => {
+    const node = await ipmiNode("ipmi-4", "52:54:00:1b:00:04", PASSWORD);
+    const made: Record<string, string> = {};
+    for (const command of ["chassis", "selInformation", "sel", "sdr"]) {
+      made[command] = (await api("POST", "/pollers", { type: "ipmi", node, pollInterval: 3_600_000, config: { command } })).body.id;
+    }
+    // The scheduled function, run now through serverless offline's invoke API rather than waiting a minute.
+    const tick = await fetch(`${server.lambdaUrl}/2015-03-31/functions/lambda-tasks-provisioning-dev-runPollers/invocations`, {
+      method: "POST",
+      body: "{}",
+    });
+    expect(tick.status).toBe(200);
+    const sampled = async (id: string) => {
+      const until = Date.now() + 30_000;
+      for (;;) {
+        const answer = await api("GET", `/pollers/${id}/data/current`);
+        if (answer.status === 200) return answer.body[0];
+        if (Date.now() > until) throw new Error(`no sample for poller ${id}; relay log:\n${relayLog}`);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      }
+    };
+    const chassis = await sampled(made.chassis);
+    expect(chassis).toMatchObject({ chassis: { power: expect.any(Boolean), uid: expect.any(String) }, node, host: "127.0.0.1" });
+    expect((await api("GET", `/nodes/${node}`)).body.power.state).toBe(chassis.chassis.power ? "on" : "off");
+    expect((await sampled(made.selInformation)).selInformation).toMatchObject({ Version: expect.any(String) });
+    expect(Array.isArray((await sampled(made.sel)).sel)).toBe(true);
+    expect(Array.isArray((await sampled(made.sdr)).sdr)).toBe(true);
+    expect((await api("GET", `/pollers/${made.chassis}`)).body).toMatchObject({ failureCount: 0 });
+  });
+
   it("fails the job with the BMC's own words when it refuses the password, within the deadline", async () => {
     const node = await ipmiNode("ipmi-3", "52:54:00:1b:00:03", "not-the-password");
     const job = await api("POST", `/nodes/${node}/power`, { action: "status" });

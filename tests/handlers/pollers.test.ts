@@ -89,7 +89,7 @@ describe("pollers", () => {
     expect((await get(`${A}/pollers/0123456789abcdef01234567/data/current`)).status).toBe(404);
   });
 
-  it("count a failure, and say why, for a controller this function cannot reach", async () => {
+  it("count a failure, and say why, for an IPMI node of no site (a relay of its site polls its BMC)", async () => {
     await send("POST", `${A}/nodes/${NODE}/obm`, {
       service: "ipmi-obm-service",
       config: { host: "10.0.0.9", user: "admin", password: "pw" },
@@ -97,7 +97,10 @@ describe("pollers", () => {
     const poller = (await send("POST", `${A}/pollers`, { type: "ipmi", node: NODE, pollInterval: 60000 })).body;
     await tick();
     const after = (await get(`${A}/pollers/${poller.id}`)).body;
-    expect(after).toMatchObject({ failureCount: 1, lastError: expect.stringMatching(/cannot reach a BMC/) });
+    expect(after).toMatchObject({
+      failureCount: 1,
+      lastError: expect.stringMatching(/belongs to no site: a relay of its site drives its BMC/),
+    });
     expect((await get(`${A}/pollers/${poller.id}/data`)).status).toBe(404);
   });
 

@@ -9,6 +9,8 @@ const SERVERLESS = join(ROOT, "node_modules/serverless/bin/serverless.js");
 
 export interface OfflineServer {
   baseUrl: string;
+  /** serverless offline's Lambda invoke API (POST /2015-03-31/functions/<name>/invocations runs a function now). */
+  lambdaUrl: string;
   /** The settings the server was started with (store, table, ...). */
   env: Record<string, string>;
   port: number;
@@ -73,6 +75,7 @@ export async function startOffline(env: Record<string, string> = {}, timeoutMs =
   });
   return {
     baseUrl: `http://127.0.0.1:${port}`,
+    lambdaUrl: `http://127.0.0.1:${lambdaPort}`,
     env: { ...storeEnv, ...env },
     port,
     output: () => output,

@@ -127,7 +127,11 @@ export const NewRelayCredential = {
   additionalProperties: false,
 } as const;
 
-const jobAction = { type: "object", properties: { kind: { enum: ["power", "bootDevice", "identify"] } }, required: ["kind"] } as const;
+const jobAction = {
+  type: "object",
+  properties: { kind: { enum: ["power", "bootDevice", "identify", "poll"] } },
+  required: ["kind"],
+} as const;
 const jobProperties = {
   id: { type: "string" },
   site: { type: "string" },

@@ -1,13 +1,16 @@
-import { NotFoundError, ValidationError } from "../../errors";
+import { isDomainError, NotFoundError, ValidationError } from "../../errors";
 import { isPlainObject } from "../../json";
 import { orderedId } from "../ids";
 import { findNode } from "../nodes/findNode";
 import type { Node } from "../nodes/node";
 import { NOOP_OBM_SERVICE } from "../obm/obmLibrary";
+import type { ObmSetting } from "../obm/obmSetting";
 import type { ProvisioningStores } from "../ports";
 import { matchesFilters } from "../queryFilters";
 import { assertRecordFits, fitsKey } from "../recordSize";
 import { updateOrCreate } from "../recordStore";
+import { enqueueJob } from "../relays/jobService";
+import { IPMI_POLL_COMMANDS, type IpmiPollCommand, ipmiSample } from "./ipmiSamples";
 import {
   DEFAULT_IPMI_POLLERS,
   POLLER_LIBRARY,
@@ -188,9 +191,22 @@ export async function runDuePollers(stores: ProvisioningStores, now: Date): Prom
  */
 export async function runPoller(stores: ProvisioningStores, poller: PollerRecord, now: Date): Promise<void> {
   const node = poller.node ? await stores.nodes.get(poller.node) : undefined;
-  const outcome = sample(poller, node, now);
   const stamp = now.toISOString();
   const next = new Date(now.getTime() + poller.pollInterval).toISOString();
+  const relayed = node && poller.name === POLLER_NAMES.ipmi ? relayObm(node) : undefined;
+  if (relayed && node) {
+    // A site's relay runs it; its result comes back as a sample (recordPollResult).
+    const outcome = await queuePoll(stores, poller, node, relayed, now);
+    await stores.pollers.update(poller.id, (current) => ({
+      ...current,
+      lastStarted: stamp,
+      nextScheduled: next,
+      ...(outcome.ok ? {} : { failureCount: current.failureCount + 1, lastError: outcome.error, lastFinished: stamp }),
+      updatedAt: stamp,
+    }));
+    return;
+  }
+  const outcome = sample(poller, node, now);
   await stores.pollers.update(poller.id, (current) => ({
     ...current,
     lastStarted: stamp,
@@ -210,6 +226,67 @@ export async function runPoller(stores: ProvisioningStores, poller: PollerRecord
 }
 
 type Outcome = { ok: true; sample: Record<string, unknown> } | { ok: false; error: string };
+
+/** The node's OBM setting a relay drives (IPMI), if it has one. */
+const relayObm = (node: Node) => node.obmSettings.find((setting) => setting.service === "ipmi-obm-service");
+
+const commandOf = (poller: PollerRecord): IpmiPollCommand => {
+  const command = poller.config.command;
+  return IPMI_POLL_COMMANDS.includes(command as IpmiPollCommand) ? (command as IpmiPollCommand) : "sdr";
+};
+
+async function queuePoll(
+  stores: ProvisioningStores,
+  poller: PollerRecord,
+  node: Node,
+  obm: ObmSetting,
+  now: Date,
+): Promise<{ ok: true } | { ok: false; error: string }> {
+  try {
+    const action = { kind: "poll" as const, command: commandOf(poller), poller: poller.id };
+    await enqueueJob(stores, { id: `poll-${poller.id}-${now.getTime()}`, node, obm, action, requestedBy: `poller ${poller.id}` }, now);
+    return { ok: true };
+  } catch (error) {
+    if (!isDomainError(error)) throw error;
+    return { ok: false, error: error.message };
+  }
+}
+
+/**
+ * A relay's result for a poller's run: a sample in RackHD's shape under the command's name (with
+ * RackHD's host, user, node and timestamp keys), or a failure counted with the BMC's words.
+ */
+export async function recordPollResult(
+  stores: ProvisioningStores,
+  pollerId: string,
+  command: IpmiPollCommand,
+  result: { ok: boolean; output: string; error?: string },
+  now: Date,
+): Promise<unknown> {
+  const poller = await stores.pollers.get(pollerId);
+  if (!poller) return undefined;
+  const stamp = now.toISOString();
+  await stores.pollers.update(poller.id, (current) => ({
+    ...current,
+    lastFinished: stamp,
+    failureCount: result.ok ? current.failureCount : current.failureCount + 1,
+    ...(result.ok ? { lastError: undefined } : { lastError: result.error ?? "failed" }),
+    updatedAt: stamp,
+  }));
+  if (!result.ok) return undefined;
+  const value = ipmiSample(command, result.output);
+  const host = poller.node
+    ? (await stores.nodes.get(poller.node))?.obmSettings.find((s) => s.service === "ipmi-obm-service")?.config.host
+    : undefined;
+  const entry = { [command]: value, host: host ?? null, user: null, node: poller.node, timestamp: now.toString() };
+  const keep = (record: PollerSamples): PollerSamples => ({
+    ...record,
+    samples: [...record.samples, entry].slice(-SAMPLES_KEPT),
+    updatedAt: stamp,
+  });
+  await updateOrCreate(stores.pollerSamples, poller.id, keep, () => ({ id: poller.id, samples: [], createdAt: stamp, updatedAt: stamp }));
+  return value;
+}
 
 const EMPTY_IPMI: Record<string, unknown> = { sdr: [], sel: [], selInformation: {}, chassis: {}, driveHealth: [] };
 

@@ -1,3 +1,5 @@
+import type { IpmiPollCommand } from "../pollers/ipmiSamples";
+
 /**
  * Work for a site's relays: one BMC action on one node. A job is handed to one relay at a time
  * (its lease); a relay that dies lets the lease run out and another relay takes the job again.
@@ -13,7 +15,9 @@ export type BootDevice = (typeof BOOT_DEVICES)[number];
 export type JobAction =
   | { kind: "power"; action: PowerAction }
   | { kind: "bootDevice"; device: BootDevice; uefi: boolean; persistent: false }
-  | { kind: "identify"; on: boolean };
+  | { kind: "identify"; on: boolean }
+  /** A poller's run: the command RackHD's IPMI poller ran (pollers/ipmiSamples.ts), for the poller's samples. */
+  | { kind: "poll"; command: IpmiPollCommand; poller: string };
 
 export type JobState = "queued" | "leased" | "succeeded" | "failed";
 
@@ -86,6 +90,7 @@ export function finishJob(job: RelayJob, result: { ok: boolean; output: string; 
 export function describeAction(action: JobAction): string {
   if (action.kind === "power") return `power ${action.action}`;
   if (action.kind === "identify") return `identify ${action.on ? "on" : "off"}`;
+  if (action.kind === "poll") return `poll ${action.command}`;
   return `boot once from ${action.device}${action.uefi ? " (UEFI)" : ""}`;
 }
 

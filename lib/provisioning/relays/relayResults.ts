@@ -1,3 +1,4 @@
+import { recordPollResult } from "../pollers/pollerService";
 import type { ProvisioningStores } from "../ports";
 import { finishTask } from "../workflows/progress";
 import { settleEffects } from "../workflows/workflowService";
@@ -27,6 +28,15 @@ export async function reportJobResult(
 ): Promise<RelayJob> {
   const { job, first } = await recordResult(stores, relay, id, result, now);
   if (!first) return job;
+  if (job.action.kind === "poll") {
+    const value = await recordPollResult(stores, job.action.poller, job.action.command, job.result ?? { ok: false, output: "" }, now);
+    const chassis = job.action.command === "chassis" ? (value as { power?: boolean } | undefined) : undefined;
+    if (chassis && typeof chassis.power === "boolean") {
+      const state = chassis.power ? "on" : "off";
+      await stores.nodes.update(job.node, (node) => ({ ...node, power: { state, readAt: now.toISOString() } }));
+    }
+    return job;
+  }
   const power = powerAfter(job);
   if (power) await stores.nodes.update(job.node, (node) => ({ ...node, power: { state: power, readAt: now.toISOString() } }));
   if (job.task) {
