@@ -52,6 +52,8 @@ async function perform(system: string, action: JobAction, call: Call): Promise<D
       BootSourceOverrideTarget: TARGET[action.device],
       BootSourceOverrideEnabled: "Once",
       BootSourceOverrideMode: action.uefi ? "UEFI" : "Legacy",
+      // UEFI HTTP boot from this file, where the BMC lists HttpBootUri (Redfish 2019.4 and later).
+      ...(action.device === "http" && action.uri && { HttpBootUri: action.uri }),
     };
     const first = await call("PATCH", system, { Boot: boot });
     if (first.status < 300) return answered(first, `Boot once from ${boot.BootSourceOverrideTarget} (${boot.BootSourceOverrideMode})`);

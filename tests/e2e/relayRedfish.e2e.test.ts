@@ -81,6 +81,9 @@ describe("a site's relay driving a Redfish BMC", () => {
       /^Boot once from Pxe \(the BMC refused a boot mode: The property BootSourceOverrideMode is a read only property/,
     );
     expect(bmc.system().Boot).toMatchObject({ BootSourceOverrideTarget: "Pxe", BootSourceOverrideEnabled: "Once" });
+    // UEFI HTTP boot from a named file (no TFTP, no PXE).
+    expect(await act(node, { device: "http", uri: "http://10.1.0.2:8080/snponly.efi" })).toMatchObject({ state: "succeeded" });
+    expect(bmc.system().Boot).toMatchObject({ BootSourceOverrideTarget: "UefiHttp", HttpBootUri: "http://10.1.0.2:8080/snponly.efi" });
     expect(await act(node, { identify: true })).toMatchObject({ state: "succeeded" });
     expect(bmc.system().IndicatorLED).toBe("Lit");
     // reboot of a machine that is on: a restart.

@@ -60,10 +60,21 @@ export const NodeActionBody = {
     },
     device: { enum: ["pxe", "disk", "http"], "x-error": "device must be pxe, disk or http" },
     uefi: { type: "boolean", "x-error": "uefi must be true or false" },
+    uri: {
+      type: "string",
+      maxLength: 1024,
+      pattern: "^https?://",
+      "x-error": "uri must be an http(s) URL of at most 1024 characters (the UEFI HTTP boot file)",
+    },
     identify: { type: "boolean", "x-error": "identify must be true or false" },
   },
   additionalProperties: false,
-  examples: [{ action: "reboot" }, { device: "pxe", uefi: true }, { identify: true }],
+  examples: [
+    { action: "reboot" },
+    { device: "pxe", uefi: true },
+    { device: "http", uri: "http://10.1.0.2:8080/snponly.efi" },
+    { identify: true },
+  ],
 } as const;
 
 /** POST /relay/jobs/lease: how many jobs the relay takes at most, and what it is. */

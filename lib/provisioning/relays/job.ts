@@ -14,7 +14,7 @@ export type BootDevice = (typeof BOOT_DEVICES)[number];
 
 export type JobAction =
   | { kind: "power"; action: PowerAction }
-  | { kind: "bootDevice"; device: BootDevice; uefi: boolean; persistent: false }
+  | { kind: "bootDevice"; device: BootDevice; uefi: boolean; persistent: false; uri?: string }
   | { kind: "identify"; on: boolean }
   /** A poller's run: the command RackHD's IPMI poller ran (pollers/ipmiSamples.ts), for the poller's samples. */
   | { kind: "poll"; command: IpmiPollCommand; poller: string };

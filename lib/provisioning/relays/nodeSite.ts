@@ -32,7 +32,7 @@ function relayObm(node: Node): ObmSetting {
 export async function requestNodeAction(
   stores: ProvisioningStores,
   identifier: string,
-  body: { action?: unknown; device?: unknown; uefi?: unknown; identify?: unknown },
+  body: { action?: unknown; device?: unknown; uefi?: unknown; uri?: unknown; identify?: unknown },
   requestedBy: string,
   now: Date,
 ): Promise<ReturnType<typeof viewJob>> {
@@ -42,10 +42,18 @@ export async function requestNodeAction(
   return viewJob(job);
 }
 
-function actionOf(body: { action?: unknown; device?: unknown; uefi?: unknown; identify?: unknown }): JobAction {
+function actionOf(body: { action?: unknown; device?: unknown; uefi?: unknown; uri?: unknown; identify?: unknown }): JobAction {
   if (typeof body.device === "string") {
     if (!BOOT_DEVICES.includes(body.device as BootDevice)) throw new ValidationError(`device must be one of ${BOOT_DEVICES.join(", ")}`);
-    return { kind: "bootDevice", device: body.device as BootDevice, uefi: body.uefi === true, persistent: false };
+    const uri = typeof body.uri === "string" ? body.uri : undefined;
+    if (uri && body.device !== "http") throw new ValidationError("uri is for device http (UEFI HTTP boot) only");
+    return {
+      kind: "bootDevice",
+      device: body.device as BootDevice,
+      uefi: body.uefi === true || body.device === "http",
+      persistent: false,
+      ...(uri && { uri }),
+    };
   }
   if (typeof body.identify === "boolean") return { kind: "identify", on: body.identify };
   if (!POWER_ACTIONS.includes(body.action as PowerAction)) {
