@@ -33,7 +33,18 @@ const error = (code: string, message: string) => ({
   error: { code: `Base.1.8.${code}`, message, "@Message.ExtendedInfo": [{ MessageId: `Base.1.8.${code}`, Message: message }] },
 });
 
-export async function startRedfishBmc(options: { user: string; password: string; rejectBootMode?: boolean }): Promise<RedfishBmc> {
+export interface RedfishMachine {
+  running: () => boolean;
+  reset: (type: string) => Promise<void>;
+}
+
+export async function startRedfishBmc(options: {
+  user: string;
+  password: string;
+  rejectBootMode?: boolean;
+  /** A real machine (tests/support/qmpMachine.ts) whose power this BMC drives; else its power is a value. */
+  machine?: RedfishMachine;
+}): Promise<RedfishBmc> {
   const dir = mkdtempSync(join(tmpdir(), "redfish-bmc-"));
   execFileSync(
     "openssl",
@@ -104,7 +115,7 @@ export async function startRedfishBmc(options: { user: string; password: string;
         Id: "437XR1138R2",
         Name: "WebFrontEnd483",
         SystemType: "Physical",
-        PowerState: state.PowerState,
+        PowerState: options.machine ? (options.machine.running() ? "On" : "Off") : state.PowerState,
         IndicatorLED: state.IndicatorLED,
         Boot: { ...state.Boot, "BootSourceOverrideTarget@Redfish.AllowableValues": TARGETS },
         Actions: {
@@ -147,6 +158,13 @@ export async function startRedfishBmc(options: { user: string; password: string;
           ),
         );
       state.PowerState = type === "ForceOff" || type === "GracefulShutdown" ? "Off" : "On";
+      if (options.machine) {
+        options.machine.reset(type).then(
+          () => send(response, 204, {}),
+          (error: Error) => send(response, 500, error.message),
+        );
+        return;
+      }
       return send(response, 204, {});
     }
     return send(response, 404, error("ResourceMissingAtURI", `The resource at the URI ${path} was not found.`));
@@ -162,7 +180,11 @@ export async function startRedfishBmc(options: { user: string; password: string;
   return {
     url: `https://127.0.0.1:${port}`,
     ca,
-    system: () => ({ PowerState: state.PowerState, Boot: { ...state.Boot }, IndicatorLED: state.IndicatorLED }),
+    system: () => ({
+      PowerState: options.machine ? (options.machine.running() ? "On" : "Off") : state.PowerState,
+      Boot: { ...state.Boot },
+      IndicatorLED: state.IndicatorLED,
+    }),
     requests,
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
