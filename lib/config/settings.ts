@@ -41,6 +41,8 @@ export interface Settings {
   bootTokens: boolean;
   /** BOOT_VIA_RELAY=on: the boot routes answer only requests a site's relay forwards (with its credential). */
   bootViaRelay: boolean;
+  /** How long a relay holds a job it took before another relay may take it (RELAY_LEASE_SECONDS). */
+  relayLeaseMs: number;
   memoryStoreCapacity: number;
   memoryStoreMaxBytes: number;
   logRequests: boolean;
@@ -73,6 +75,7 @@ export const SETTING_NAMES = [
   "DEMO_NODES",
   "BOOT_TOKENS",
   "BOOT_VIA_RELAY",
+  "RELAY_LEASE_SECONDS",
   "MEMORY_STORE_CAPACITY",
   "MEMORY_STORE_MAX_BYTES",
   "LOG_REQUESTS",
@@ -166,6 +169,7 @@ export function readSettings(env: Env): Settings {
     demoNodes: oneOf(env, "DEMO_NODES", ["on", "off"] as const, "off") === "on",
     bootTokens: oneOf(env, "BOOT_TOKENS", ["on", "off"] as const, "on") === "on",
     bootViaRelay: oneOf(env, "BOOT_VIA_RELAY", ["on", "off"] as const, "off") === "on",
+    relayLeaseMs: positiveInteger(env, "RELAY_LEASE_SECONDS", 60) * 1000,
     memoryStoreCapacity: positiveInteger(env, "MEMORY_STORE_CAPACITY", 100_000),
     memoryStoreMaxBytes: positiveInteger(env, "MEMORY_STORE_MAX_BYTES", 256 * 1024 * 1024),
     logRequests: oneOf(env, "LOG_REQUESTS", ["on", "off"] as const, "on") === "on",

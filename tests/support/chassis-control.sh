@@ -1,7 +1,8 @@
 #!/bin/sh
 # ipmi_sim's chassis_control program for the relay tests: ipmi_sim runs it as
 # "PROGRAM get NAME…" (answer NAME:VALUE lines) or "PROGRAM set NAME VALUE…". It keeps each value
-# in a file of $CHASSIS_STATE and logs every call, so a test can see what the BMC was told.
+# in a file of $CHASSIS_STATE and logs every call, so a test can see what the BMC was told. A set
+# takes $CHASSIS_DELAY seconds when given (a slow BMC: a test stops a relay in the middle of one).
 state=${CHASSIS_STATE:?}
 echo "$*" >> "$state/calls"
 op=$1
@@ -14,6 +15,7 @@ if [ "$op" = get ]; then
     esac
   done
 else
+  [ -n "$CHASSIS_DELAY" ] && sleep "$CHASSIS_DELAY"
   while [ $# -gt 1 ]; do
     echo "$2" > "$state/$1"
     shift 2

@@ -1,3 +1,4 @@
+import { settings } from "../../../lib/config/settings";
 import { endpoint } from "../../../lib/http/endpoint";
 import { header } from "../../../lib/http/event";
 import { ok } from "../../../lib/http/responses";
@@ -11,5 +12,5 @@ export const handler = endpoint(leaseRelayJobs, async ({ event, readBody }) => {
   const now = new Date();
   const body = (await readBody()) ?? {};
   const relay = await authenticateRelay(stores, header(event, "authorization"), body.version, now);
-  return ok(await leaseJobs(stores, relay, body.max ?? 1, now));
+  return ok(await leaseJobs(stores, relay, body.max ?? 1, now, settings().relayLeaseMs));
 });

@@ -69,12 +69,12 @@ export function failureDue(job: RelayJob, now: Date): string | undefined {
   return undefined;
 }
 
-export function leaseJob(job: RelayJob, relay: string, leaseId: string, now: Date): RelayJob {
+export function leaseJob(job: RelayJob, relay: string, leaseId: string, now: Date, leaseMs = LEASE_MS): RelayJob {
   const stamp = now.toISOString();
   return {
     ...job,
     state: "leased",
-    lease: { id: leaseId, relay, until: new Date(now.getTime() + LEASE_MS).toISOString() },
+    lease: { id: leaseId, relay, until: new Date(now.getTime() + leaseMs).toISOString() },
     attempts: job.attempts + 1,
     updatedAt: stamp,
   };

@@ -4,7 +4,7 @@ import type { Node } from "../nodes/node";
 import type { ObmSetting } from "../obm/obmSetting";
 import type { ProvisioningStores } from "../ports";
 import { fitsKey } from "../recordSize";
-import { failureDue, finishJob, isTakeable, type JobAction, leaseJob, PICKUP_DEADLINE_MS, type RelayJob } from "./job";
+import { failureDue, finishJob, isTakeable, type JobAction, LEASE_MS, leaseJob, PICKUP_DEADLINE_MS, type RelayJob } from "./job";
 import type { RelayCredential } from "./site";
 
 export interface JobRequest {
@@ -66,7 +66,13 @@ const LEASE_MAX = 8;
  * Hands the relay up to `max` jobs of its site that no relay holds, each leased to it alone (an
  * atomic update: two relays polling at once never take the same job). Jobs past their deadline fail.
  */
-export async function leaseJobs(stores: ProvisioningStores, relay: RelayCredential, max: number, now: Date): Promise<RelayJob[]> {
+export async function leaseJobs(
+  stores: ProvisioningStores,
+  relay: RelayCredential,
+  max: number,
+  now: Date,
+  leaseMs = LEASE_MS,
+): Promise<RelayJob[]> {
   const wanted = Math.min(Math.max(1, max), LEASE_MAX);
   const leased: RelayJob[] = [];
   const ofSite = (await stores.relayJobs.list()).filter((job) => job.site === relay.site);
@@ -75,7 +81,7 @@ export async function leaseJobs(stores: ProvisioningStores, relay: RelayCredenti
     const current = await currentJob(stores, job, now);
     if (!isTakeable(current, now)) continue;
     const leaseId = randomUUID();
-    const take = (stored: RelayJob) => (isTakeable(stored, now) ? leaseJob(stored, relay.id, leaseId, now) : stored);
+    const take = (stored: RelayJob) => (isTakeable(stored, now) ? leaseJob(stored, relay.id, leaseId, now, leaseMs) : stored);
     const after = await stores.relayJobs.update(job.id, take);
     if (after?.lease?.id === leaseId) leased.push(after);
   }

@@ -1,0 +1,89 @@
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { join } from "node:path";
+import { type IpmiSim, ipmiToolsMissing, startIpmiSim } from "../support/ipmiSim";
+import { http, type OfflineServer, startOffline } from "../support/offlineServer";
+
+jest.setTimeout(180_000);
+const ROOT = join(__dirname, "../..");
+const A = "/api/1.1";
+const PASSWORD = "Bmc-Pa55word";
+
+/**
+ * A relay killed in the middle of a job, then started again (both stores): the job it held goes
+ * back to the site when its lease runs out (RELAY_LEASE_SECONDS=3 here), the restarted relay runs
+ * it, and it completes once, with one result. The BMC (ipmi_sim) is slow on purpose, so the kill
+ * lands while the relay waits for it.
+ */
+const missing = ipmiToolsMissing();
+(missing.length === 0 ? describe : describe.skip)("a relay restarted in the middle of a job", () => {
+  let server: OfflineServer;
+  let bmc: IpmiSim;
+  let relay: ChildProcess | undefined;
+  let relayLog = "";
+  let token: string;
+  let site: string;
+  const api = (method: string, path: string, body?: unknown) =>
+    http(server.baseUrl, method, `${A}${path}`, {
+      headers: body === undefined ? {} : { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  const startRelay = () => {
+    relay = spawn(
+      process.execPath,
+      [join(ROOT, "dist/relay.cjs"), "--api", server.baseUrl, "--busy-poll-ms", "200", "--idle-poll-ms", "300"],
+      {
+        env: { ...process.env, RELAY_TOKEN: token },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    relay.stdout?.on("data", (chunk) => {
+      relayLog += chunk;
+    });
+  };
+  const jobOf = async (id: string) => (await api("GET", `/sites/${site}/jobs`)).body.find((job: { id: string }) => job.id === id);
+  const until = async (id: string, done: (job: { state: string }) => boolean, withinMs: number) => {
+    const end = Date.now() + withinMs;
+    for (;;) {
+      const job = await jobOf(id);
+      if (job && done(job)) return job;
+      if (Date.now() > end) throw new Error(`job ${id} is ${job?.state} after ${withinMs} ms; relay log:\n${relayLog}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+
+  beforeAll(async () => {
+    bmc = await startIpmiSim(PASSWORD, { env: { CHASSIS_DELAY: "1.5" } });
+    server = await startOffline({ DEMO_NODES: "off", RELAY_LEASE_SECONDS: "3" });
+    site = (await api("POST", "/sites", { name: "restart-lab" })).body.id;
+    token = (await api("POST", `/sites/${site}/relays`, {})).body.token;
+    execFileSync("npm", ["run", "relay:build"], { cwd: ROOT, stdio: "ignore" });
+  });
+
+  afterAll(async () => {
+    relay?.kill("SIGKILL");
+    await server?.stop();
+    await bmc?.stop();
+  });
+
+  it("hands the killed relay's job to the restarted one, which completes it once", async () => {
+    const node = (await api("POST", "/nodes", { name: "restart-1", identifiers: ["52:54:00:1e:00:01"] })).body.id;
+    await api("POST", `/nodes/${node}/obm`, {
+      service: "ipmi-obm-service",
+      config: { host: "127.0.0.1", port: bmc.port, user: "admin", password: PASSWORD },
+    });
+    await api("PUT", `/nodes/${node}/site`, { site });
+    startRelay();
+    const job = (await api("POST", `/nodes/${node}/power`, { action: "on" })).body;
+    await until(job.id, (current) => current.state === "leased", 15_000);
+    await new Promise((resolve) => setTimeout(resolve, 300)); // it is now waiting for the slow BMC
+    relay?.kill("SIGKILL");
+    expect((await jobOf(job.id)).state).toBe("leased");
+
+    startRelay();
+    const done = await until(job.id, (current) => current.state === "succeeded" || current.state === "failed", 30_000);
+    expect(done).toMatchObject({ state: "succeeded", attempts: 2, result: { ok: true, output: "Chassis Power Control: Up/On" } });
+    expect(bmc.power()).toBe("1");
+    // One result: the job's record holds one, and the site's audit one job.
+    expect((await api("GET", `/sites/${site}/jobs`)).body.filter((candidate: { id: string }) => candidate.id === job.id)).toHaveLength(1);
+  });
+});
