@@ -140,5 +140,24 @@ export async function relayCases(h: Handlers) {
     { name: "GET /sites/{id}/jobs", run: call(h.listSiteJobs, { method: "GET", ...onSite("/jobs") }, 200) },
     { name: "POST /relay/jobs/lease", beforeEach: () => power(), run: lease },
     { name: "POST /relay/jobs/{id}/result", beforeEach: leaseOne, run: measuring(h.reportRelayJob, report) },
+    {
+      name: "POST /relay/jobs/{id}/acting",
+      beforeEach: leaseOne,
+      run: measuring(h.relayJobActing, () =>
+        call(
+          h.relayJobActing,
+          {
+            method: "POST",
+            path: `${A}/relay/jobs/${leased.id}/acting`,
+            route: `${R}/relay/jobs/{id}/acting`,
+            pathParameters: { ...v, id: leased.id },
+            headers: relay,
+            body: JSON.stringify({ leaseId: leased.lease.id }),
+          },
+          200,
+        )(),
+      ),
+      afterEach: report,
+    },
   ];
 }

@@ -79,9 +79,13 @@ async function lease(options: RelayOptions, max: number): Promise<LeasedJob[]> {
   return (await answer.json()) as LeasedJob[];
 }
 
+/** Actions that must not run twice: the relay says it is about to act first (relays/job.ts, actsOnce). */
+const actsOnce = (job: LeasedJob): boolean => job.action.kind === "power" && ["reset", "cycle", "reboot"].includes(job.action.action);
+
 async function work(options: RelayOptions, job: LeasedJob, log: (line: string) => void): Promise<void> {
   const driver = options.drivers[job.obm.service];
   const started = Date.now();
+  if (actsOnce(job) && !(await sayActing(options, job, log))) return;
   let result: DriverResult;
   try {
     result = driver
@@ -95,6 +99,24 @@ async function work(options: RelayOptions, job: LeasedJob, log: (line: string) =
     `job ${job.id} (${JSON.stringify(job.action)} on node ${job.node}): ${result.ok ? "done" : `failed: ${result.error}`} in ${Date.now() - started} ms`,
   );
   await report(options, job, result, log);
+}
+
+/** Tells the service the relay is about to act; false when it no longer holds the job (another relay does). */
+async function sayActing(options: RelayOptions, job: LeasedJob, log: (line: string) => void): Promise<boolean> {
+  try {
+    const answer = await fetch(`${options.api.replace(/\/$/, "")}/api/1.1/relay/jobs/${encodeURIComponent(job.id)}/acting`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${options.token}`, "content-type": "application/json" },
+      body: JSON.stringify({ leaseId: job.lease.id }),
+      signal: AbortSignal.timeout(20_000),
+    });
+    if (answer.status === 200) return true;
+    log(`job ${job.id}: not acting (the service answered ${answer.status})`);
+  } catch (error) {
+    // Not acting without the service knowing: the lease runs out and the job is handed out again.
+    log(`job ${job.id}: not acting (${(error as Error).message})`);
+  }
+  return false;
 }
 
 async function report(options: RelayOptions, job: LeasedJob, result: DriverResult, log: (line: string) => void): Promise<void> {

@@ -168,3 +168,16 @@ export const reportRelayJob = {
   request: { params: check.JobParams, query: check.Query, body: check.JobResultBody },
   responses: { 200: "RelayJob", 400: "RackhdError", 401: "RackhdError", 404: "RackhdError", 409: "RackhdError" },
 } as const satisfies Endpoint;
+
+export const relayJobActing = {
+  function: "relayJobActing",
+  method: "POST",
+  path: "/api/{version}/relay/jobs/{id}/acting",
+  handler: "handlers/provisioning/relay/acting",
+  service: "provisioning",
+  auth: "relay",
+  access: "provisioningWrite",
+  summary: `${OWN}a relay is about to act on a BMC for an action that must not run twice (reset, cycle, reboot): should it stop before its result, the job fails rather than run again; 409 for a lease it no longer holds`,
+  request: { params: check.JobParams, query: check.Query, body: check.ActingBody },
+  responses: { 200: "RelayJob", 400: "RackhdError", 401: "RackhdError", 404: "RackhdError", 409: "RackhdError" },
+} as const satisfies Endpoint;

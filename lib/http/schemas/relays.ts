@@ -89,6 +89,16 @@ export const LeaseBody = {
   examples: [{ max: 4, version: "0.1.0" }],
 } as const;
 
+/** POST /relay/jobs/{id}/acting: the lease the relay holds. */
+export const ActingBody = {
+  type: "object",
+  "x-error": "Body must be a JSON object with leaseId",
+  properties: { leaseId: { type: "string", minLength: 1, maxLength: 64, "x-error": "leaseId (string) is required" } },
+  required: ["leaseId"],
+  additionalProperties: false,
+  examples: [{ leaseId: "5c1f…" }],
+} as const;
+
 /** POST /relay/jobs/{id}/result. */
 export const JobResultBody = {
   type: "object",
@@ -159,6 +169,7 @@ const jobProperties = {
     properties: { id: { type: "string" }, relay: { type: "string" }, until: isoTime },
     required: ["id", "relay", "until"],
   },
+  actingSince: isoTime,
   attempts: { type: "integer" },
   result: {
     type: "object",

@@ -38,6 +38,8 @@ export interface RelayJob {
   /** Not taken by then: it fails. */
   deadline: string;
   lease?: { id: string; relay: string; until: string };
+  /** When the relay said it was about to act on a BMC for an action that must not run twice. */
+  actingSince?: string;
   attempts: number;
   result?: { ok: boolean; output: string; error?: string; relay: string; at: string };
 }
@@ -50,10 +52,18 @@ export const MAX_ATTEMPTS = 3;
 
 export const isFinished = (job: RelayJob): boolean => job.state === "succeeded" || job.state === "failed";
 
+/**
+ * Actions that must not run twice (a second reset is a second outage): a relay says when it is
+ * about to act on one, and a job whose relay stopped after saying so is not handed out again.
+ */
+export const actsOnce = (action: JobAction): boolean => action.kind === "power" && ["reset", "cycle", "reboot"].includes(action.action);
+
+const leaseOver = (job: RelayJob, now: Date): boolean => job.lease !== undefined && Date.parse(job.lease.until) <= now.getTime();
+
 /** Takeable now: queued, or leased by a relay whose lease ran out. */
 export function isTakeable(job: RelayJob, now: Date): boolean {
   if (job.state === "queued") return Date.parse(job.deadline) > now.getTime();
-  return job.state === "leased" && job.lease !== undefined && Date.parse(job.lease.until) <= now.getTime();
+  return job.state === "leased" && leaseOver(job, now) && job.actingSince === undefined;
 }
 
 /** Why a job that is not finished should fail now, if it should. */
@@ -62,11 +72,19 @@ export function failureDue(job: RelayJob, now: Date): string | undefined {
   if (job.state === "queued" && Date.parse(job.deadline) <= now.getTime()) {
     return `No relay online for site ${job.site}: no relay took the job within ${PICKUP_DEADLINE_MS / 1000} s`;
   }
-  const leaseOver = job.lease !== undefined && Date.parse(job.lease.until) <= now.getTime();
-  if (job.state === "leased" && leaseOver && job.attempts >= MAX_ATTEMPTS) {
+  if (job.state === "leased" && leaseOver(job, now) && job.actingSince !== undefined) {
+    return `The relay stopped while acting (${describeAction(job.action)}): whether the BMC acted is unknown, and it is not done twice; read the power state before asking again`;
+  }
+  if (job.state === "leased" && leaseOver(job, now) && job.attempts >= MAX_ATTEMPTS) {
     return `The site's relays took the job ${job.attempts} times and never reported a result`;
   }
   return undefined;
+}
+
+/** The relay holding the lease is about to act on the BMC (only for actions that act once). */
+export function markActing(job: RelayJob, leaseId: string, now: Date): RelayJob {
+  if (job.state !== "leased" || job.lease?.id !== leaseId || !actsOnce(job.action)) return job;
+  return { ...job, actingSince: now.toISOString(), updatedAt: now.toISOString() };
 }
 
 export function leaseJob(job: RelayJob, relay: string, leaseId: string, now: Date, leaseMs = LEASE_MS): RelayJob {

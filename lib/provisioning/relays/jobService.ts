@@ -4,7 +4,17 @@ import type { Node } from "../nodes/node";
 import type { ObmSetting } from "../obm/obmSetting";
 import type { ProvisioningStores } from "../ports";
 import { fitsKey } from "../recordSize";
-import { failureDue, finishJob, isTakeable, type JobAction, LEASE_MS, leaseJob, PICKUP_DEADLINE_MS, type RelayJob } from "./job";
+import {
+  failureDue,
+  finishJob,
+  isTakeable,
+  type JobAction,
+  LEASE_MS,
+  leaseJob,
+  markActing,
+  PICKUP_DEADLINE_MS,
+  type RelayJob,
+} from "./job";
 import type { RelayCredential } from "./site";
 
 export interface JobRequest {
@@ -99,6 +109,22 @@ export async function findJob(stores: ProvisioningStores, id: string): Promise<R
   const job = fitsKey(id) ? await stores.relayJobs.get(id) : undefined;
   if (!job) throw new NotFoundError(`Could not find job ${id.slice(0, 64)}`);
   return job;
+}
+
+/** POST /relay/jobs/{id}/acting: the relay holding the lease is about to act; 409 when it no longer holds it. */
+export async function startActing(
+  stores: ProvisioningStores,
+  relay: RelayCredential,
+  id: string,
+  leaseId: string,
+  now: Date,
+): Promise<RelayJob> {
+  const job = await findJob(stores, id);
+  if (job.site !== relay.site) throw new NotFoundError(`Could not find job ${id}`);
+  if (job.state !== "leased" || job.lease?.id !== leaseId || Date.parse(job.lease.until) <= now.getTime()) {
+    throw new ConflictError(`Job ${id} is no longer leased by ${leaseId}`);
+  }
+  return (await stores.relayJobs.update(id, (stored) => markActing(stored, leaseId, now))) ?? job;
 }
 
 /**

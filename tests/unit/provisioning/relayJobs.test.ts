@@ -1,6 +1,6 @@
 import { apiContextFor } from "../../../lib/provisioning/apiContext";
 import { LEASE_MS, MAX_ATTEMPTS, PICKUP_DEADLINE_MS } from "../../../lib/provisioning/relays/job";
-import { enqueueJob, leaseJobs, recordResult, siteJobs } from "../../../lib/provisioning/relays/jobService";
+import { enqueueJob, leaseJobs, recordResult, siteJobs, startActing } from "../../../lib/provisioning/relays/jobService";
 import { setNodeSite } from "../../../lib/provisioning/relays/nodeSite";
 import { reportJobResult } from "../../../lib/provisioning/relays/relayResults";
 import { authenticateRelay, createRelayCredential, createSite, deleteSite } from "../../../lib/provisioning/relays/siteService";
@@ -74,6 +74,33 @@ describe("relay jobs", () => {
     // The same result again (a relay that did not hear the answer) changes nothing.
     const again = await recordResult(stores, relayB, job.id, { leaseId: second.lease!.id, ok: false, output: "" }, at(LEASE_MS + 3));
     expect(again).toMatchObject({ first: false, job: { state: "succeeded", result: { output: "Chassis Power Control: Up/On" } } });
+  });
+
+  it("never runs a reset twice: a relay that stopped after saying it was acting leaves the job failed, not handed out", async () => {
+    const { stores, site, node, relayA, relayB } = await setUp();
+    const reset = await enqueueJob(
+      stores,
+      { node, obm: node.obmSettings[0], action: { kind: "power", action: "reset" }, requestedBy: "test" },
+      t0,
+    );
+    const [taken] = await leaseJobs(stores, relayA, 1, t0);
+    await expect(startActing(stores, relayB, reset.id, "not-its-lease", t0)).rejects.toMatchObject({ kind: "conflict" });
+    expect((await startActing(stores, relayA, reset.id, taken.lease!.id, at(10))).actingSince).toBe(at(10).toISOString());
+    expect(await leaseJobs(stores, relayB, 1, at(LEASE_MS))).toEqual([]);
+    const [failed] = (await siteJobs(stores, site.id, at(LEASE_MS))).filter((job) => job.id === reset.id);
+    expect(failed).toMatchObject({
+      state: "failed",
+      result: { error: expect.stringMatching(/^The relay stopped while acting \(power reset\)/) },
+    });
+    // An action that may run twice (power on) is handed out again instead.
+    const on = await enqueueJob(
+      stores,
+      { node, obm: node.obmSettings[0], action: { kind: "power", action: "on" }, requestedBy: "test" },
+      at(LEASE_MS),
+    );
+    const [first] = await leaseJobs(stores, relayA, 1, at(LEASE_MS));
+    expect((await startActing(stores, relayA, on.id, first.lease!.id, at(LEASE_MS + 1))).actingSince).toBeUndefined();
+    expect(await leaseJobs(stores, relayB, 1, at(2 * LEASE_MS))).toEqual([expect.objectContaining({ id: on.id, attempts: 2 })]);
   });
 
   it("makes one job of the same id asked for twice (a workflow's task)", async () => {

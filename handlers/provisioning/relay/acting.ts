@@ -1,0 +1,15 @@
+import { endpoint } from "../../../lib/http/endpoint";
+import { header } from "../../../lib/http/event";
+import { ok } from "../../../lib/http/responses";
+import { relayJobActing } from "../../../lib/http/routes/relays";
+import { viewJob } from "../../../lib/provisioning/relays/job";
+import { startActing } from "../../../lib/provisioning/relays/jobService";
+import { authenticateRelay } from "../../../lib/provisioning/relays/siteService";
+import { provisioningStores } from "../../../lib/store/compositionRoot";
+
+export const handler = endpoint(relayJobActing, async ({ event, params, readBody }) => {
+  const stores = await provisioningStores();
+  const now = new Date();
+  const relay = await authenticateRelay(stores, header(event, "authorization"), undefined, now);
+  return ok(viewJob(await startActing(stores, relay, params.id, (await readBody()).leaseId, now)));
+});
