@@ -1,4 +1,4 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,6 +7,7 @@ import { ipmiToolsMissing, startIpmiSim } from "../support/ipmiSim";
 import { freePort, http, type OfflineServer, startOffline } from "../support/offlineServer";
 import { qmpMachine } from "../support/qmpMachine";
 import { startRedfishBmc } from "../support/redfishBmc";
+import { type RelayProcess, startRelayProcess } from "../support/relayProcess";
 import { type BootAssets, bootAssets } from "./support/bootAssets";
 import { machineArgs } from "./support/qemu";
 import { type StaticServer, serveFiles } from "./support/staticServer";
@@ -75,8 +76,7 @@ describe.each(KINDS)("an install with no person through a site's relay: %s BMC (
   let server: OfflineServer;
   let repo: StaticServer;
   let bmc: Bmc;
-  let relay: ChildProcess;
-  let relayLog = "";
+  let relay: RelayProcess;
   let scratch: string;
   let node: string;
   const serial = () => bmc.serial();
@@ -91,7 +91,8 @@ describe.each(KINDS)("an install with no person through a site's relay: %s BMC (
     for (;;) {
       const workflow = (await api("GET", `/workflows/${instanceId}`)).body;
       if (workflow._status !== "running") return workflow;
-      if (Date.now() > until) throw new Error(`still running after ${withinMs} ms\nserial:\n${serial().slice(-3000)}\nrelay:\n${relayLog}`);
+      if (Date.now() > until)
+        throw new Error(`still running after ${withinMs} ms\nserial:\n${serial().slice(-3000)}\nrelay:\n${relay.log()}`);
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
   };
@@ -111,24 +112,14 @@ describe.each(KINDS)("an install with no person through a site's relay: %s BMC (
     bmc = await startBmc(kind, assets.qemu, qemuArgs, scratch);
     const site = (await api("POST", "/sites", { name: "lights-out" })).body.id;
     const { token } = (await api("POST", `/sites/${site}/relays`, {})).body;
-    execFileSync("npm", ["run", "relay:build"], { cwd: join(__dirname, "../.."), stdio: "ignore" });
-    relay = spawn(process.execPath, [join(__dirname, "../../dist/relay.cjs"), "--api", server.baseUrl], {
-      env: { ...process.env, RELAY_TOKEN: token },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    relay.stdout?.on("data", (chunk) => {
-      relayLog += chunk;
-    });
-    relay.stderr?.on("data", (chunk) => {
-      relayLog += chunk;
-    });
+    relay = startRelayProcess(server.baseUrl, token, []);
     node = (await api("POST", "/nodes", { name: `lights-out-${kind}`, identifiers: [MACS[kind]] })).body.id;
     expect((await api("POST", `/nodes/${node}/obm`, bmc.obm)).status).toBe(201);
     expect((await api("PUT", `/nodes/${node}/site`, { site })).status).toBe(200);
   });
 
   afterAll(async () => {
-    relay?.kill("SIGTERM");
+    relay?.stop();
     await bmc?.stop();
     await server?.stop();
     await repo?.close();

@@ -1,10 +1,11 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { publishMicrokernel } from "../../microkernel/cli";
 import { buildInitramfs, buildMicrokernelInitramfs } from "../../microkernel/initramfs";
 import { freePort, http, type OfflineServer, startOffline } from "../support/offlineServer";
+import { type RelayProcess, startRelayProcess } from "../support/relayProcess";
 import { type BootAssets, bootAssets } from "./support/bootAssets";
 import { bootMachine, type Firmware } from "./support/qemu";
 import { type StaticServer, serveFiles } from "./support/staticServer";
@@ -46,8 +47,7 @@ describe.each(["direct", "relay"])("network boot of a real machine (QEMU, iPXE),
   const viaRelay = mode === "relay";
   let assets: BootAssets;
   let server: OfflineServer;
-  let relay: ChildProcess | undefined;
-  let relayLog = "";
+  let relay: RelayProcess | undefined;
   let bootBase = "";
   let site = "";
   let repo: StaticServer;
@@ -73,30 +73,16 @@ describe.each(["direct", "relay"])("network boot of a real machine (QEMU, iPXE),
       // The site's relay serves the machines; the service answers boot requests from it only.
       site = (await api("POST", "/sites", { name: "qemu-lab" })).body.id;
       const { token } = (await api("POST", `/sites/${site}/relays`, {})).body;
-      execFileSync("npm", ["run", "relay:build"], { cwd: join(__dirname, "../.."), stdio: "ignore" });
       const relayPort = await freePort();
       bootBase = `http://${HOST}:${relayPort}`;
-      relay = spawn(
-        process.execPath,
-        [join(__dirname, "../../dist/relay.cjs"), "--api", server.baseUrl, "--listen", `127.0.0.1:${relayPort}`, "--public-url", bootBase],
-        { env: { ...process.env, RELAY_TOKEN: token }, stdio: ["ignore", "pipe", "pipe"] },
-      );
-      relay.stdout?.on("data", (chunk) => {
-        relayLog += chunk;
-      });
-      relay.stderr?.on("data", (chunk) => {
-        relayLog += chunk;
-      });
-      for (let tries = 0; !relayLog.includes("boot: serving"); tries += 1) {
-        if (tries > 100) throw new Error(`the relay did not start:\n${relayLog}`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      relay = startRelayProcess(server.baseUrl, token, ["--listen", `127.0.0.1:${relayPort}`, "--public-url", bootBase]);
+      await relay.waitFor("boot: serving");
     }
   });
 
   afterAll(async () => {
-    relay?.kill("SIGTERM");
-    if (relay && relayLog.includes("FAILED")) process.stdout.write(`relay log:\n${relayLog}\n`);
+    relay?.stop();
+    if (relay && relay.log().includes("FAILED")) process.stdout.write(`relay log:\n${relay.log()}\n`);
     await server?.stop();
     await repo?.close();
     if (scratch) rmSync(scratch, { recursive: true, force: true });

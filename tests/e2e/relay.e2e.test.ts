@@ -1,10 +1,8 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { join } from "node:path";
 import { type IpmiSim, ipmiToolsMissing, startIpmiSim } from "../support/ipmiSim";
 import { http, type OfflineServer, startOffline } from "../support/offlineServer";
+import { jobEnded, type RelayProcess, startRelayProcess } from "../support/relayProcess";
 
 jest.setTimeout(240_000);
-const ROOT = join(__dirname, "../..");
 const A = "/api/1.1";
 const PASSWORD = "Bmc-Pa55word";
 
@@ -20,8 +18,7 @@ if (missing.length > 0) process.stdout.write(`relay e2e: not run: missing ${miss
 (missing.length === 0 ? describe : describe.skip)("a site's relay driving a real IPMI BMC", () => {
   let server: OfflineServer;
   let bmc: IpmiSim;
-  let relay: ChildProcess;
-  let relayLog = "";
+  let relay: RelayProcess;
   let site: string;
   let credential: { id: string; token: string };
   const api = (method: string, path: string, body?: unknown) =>
@@ -39,41 +36,18 @@ if (missing.length > 0) process.stdout.write(`relay e2e: not run: missing ${miss
     return node.id as string;
   };
 
-  /** Waits (bounded) for the job to end; answers it as an operator sees it. */
-  const ended = async (jobId: string, withinMs = 30_000) => {
-    const until = Date.now() + withinMs;
-    while (Date.now() < until) {
-      const job = (await api("GET", `/sites/${site}/jobs`)).body.find((candidate: { id: string }) => candidate.id === jobId);
-      if (job && (job.state === "succeeded" || job.state === "failed")) return job;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    throw new Error(`job ${jobId} did not end within ${withinMs} ms; relay log:\n${relayLog}`);
-  };
+  const ended = (jobId: string) => jobEnded(server.baseUrl, site, jobId, relay.log);
 
   beforeAll(async () => {
     bmc = await startIpmiSim(PASSWORD);
     server = await startOffline({ DEMO_NODES: "off" });
     site = (await api("POST", "/sites", { name: "lab-1" })).body.id;
     credential = (await api("POST", `/sites/${site}/relays`, { name: "relay-a" })).body;
-    execFileSync("npm", ["run", "relay:build"], { cwd: ROOT, stdio: "ignore" });
-    relay = spawn(
-      process.execPath,
-      [join(ROOT, "dist/relay.cjs"), "--api", server.baseUrl, "--busy-poll-ms", "200", "--idle-poll-ms", "500"],
-      {
-        env: { ...process.env, RELAY_TOKEN: credential.token },
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
-    relay.stdout?.on("data", (chunk) => {
-      relayLog += chunk;
-    });
-    relay.stderr?.on("data", (chunk) => {
-      relayLog += chunk;
-    });
+    relay = startRelayProcess(server.baseUrl, credential.token, ["--busy-poll-ms", "200", "--idle-poll-ms", "500"]);
   });
 
   afterAll(async () => {
-    relay?.kill("SIGTERM");
+    relay?.stop();
     await server?.stop();
     await bmc?.stop();
   });
@@ -111,7 +85,7 @@ if (missing.length > 0) process.stdout.write(`relay e2e: not run: missing ${miss
     expect(audit.slice(0, 3).map((job: { requestedBy: string }) => job.requestedBy)).toEqual(
       Array(3).fill("anyone (PROVISIONING_AUTH off)"),
     );
-    expect(relayLog).not.toContain(PASSWORD);
+    expect(relay.log()).not.toContain(PASSWORD);
   });
 
   it("runs a workflow's OBM steps through the relay: set-boot-pxe and reboot end with the BMC's answers, the install waits for the machine", async () => {
@@ -157,7 +131,7 @@ if (missing.length > 0) process.stdout.write(`relay e2e: not run: missing ${miss
       for (;;) {
         const answer = await api("GET", `/pollers/${id}/data/current`);
         if (answer.status === 200) return answer.body[0];
-        if (Date.now() > until) throw new Error(`no sample for poller ${id}; relay log:\n${relayLog}`);
+        if (Date.now() > until) throw new Error(`no sample for poller ${id}; relay log:\n${relay.log()}`);
         await new Promise((resolve) => setTimeout(resolve, 300));
       }
     };

@@ -1,10 +1,8 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { join } from "node:path";
 import { freePort, http, type OfflineServer, onDynamoDb, startOffline } from "../support/offlineServer";
+import { type RelayProcess, startRelayProcess } from "../support/relayProcess";
 
 jest.setTimeout(180_000);
-const ROOT = join(__dirname, "../..");
 const A = "/api/1.1";
 
 /**
@@ -15,8 +13,7 @@ const A = "/api/1.1";
  */
 describe("boot traffic through a site's relay (BOOT_VIA_RELAY=on)", () => {
   let server: OfflineServer;
-  let relay: ChildProcess;
-  let relayLog = "";
+  let relay: RelayProcess;
   let boot: string;
   let site: string;
   const api = (method: string, path: string, body?: unknown) =>
@@ -29,27 +26,14 @@ describe("boot traffic through a site's relay (BOOT_VIA_RELAY=on)", () => {
     server = await startOffline({ DEMO_NODES: "off", BOOT_VIA_RELAY: "on" });
     site = (await api("POST", "/sites", { name: "boot-lab" })).body.id;
     const { token } = (await api("POST", `/sites/${site}/relays`, {})).body;
-    execFileSync("npm", ["run", "relay:build"], { cwd: ROOT, stdio: "ignore" });
     const port = await freePort();
     boot = `http://127.0.0.1:${port}`;
-    relay = spawn(process.execPath, [join(ROOT, "dist/relay.cjs"), "--api", server.baseUrl, "--listen", `127.0.0.1:${port}`], {
-      env: { ...process.env, RELAY_TOKEN: token },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    relay.stdout?.on("data", (chunk) => {
-      relayLog += chunk;
-    });
-    relay.stderr?.on("data", (chunk) => {
-      relayLog += chunk;
-    });
-    for (let tries = 0; !relayLog.includes("boot: serving"); tries += 1) {
-      if (tries > 100) throw new Error(`the relay did not start:\n${relayLog}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    relay = startRelayProcess(server.baseUrl, token, ["--listen", `127.0.0.1:${port}`]);
+    await relay.waitFor("boot: serving");
   });
 
   afterAll(async () => {
-    relay?.kill("SIGTERM");
+    relay?.stop();
     await server?.stop();
   });
 

@@ -1,10 +1,8 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { join } from "node:path";
 import { http, type OfflineServer, startOffline } from "../support/offlineServer";
 import { type RedfishBmc, startRedfishBmc } from "../support/redfishBmc";
+import { jobEnded, type RelayProcess, startRelayProcess } from "../support/relayProcess";
 
 jest.setTimeout(180_000);
-const ROOT = join(__dirname, "../..");
 const A = "/api/1.1";
 
 /**
@@ -15,8 +13,7 @@ const A = "/api/1.1";
 describe("a site's relay driving a Redfish BMC", () => {
   let server: OfflineServer;
   let bmc: RedfishBmc;
-  let relay: ChildProcess;
-  let relayLog = "";
+  let relay: RelayProcess;
   let site: string;
   const api = (method: string, path: string, body?: unknown) =>
     http(server.baseUrl, method, `${A}${path}`, {
@@ -29,15 +26,7 @@ describe("a site's relay driving a Redfish BMC", () => {
     expect((await api("PUT", `/nodes/${node.id}/site`, { site })).status).toBe(200);
     return node.id as string;
   };
-  const ended = async (jobId: string) => {
-    const until = Date.now() + 30_000;
-    while (Date.now() < until) {
-      const job = (await api("GET", `/sites/${site}/jobs`)).body.find((candidate: { id: string }) => candidate.id === jobId);
-      if (job && (job.state === "succeeded" || job.state === "failed")) return job;
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    throw new Error(`job ${jobId} did not end; relay log:\n${relayLog}`);
-  };
+  const ended = (jobId: string) => jobEnded(server.baseUrl, site, jobId, relay.log);
   const act = async (node: string, body: unknown) => ended((await api("POST", `/nodes/${node}/power`, body)).body.id);
 
   beforeAll(async () => {
@@ -45,25 +34,11 @@ describe("a site's relay driving a Redfish BMC", () => {
     server = await startOffline({ DEMO_NODES: "off" });
     site = (await api("POST", "/sites", { name: "redfish-lab" })).body.id;
     const { token } = (await api("POST", `/sites/${site}/relays`, {})).body;
-    execFileSync("npm", ["run", "relay:build"], { cwd: ROOT, stdio: "ignore" });
-    relay = spawn(
-      process.execPath,
-      [join(ROOT, "dist/relay.cjs"), "--api", server.baseUrl, "--busy-poll-ms", "200", "--idle-poll-ms", "500"],
-      {
-        env: { ...process.env, RELAY_TOKEN: token },
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
-    relay.stdout?.on("data", (chunk) => {
-      relayLog += chunk;
-    });
-    relay.stderr?.on("data", (chunk) => {
-      relayLog += chunk;
-    });
+    relay = startRelayProcess(server.baseUrl, token, ["--busy-poll-ms", "200", "--idle-poll-ms", "500"]);
   });
 
   afterAll(async () => {
-    relay?.kill("SIGTERM");
+    relay?.stop();
     await server?.stop();
     await bmc?.close();
   });
@@ -88,7 +63,7 @@ describe("a site's relay driving a Redfish BMC", () => {
     expect(bmc.system().IndicatorLED).toBe("Lit");
     // reboot of a machine that is on: a restart.
     expect(await act(node, { action: "reboot" })).toMatchObject({ state: "succeeded", result: { output: "ResetType ForceRestart" } });
-    expect(relayLog).not.toContain("calvin");
+    expect(relay.log()).not.toContain("calvin");
   });
 
   it("verifies the BMC's certificate by default, and says so when it cannot", async () => {

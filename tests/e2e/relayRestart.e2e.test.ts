@@ -1,10 +1,8 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { join } from "node:path";
 import { type IpmiSim, ipmiToolsMissing, startIpmiSim } from "../support/ipmiSim";
 import { http, type OfflineServer, startOffline } from "../support/offlineServer";
+import { type RelayProcess, startRelayProcess } from "../support/relayProcess";
 
 jest.setTimeout(180_000);
-const ROOT = join(__dirname, "../..");
 const A = "/api/1.1";
 const PASSWORD = "Bmc-Pa55word";
 
@@ -18,8 +16,7 @@ const missing = ipmiToolsMissing();
 (missing.length === 0 ? describe : describe.skip)("a relay restarted in the middle of a job", () => {
   let server: OfflineServer;
   let bmc: IpmiSim;
-  let relay: ChildProcess | undefined;
-  let relayLog = "";
+  let relay: RelayProcess | undefined;
   let token: string;
   let site: string;
   const api = (method: string, path: string, body?: unknown) =>
@@ -27,26 +24,24 @@ const missing = ipmiToolsMissing();
       headers: body === undefined ? {} : { "content-type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
+  const logs: string[] = [];
   const startRelay = () => {
-    relay = spawn(
-      process.execPath,
-      [join(ROOT, "dist/relay.cjs"), "--api", server.baseUrl, "--busy-poll-ms", "200", "--idle-poll-ms", "300"],
-      {
-        env: { ...process.env, RELAY_TOKEN: token },
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
-    relay.stdout?.on("data", (chunk) => {
-      relayLog += chunk;
+    relay = startRelayProcess(server.baseUrl, token, ["--busy-poll-ms", "200", "--idle-poll-ms", "300"]);
+    const started = relay;
+    logs.push("");
+    const at = logs.length - 1;
+    started.child.on("exit", () => {
+      logs[at] = started.log();
     });
   };
+  const relayLog = () => [...logs.slice(0, -1), relay?.log() ?? ""].join("\n--- restarted ---\n");
   const jobOf = async (id: string) => (await api("GET", `/sites/${site}/jobs`)).body.find((job: { id: string }) => job.id === id);
   const until = async (id: string, done: (job: { state: string }) => boolean, withinMs: number) => {
     const end = Date.now() + withinMs;
     for (;;) {
       const job = await jobOf(id);
       if (job && done(job)) return job;
-      if (Date.now() > end) throw new Error(`job ${id} is ${job?.state} after ${withinMs} ms; relay log:\n${relayLog}`);
+      if (Date.now() > end) throw new Error(`job ${id} is ${job?.state} after ${withinMs} ms; relay log:\n${relayLog()}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   };
@@ -56,11 +51,10 @@ const missing = ipmiToolsMissing();
     server = await startOffline({ DEMO_NODES: "off", RELAY_LEASE_SECONDS: "3" });
     site = (await api("POST", "/sites", { name: "restart-lab" })).body.id;
     token = (await api("POST", `/sites/${site}/relays`, {})).body.token;
-    execFileSync("npm", ["run", "relay:build"], { cwd: ROOT, stdio: "ignore" });
   });
 
   afterAll(async () => {
-    relay?.kill("SIGKILL");
+    relay?.stop("SIGKILL");
     await server?.stop();
     await bmc?.stop();
   });
@@ -76,7 +70,7 @@ const missing = ipmiToolsMissing();
     const job = (await api("POST", `/nodes/${node}/power`, { action: "on" })).body;
     await until(job.id, (current) => current.state === "leased", 15_000);
     await new Promise((resolve) => setTimeout(resolve, 300)); // it is now waiting for the slow BMC
-    relay?.kill("SIGKILL");
+    relay?.stop("SIGKILL");
     expect((await jobOf(job.id)).state).toBe("leased");
 
     startRelay();
