@@ -107,3 +107,123 @@ describe("SKU choice (RackHD's generate-sku)", () => {
     expect(chooseSku([miss], catalogs)).toBeNull();
   });
 });
+
+/** Every operator both ways and at its boundaries (the mutation run found them tested one way only). */
+describe("each rule operator, both ways and at its boundaries", () => {
+  const at = (value: unknown, rule: Record<string, unknown>) => rulesPass([{ path: "c.v", ...rule }], { c: { v: value } });
+
+  it.each([
+    ["min", 5, 5, true],
+    ["min", 4, 5, false],
+    ["max", 5, 5, true],
+    ["max", 6, 5, false],
+    ["greaterThan", 5, 5, false],
+    ["greaterThan", 6, 5, true],
+    ["lessThan", 5, 5, false],
+    ["lessThan", 4, 5, true],
+    ["minLength", "abc", 3, true],
+    ["minLength", "ab", 3, false],
+    ["maxLength", "abc", 3, true],
+    ["maxLength", "abcd", 3, false],
+  ])("%s: %j against %j → %s", (rule, value, arg, passes) => {
+    expect(at(value, { [rule]: arg })).toBe(passes);
+  });
+
+  it.each([
+    ["ipv6", "fe80::1", true],
+    ["ipv6", "10.0.0.1", false],
+    ["ipv6", "::ffff:10.0.0.1", true],
+    ["ipv4", "10.0.0.1", true],
+    ["ipv4", "fe80::1", false],
+    ["ip", "10.0.0.1", true],
+    ["ip", "fe80::1", true],
+    ["ip", "host", false],
+    ["uuid", "123e4567-e89b-12d3-a456-426614174000", true],
+    ["uuid", "123e4567", false],
+    ["string", "x", true],
+    ["string", 1, false],
+    ["number", "1.5", true],
+    ["number", " ", false],
+    ["numeric", "-1.5", true],
+    ["numeric", "1e3", false],
+    ["integer", "-7", true],
+    ["integer", "7.1", false],
+    ["boolean", "true", true],
+    ["boolean", "yes", false],
+    ["array", [1], true],
+    ["array", "1", false],
+    ["required", "x", true],
+    ["required", "", false],
+    ["empty", "", true],
+    ["empty", "x", false],
+    ["notEmpty", "x", true],
+    ["notEmpty", "", false],
+  ])("%s of %j → %s, and an argument of false skips it", (rule, value, passes) => {
+    expect(at(value, { [rule]: true })).toBe(passes);
+    expect(at(value, { [rule]: false })).toBe(true);
+  });
+
+  it("holds the numeric rules' order for any numbers, and passes them for a value that is no number", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: -1000, max: 1000 }), fc.integer({ min: -1000, max: 1000 }), (n, arg) => {
+        expect(at(n, { min: arg })).toBe(n >= arg);
+        expect(at(n, { max: arg })).toBe(n <= arg);
+        expect(at(n, { greaterThan: arg })).toBe(n > arg);
+        expect(at(n, { lessThan: arg })).toBe(n < arg);
+        expect(at(`${n}`, { min: arg })).toBe(n >= arg);
+        expect(at("not a number", { min: arg, max: arg, greaterThan: arg, lessThan: arg })).toBe(true);
+      }),
+    );
+  });
+
+  it("makes each rule and its negation disagree, for any value", () => {
+    fc.assert(
+      fc.property(
+        fc.string({ maxLength: 12 }),
+        fc.string({ maxLength: 4 }),
+        fc.array(fc.string({ maxLength: 4 }), { maxLength: 4 }),
+        (value, part, list) => {
+          expect(at(value, { contains: part })).toBe(!at(value, { notContains: part }));
+          expect(at(value, { in: list })).toBe(!at(value, { notIn: list }));
+          const pattern = part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+          expect(at(value, { regex: pattern })).toBe(!at(value, { notRegex: pattern }));
+          expect(at(value, { equals: value })).toBe(true);
+          expect(at(value, { equals: `${value}x` })).toBe(false);
+        },
+      ),
+    );
+  });
+
+  it("knows every operator it documents", () => {
+    expect(RULE_NAMES.sort()).toEqual(
+      [
+        "array",
+        "boolean",
+        "contains",
+        "empty",
+        "equals",
+        "greaterThan",
+        "in",
+        "integer",
+        "ip",
+        "ipv4",
+        "ipv6",
+        "lessThan",
+        "max",
+        "maxLength",
+        "min",
+        "minLength",
+        "notContains",
+        "notEmpty",
+        "notIn",
+        "notRegex",
+        "number",
+        "numeric",
+        "regex",
+        "required",
+        "string",
+        "uuid",
+      ].sort(),
+    );
+  });
+});
