@@ -1,9 +1,4 @@
-import { endpoint } from "../../../lib/http/endpoint";
-import { pagedAnswer } from "../../../lib/http/paging";
 import { taskLibrary } from "../../../lib/http/routes/provisioning";
-import { taskLibrary as library } from "../../../lib/provisioning/graphs/libraryService";
-import { provisioningStores } from "../../../lib/store/compositionRoot";
+import { taskDefinitionsOf } from "./taskDefinitions";
 
-export const handler = endpoint(taskLibrary, async ({ event, query }) =>
-  pagedAnswer(event, query, await library(await provisioningStores()), (page) => page),
-);
+export const handler = taskDefinitionsOf(taskLibrary);

@@ -1,9 +1,5 @@
-import { endpoint } from "../../../lib/http/endpoint";
-import { pagedAnswer } from "../../../lib/http/paging";
 import { taskList } from "../../../lib/http/routes/provisioning";
-import { taskLibrary as library } from "../../../lib/provisioning/graphs/libraryService";
-import { provisioningStores } from "../../../lib/store/compositionRoot";
+import { taskDefinitionsOf } from "./taskDefinitions";
 
-export const handler = endpoint(taskList, async ({ event, query }) =>
-  pagedAnswer(event, query, await library(await provisioningStores()), (page) => page),
-);
+/** GET /workflows/tasks: the same answer as /workflows/tasks/library (RackHD served both). */
+export const handler = taskDefinitionsOf(taskList);
