@@ -174,10 +174,10 @@ describe("provisioning service over HTTP (RackHD quick start with the node simul
       "Unable to run multiple task graphs against a single target.",
     );
     expect((await call("DELETE", `/api/1.1/nodes/${nodeId}`)).status).toBe(409);
-    // An OBM service that needs hardware fails its task with a clear message.
+    // An IPMI node that belongs to no site: no relay can drive its BMC, and its task says so.
     const reboot = await call("POST", `/api/1.1/nodes/${ipmiNode.body.id}/workflows?name=Graph.Reboot.Node`);
     expect(reboot.body._status).toBe("failed");
-    expect((Object.values(reboot.body.tasks)[0] as any).error).toMatch(/ipmi-obm-service cannot reboot/);
+    expect((Object.values(reboot.body.tasks)[0] as any).error).toMatch(/belongs to no site: a relay of its site drives its BMC/);
   });
 
   it("never sends a plaintext password back, in any response of the run", async () => {
