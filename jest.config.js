@@ -27,6 +27,8 @@ const shared = {
     "^.+\\.(t|j)s$": ["@swc/jest", { jsc: { parser: { syntax: "typescript" }, target: "es2022" }, module: { type: "commonjs" } }],
   },
   setupFiles: ["<rootDir>/tests/support/quietEnv.ts"],
+  // StrykerJS copies the project there while it runs (npm run test:mutation).
+  modulePathIgnorePatterns: ["<rootDir>/.stryker-tmp/"],
 };
 
 const dynamoDbLocal = {

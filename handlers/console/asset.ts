@@ -1,8 +1,8 @@
 import { CONSOLE_FILES } from "../../lib/http/console/consoleFiles";
+import { consoleAsset } from "../../lib/http/console/routes";
 import { endpoint } from "../../lib/http/endpoint";
 import { header } from "../../lib/http/event";
 import { json } from "../../lib/http/responses";
-import { consoleAsset } from "../../lib/http/routes/console";
 
 /** A name is its content's hash: the same name is the same bytes forever. Gzipped for a browser that takes it. */
 export const handler = endpoint(consoleAsset, async ({ event, params }) => {

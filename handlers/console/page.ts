@@ -1,6 +1,6 @@
 import { CONSOLE_POLICY, consoleHtml } from "../../lib/http/console/consolePage";
+import { consolePage } from "../../lib/http/console/routes";
 import { endpoint } from "../../lib/http/endpoint";
-import { consolePage } from "../../lib/http/routes/console";
 
 /** The page names this deployment's assets, so it is never cached; whatever precedes /console (a stage) prefixes them. */
 export const handler = endpoint(consolePage, async ({ event }) => ({

@@ -1,7 +1,7 @@
 import { endpoint } from "../../lib/http/endpoint";
 import { serializable } from "../../lib/http/openapi/serializables";
+import { schemaEntry } from "../../lib/http/provisioning/docs/routes";
 import { noContent, ok } from "../../lib/http/responses";
-import { schemaEntry } from "../../lib/http/routes/provisioning";
 
 /** 204 for an unknown id, as RackHD answered. */
 export const handler = endpoint(schemaEntry, async ({ params }) => {

@@ -2,7 +2,7 @@ import { endpoint } from "../../lib/http/endpoint";
 import { idempotentWith } from "../../lib/http/idempotentRequest";
 import { presentTasks } from "../../lib/http/presenters/taskPresenter";
 import { created } from "../../lib/http/responses";
-import { createTask } from "../../lib/http/routes/tasks";
+import { createTask } from "../../lib/http/tasks/routes";
 import { idempotencyStore, taskStore } from "../../lib/store/compositionRoot";
 import * as tasks from "../../lib/tasks/taskService";
 

@@ -1,7 +1,7 @@
 import { endpoint } from "../../lib/http/endpoint";
 import { presentTasks } from "../../lib/http/presenters/taskPresenter";
 import { ok } from "../../lib/http/responses";
-import { getTask } from "../../lib/http/routes/tasks";
+import { getTask } from "../../lib/http/tasks/routes";
 import { taskStore } from "../../lib/store/compositionRoot";
 import * as tasks from "../../lib/tasks/taskService";
 

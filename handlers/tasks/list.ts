@@ -1,7 +1,7 @@
 import { endpoint } from "../../lib/http/endpoint";
 import { pagedAnswer } from "../../lib/http/paging";
 import { presentTasks } from "../../lib/http/presenters/taskPresenter";
-import { listTasks } from "../../lib/http/routes/tasks";
+import { listTasks } from "../../lib/http/tasks/routes";
 import { taskStore } from "../../lib/store/compositionRoot";
 import * as tasks from "../../lib/tasks/taskService";
 

@@ -1,6 +1,6 @@
 import { endpoint } from "../../lib/http/endpoint";
 import { ok } from "../../lib/http/responses";
-import { deleteTask } from "../../lib/http/routes/tasks";
+import { deleteTask } from "../../lib/http/tasks/routes";
 import { taskStore } from "../../lib/store/compositionRoot";
 import * as tasks from "../../lib/tasks/taskService";
 

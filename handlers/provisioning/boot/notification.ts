@@ -1,7 +1,7 @@
 import { settings } from "../../../lib/config/settings";
 import { endpoint } from "../../../lib/http/endpoint";
+import { notification } from "../../../lib/http/provisioning/boot/routes";
 import { created } from "../../../lib/http/responses";
-import { notification } from "../../../lib/http/routes/provisioning";
 import { notify } from "../../../lib/provisioning/boot/bootService";
 import { bootGate, provisioningStores } from "../../../lib/store/compositionRoot";
 

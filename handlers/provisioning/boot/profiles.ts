@@ -1,9 +1,9 @@
 import { settings } from "../../../lib/config/settings";
 import { relayOf } from "../../../lib/http/bootGate";
 import { endpoint } from "../../../lib/http/endpoint";
+import { bootProfile } from "../../../lib/http/provisioning/boot/routes";
 import { apiContext } from "../../../lib/http/requestContext";
 import { text } from "../../../lib/http/responses";
-import { bootProfile } from "../../../lib/http/routes/provisioning";
 import { bootProfile as profile } from "../../../lib/provisioning/boot/bootService";
 import { bootGate, provisioningStores } from "../../../lib/store/compositionRoot";
 

@@ -1,7 +1,7 @@
 import { endpoint } from "../../../lib/http/endpoint";
+import { switchProfile } from "../../../lib/http/provisioning/boot/routes";
 import { apiContext } from "../../../lib/http/requestContext";
 import { text } from "../../../lib/http/responses";
-import { switchProfile } from "../../../lib/http/routes/provisioning";
 import { switchProfile as profile } from "../../../lib/provisioning/boot/switchProfile";
 import { bootGate, provisioningStores } from "../../../lib/store/compositionRoot";
 

@@ -1,8 +1,8 @@
 import { settings } from "../../../lib/config/settings";
 import { endpoint } from "../../../lib/http/endpoint";
+import { nodeTemplate } from "../../../lib/http/provisioning/boot/routes";
 import { apiContext } from "../../../lib/http/requestContext";
 import { text } from "../../../lib/http/responses";
-import { nodeTemplate } from "../../../lib/http/routes/provisioning";
 import { nodeTemplate as template } from "../../../lib/provisioning/boot/bootService";
 import { bootGate, provisioningStores } from "../../../lib/store/compositionRoot";
 

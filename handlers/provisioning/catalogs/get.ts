@@ -1,6 +1,6 @@
 import { endpoint } from "../../../lib/http/endpoint";
+import { getCatalog } from "../../../lib/http/provisioning/catalogs/routes";
 import { ok } from "../../../lib/http/responses";
-import { getCatalog } from "../../../lib/http/routes/discovery";
 import { getCatalog as get } from "../../../lib/provisioning/catalogs/catalogService";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 

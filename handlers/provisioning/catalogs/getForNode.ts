@@ -1,6 +1,6 @@
 import { endpoint } from "../../../lib/http/endpoint";
+import { getNodeCatalog } from "../../../lib/http/provisioning/catalogs/routes";
 import { ok } from "../../../lib/http/responses";
-import { getNodeCatalog } from "../../../lib/http/routes/discovery";
 import { nodeCatalogOfSource } from "../../../lib/provisioning/catalogs/catalogService";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 

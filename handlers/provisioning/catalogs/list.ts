@@ -1,6 +1,6 @@
 import { endpoint } from "../../../lib/http/endpoint";
 import { pagedAnswer, withoutPaging } from "../../../lib/http/paging";
-import { listCatalogs } from "../../../lib/http/routes/discovery";
+import { listCatalogs } from "../../../lib/http/provisioning/catalogs/routes";
 import { listCatalogs as list } from "../../../lib/provisioning/catalogs/catalogService";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 

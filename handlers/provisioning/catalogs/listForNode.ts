@@ -1,6 +1,6 @@
 import { endpoint } from "../../../lib/http/endpoint";
 import { pagedAnswer } from "../../../lib/http/paging";
-import { listNodeCatalogs } from "../../../lib/http/routes/discovery";
+import { listNodeCatalogs } from "../../../lib/http/provisioning/catalogs/routes";
 import { nodeCatalogs } from "../../../lib/provisioning/catalogs/catalogService";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 

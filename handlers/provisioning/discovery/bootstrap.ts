@@ -1,7 +1,7 @@
 import { endpoint } from "../../../lib/http/endpoint";
+import { microkernelBootstrap } from "../../../lib/http/provisioning/discovery/routes";
 import { apiContext } from "../../../lib/http/requestContext";
 import { json, text } from "../../../lib/http/responses";
-import { microkernelBootstrap } from "../../../lib/http/routes/discovery";
 import { BOOTSTRAP_NOT_FOUND, bootstrapScript } from "../../../lib/provisioning/discovery/bootstrapScript";
 import { bootGate, provisioningStores } from "../../../lib/store/compositionRoot";
 

@@ -1,7 +1,7 @@
 import { settings } from "../../../lib/config/settings";
 import { endpoint } from "../../../lib/http/endpoint";
+import { microkernelCommands } from "../../../lib/http/provisioning/discovery/routes";
 import { noContent, ok } from "../../../lib/http/responses";
-import { microkernelCommands } from "../../../lib/http/routes/discovery";
 import { nextCommands } from "../../../lib/provisioning/discovery/microkernel";
 import { bootGate, provisioningStores } from "../../../lib/store/compositionRoot";
 

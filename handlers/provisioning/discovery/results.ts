@@ -1,6 +1,6 @@
 import { settings } from "../../../lib/config/settings";
 import { endpoint } from "../../../lib/http/endpoint";
-import { microkernelResults } from "../../../lib/http/routes/discovery";
+import { microkernelResults } from "../../../lib/http/provisioning/discovery/routes";
 import { acceptResults, resultsIn } from "../../../lib/provisioning/discovery/microkernel";
 import { bootGate, provisioningStores } from "../../../lib/store/compositionRoot";
 

@@ -1,6 +1,6 @@
 import { endpoint } from "../../../lib/http/endpoint";
 import { fileAnswer } from "../../../lib/http/presenters/fileAnswer";
-import { commonFile } from "../../../lib/http/routes/files";
+import { commonFile } from "../../../lib/http/provisioning/files/routes";
 import { bootGate, provisioningStores } from "../../../lib/store/compositionRoot";
 
 /** By name, as /files/{name}/latest: the microkernel's kernel and initrd that the discovery profile loads. */

@@ -1,6 +1,6 @@
 import { endpoint } from "../../../lib/http/endpoint";
 import { fileAnswer } from "../../../lib/http/presenters/fileAnswer";
-import { getFile } from "../../../lib/http/routes/files";
+import { getFile } from "../../../lib/http/provisioning/files/routes";
 import { bootGate, provisioningStores } from "../../../lib/store/compositionRoot";
 
 /** By uuid (RackHD's way) or by name. */

@@ -1,6 +1,6 @@
 import { endpoint } from "../../../lib/http/endpoint";
 import { fileAnswer } from "../../../lib/http/presenters/fileAnswer";
-import { latestFile } from "../../../lib/http/routes/files";
+import { latestFile } from "../../../lib/http/provisioning/files/routes";
 import { bootGate, provisioningStores } from "../../../lib/store/compositionRoot";
 
 /** By name only: a name has one file (a PUT replaces its bytes), so it is the latest. */

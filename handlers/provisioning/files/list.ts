@@ -1,6 +1,6 @@
 import { endpoint } from "../../../lib/http/endpoint";
 import { pagedAnswer } from "../../../lib/http/paging";
-import { listFiles as route } from "../../../lib/http/routes/files";
+import { listFiles as route } from "../../../lib/http/provisioning/files/routes";
 import { fileMetadata } from "../../../lib/provisioning/files/fileRecord";
 import { listFiles } from "../../../lib/provisioning/files/fileService";
 import { provisioningStores } from "../../../lib/store/compositionRoot";

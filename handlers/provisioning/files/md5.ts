@@ -1,7 +1,7 @@
 import { endpoint } from "../../../lib/http/endpoint";
 import { fileNotFound } from "../../../lib/http/presenters/fileAnswer";
+import { fileMd5 } from "../../../lib/http/provisioning/files/routes";
 import { ok } from "../../../lib/http/responses";
-import { fileMd5 } from "../../../lib/http/routes/files";
 import { findFile } from "../../../lib/provisioning/files/fileService";
 import { bootGate, provisioningStores } from "../../../lib/store/compositionRoot";
 

@@ -1,7 +1,7 @@
 import { endpoint } from "../../../lib/http/endpoint";
 import { fileNotFound } from "../../../lib/http/presenters/fileAnswer";
+import { fileMetadata as route } from "../../../lib/http/provisioning/files/routes";
 import { ok } from "../../../lib/http/responses";
-import { fileMetadata as route } from "../../../lib/http/routes/files";
 import { fileMetadata } from "../../../lib/provisioning/files/fileRecord";
 import { findFile } from "../../../lib/provisioning/files/fileService";
 import { provisioningStores } from "../../../lib/store/compositionRoot";

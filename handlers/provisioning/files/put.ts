@@ -1,8 +1,8 @@
 import { requestBaseUrl } from "../../../lib/http/baseUrl";
 import { endpoint } from "../../../lib/http/endpoint";
 import { bodyBytes } from "../../../lib/http/middleware/bodyLimit";
+import { putFile as route } from "../../../lib/http/provisioning/files/routes";
 import { redirect, text } from "../../../lib/http/responses";
-import { putFile as route } from "../../../lib/http/routes/files";
 import { bytesBody } from "../../../lib/http/textBody";
 import { putFile, startUpload } from "../../../lib/provisioning/files/fileService";
 import { provisioningStores } from "../../../lib/store/compositionRoot";

@@ -1,7 +1,7 @@
 import { endpoint } from "../../../lib/http/endpoint";
 import { fileNotFound } from "../../../lib/http/presenters/fileAnswer";
+import { deleteFile as route } from "../../../lib/http/provisioning/files/routes";
 import { noContent } from "../../../lib/http/responses";
-import { deleteFile as route } from "../../../lib/http/routes/files";
 import { deleteFile } from "../../../lib/provisioning/files/fileService";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 

@@ -1,6 +1,6 @@
 import { endpoint } from "../../../lib/http/endpoint";
+import { profileLibraryEntry } from "../../../lib/http/provisioning/library/routes";
 import { json, ok } from "../../../lib/http/responses";
-import { profileLibraryEntry } from "../../../lib/http/routes/library";
 import { libraryEntry } from "../../../lib/provisioning/library/textLibrary";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 

@@ -1,6 +1,6 @@
 import { endpoint } from "../../../lib/http/endpoint";
 import { pagedAnswer } from "../../../lib/http/paging";
-import { profileLibrary } from "../../../lib/http/routes/library";
+import { profileLibrary } from "../../../lib/http/provisioning/library/routes";
 import { libraryEntries } from "../../../lib/provisioning/library/textLibrary";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 

@@ -1,6 +1,6 @@
 import { endpoint } from "../../../lib/http/endpoint";
+import { putProfile } from "../../../lib/http/provisioning/library/routes";
 import { ok } from "../../../lib/http/responses";
-import { putProfile } from "../../../lib/http/routes/library";
 import { textBody } from "../../../lib/http/textBody";
 import { putLibraryEntry } from "../../../lib/provisioning/library/textLibrary";
 import { provisioningStores } from "../../../lib/store/compositionRoot";

@@ -1,6 +1,6 @@
 import { endpoint } from "../../../lib/http/endpoint";
+import { putTemplate } from "../../../lib/http/provisioning/library/routes";
 import { ok } from "../../../lib/http/responses";
-import { putTemplate } from "../../../lib/http/routes/library";
 import { textBody } from "../../../lib/http/textBody";
 import { putLibraryEntry } from "../../../lib/provisioning/library/textLibrary";
 import { provisioningStores } from "../../../lib/store/compositionRoot";

@@ -1,7 +1,7 @@
 import { endpoint } from "../../../lib/http/endpoint";
 import { idempotentWith } from "../../../lib/http/idempotentRequest";
+import { createLookup } from "../../../lib/http/provisioning/lookups/routes";
 import { ok } from "../../../lib/http/responses";
-import { createLookup } from "../../../lib/http/routes/discovery";
 import { createLookup as create } from "../../../lib/provisioning/lookups/lookupService";
 import { idempotencyStore, provisioningStores } from "../../../lib/store/compositionRoot";
 

@@ -1,6 +1,6 @@
 import { endpoint } from "../../../lib/http/endpoint";
+import { getLookup } from "../../../lib/http/provisioning/lookups/routes";
 import { ok } from "../../../lib/http/responses";
-import { getLookup } from "../../../lib/http/routes/discovery";
 import { getLookup as get } from "../../../lib/provisioning/lookups/lookupService";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 

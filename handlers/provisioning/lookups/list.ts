@@ -1,6 +1,6 @@
 import { endpoint } from "../../../lib/http/endpoint";
 import { pagedAnswer } from "../../../lib/http/paging";
-import { listLookups } from "../../../lib/http/routes/discovery";
+import { listLookups } from "../../../lib/http/provisioning/lookups/routes";
 import { findLookups } from "../../../lib/provisioning/lookups/lookupService";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 

@@ -1,7 +1,7 @@
 import { endpoint } from "../../../lib/http/endpoint";
 import { idempotentWith } from "../../../lib/http/idempotentRequest";
+import { patchLookup } from "../../../lib/http/provisioning/lookups/routes";
 import { ok } from "../../../lib/http/responses";
-import { patchLookup } from "../../../lib/http/routes/discovery";
 import { getLookup, patchLookup as patch } from "../../../lib/provisioning/lookups/lookupService";
 import { idempotencyStore, provisioningStores } from "../../../lib/store/compositionRoot";
 

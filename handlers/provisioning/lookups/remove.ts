@@ -1,6 +1,6 @@
 import { endpoint } from "../../../lib/http/endpoint";
+import { deleteLookup } from "../../../lib/http/provisioning/lookups/routes";
 import { ok } from "../../../lib/http/responses";
-import { deleteLookup } from "../../../lib/http/routes/discovery";
 import { deleteLookup as remove } from "../../../lib/provisioning/lookups/lookupService";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 

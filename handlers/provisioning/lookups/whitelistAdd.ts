@@ -1,6 +1,6 @@
 import { endpoint } from "../../../lib/http/endpoint";
+import { addToWhitelist } from "../../../lib/http/provisioning/lookups/routes";
 import { created } from "../../../lib/http/responses";
-import { addToWhitelist } from "../../../lib/http/routes/discovery";
 import { addToWhitelist as add } from "../../../lib/provisioning/lookups/whitelist";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 

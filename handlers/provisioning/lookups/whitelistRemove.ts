@@ -1,6 +1,6 @@
 import { endpoint } from "../../../lib/http/endpoint";
+import { removeFromWhitelist } from "../../../lib/http/provisioning/lookups/routes";
 import { noContent } from "../../../lib/http/responses";
-import { removeFromWhitelist } from "../../../lib/http/routes/discovery";
 import { removeFromWhitelist as remove } from "../../../lib/provisioning/lookups/whitelist";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 

@@ -1,8 +1,8 @@
 import { endpoint } from "../../../lib/http/endpoint";
 import { idempotentWith } from "../../../lib/http/idempotentRequest";
 import { presentNode } from "../../../lib/http/presenters/provisioningPresenters";
+import { createNode } from "../../../lib/http/provisioning/nodes/routes";
 import { created } from "../../../lib/http/responses";
-import { createNode } from "../../../lib/http/routes/provisioning";
 import { createNode as create } from "../../../lib/provisioning/nodes/nodeService";
 import { idempotencyStore, provisioningStores } from "../../../lib/store/compositionRoot";
 

@@ -1,7 +1,7 @@
 import { endpoint } from "../../../lib/http/endpoint";
 import { presentNode } from "../../../lib/http/presenters/provisioningPresenters";
+import { getNode } from "../../../lib/http/provisioning/nodes/routes";
 import { ok } from "../../../lib/http/responses";
-import { getNode } from "../../../lib/http/routes/provisioning";
 import { findNode } from "../../../lib/provisioning/nodes/findNode";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 

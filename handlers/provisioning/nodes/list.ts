@@ -1,7 +1,7 @@
 import { endpoint } from "../../../lib/http/endpoint";
 import { pagedAnswer, withoutPaging } from "../../../lib/http/paging";
 import { presentNode } from "../../../lib/http/presenters/provisioningPresenters";
-import { listNodes } from "../../../lib/http/routes/provisioning";
+import { listNodes } from "../../../lib/http/provisioning/nodes/routes";
 import { listNodes as list } from "../../../lib/provisioning/nodes/nodeService";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 

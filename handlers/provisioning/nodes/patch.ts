@@ -1,8 +1,8 @@
 import { endpoint } from "../../../lib/http/endpoint";
 import { idempotentWith } from "../../../lib/http/idempotentRequest";
 import { presentNode } from "../../../lib/http/presenters/provisioningPresenters";
+import { patchNode } from "../../../lib/http/provisioning/nodes/routes";
 import { ok } from "../../../lib/http/responses";
-import { patchNode } from "../../../lib/http/routes/provisioning";
 import { patchNode as patch } from "../../../lib/provisioning/nodes/nodeService";
 import { idempotencyStore, provisioningStores } from "../../../lib/store/compositionRoot";
 

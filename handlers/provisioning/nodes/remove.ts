@@ -1,7 +1,7 @@
 import { endpoint } from "../../../lib/http/endpoint";
 import { presentNode } from "../../../lib/http/presenters/provisioningPresenters";
+import { deleteNode } from "../../../lib/http/provisioning/nodes/routes";
 import { ok } from "../../../lib/http/responses";
-import { deleteNode } from "../../../lib/http/routes/provisioning";
 import { deleteNode as remove } from "../../../lib/provisioning/nodes/deleteNode";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 

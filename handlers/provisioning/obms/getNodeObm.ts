@@ -1,6 +1,6 @@
 import { endpoint } from "../../../lib/http/endpoint";
+import { getNodeObm } from "../../../lib/http/provisioning/obm/routes";
 import { ok } from "../../../lib/http/responses";
-import { getNodeObm } from "../../../lib/http/routes/provisioning";
 import { nodeObmSettings } from "../../../lib/provisioning/obm/obmService";
 import { redact } from "../../../lib/provisioning/secrets";
 import { provisioningStores } from "../../../lib/store/compositionRoot";

@@ -1,8 +1,8 @@
 import { endpoint } from "../../../lib/http/endpoint";
 import { idempotentWith } from "../../../lib/http/idempotentRequest";
 import { presentNode } from "../../../lib/http/presenters/provisioningPresenters";
+import { setNodeObm } from "../../../lib/http/provisioning/obm/routes";
 import { created } from "../../../lib/http/responses";
-import { setNodeObm } from "../../../lib/http/routes/provisioning";
 import { setNodeObm as setObm } from "../../../lib/provisioning/obm/obmService";
 import { idempotencyStore, provisioningStores } from "../../../lib/store/compositionRoot";
 

@@ -1,9 +1,9 @@
 import { deploymentConfig } from "../../../lib/config/deploymentConfig";
 import { settings } from "../../../lib/config/settings";
 import { endpoint } from "../../../lib/http/endpoint";
+import { getConfig } from "../../../lib/http/provisioning/config/routes";
 import { apiContext } from "../../../lib/http/requestContext";
 import { ok } from "../../../lib/http/responses";
-import { getConfig } from "../../../lib/http/routes/operations";
 import { serviceConfig } from "../../../lib/provisioning/config/serviceConfig";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 

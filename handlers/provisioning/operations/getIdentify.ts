@@ -1,6 +1,6 @@
 import { endpoint } from "../../../lib/http/endpoint";
+import { getNodeIdentify } from "../../../lib/http/provisioning/obm/routes";
 import { ok } from "../../../lib/http/responses";
-import { getNodeIdentify } from "../../../lib/http/routes/operations";
 import { identifyState } from "../../../lib/provisioning/obm/identify";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 

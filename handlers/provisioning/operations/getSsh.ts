@@ -1,6 +1,6 @@
 import { endpoint } from "../../../lib/http/endpoint";
+import { getNodeSsh } from "../../../lib/http/provisioning/nodes/routes";
 import { noContent, ok } from "../../../lib/http/responses";
-import { getNodeSsh } from "../../../lib/http/routes/operations";
 import { nodeSshSettings } from "../../../lib/provisioning/nodes/sshService";
 import { redact } from "../../../lib/provisioning/secrets";
 import { provisioningStores } from "../../../lib/store/compositionRoot";

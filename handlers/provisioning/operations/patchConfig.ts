@@ -2,9 +2,9 @@ import { deploymentConfig } from "../../../lib/config/deploymentConfig";
 import { settings } from "../../../lib/config/settings";
 import { endpoint } from "../../../lib/http/endpoint";
 import { idempotentWith } from "../../../lib/http/idempotentRequest";
+import { patchConfig } from "../../../lib/http/provisioning/config/routes";
 import { apiContext } from "../../../lib/http/requestContext";
 import { ok } from "../../../lib/http/responses";
-import { patchConfig } from "../../../lib/http/routes/operations";
 import { patchServiceConfig } from "../../../lib/provisioning/config/serviceConfig";
 import { idempotencyStore, provisioningStores } from "../../../lib/store/compositionRoot";
 

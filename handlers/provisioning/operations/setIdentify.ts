@@ -1,6 +1,6 @@
 import { endpoint } from "../../../lib/http/endpoint";
+import { setNodeIdentify } from "../../../lib/http/provisioning/obm/routes";
 import { ok } from "../../../lib/http/responses";
-import { setNodeIdentify } from "../../../lib/http/routes/operations";
 import { findNode } from "../../../lib/provisioning/nodes/findNode";
 import { setIdentify } from "../../../lib/provisioning/obm/identify";
 import { provisioningStores } from "../../../lib/store/compositionRoot";

@@ -1,8 +1,8 @@
 import { endpoint } from "../../../lib/http/endpoint";
 import { idempotentWith } from "../../../lib/http/idempotentRequest";
 import { presentNode } from "../../../lib/http/presenters/provisioningPresenters";
+import { setNodeSsh } from "../../../lib/http/provisioning/nodes/routes";
 import { created } from "../../../lib/http/responses";
-import { setNodeSsh } from "../../../lib/http/routes/operations";
 import { findNode } from "../../../lib/provisioning/nodes/findNode";
 import { setNodeSshSettings } from "../../../lib/provisioning/nodes/sshService";
 import { idempotencyStore, provisioningStores } from "../../../lib/store/compositionRoot";

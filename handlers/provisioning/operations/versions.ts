@@ -1,7 +1,7 @@
 import { SERVICE_VERSION } from "../../../lib/config/deploymentConfig";
 import { endpoint } from "../../../lib/http/endpoint";
+import { getVersions } from "../../../lib/http/provisioning/config/routes";
 import { ok } from "../../../lib/http/responses";
-import { getVersions } from "../../../lib/http/routes/operations";
 
 export const handler = endpoint(getVersions, async () =>
   ok([

@@ -1,7 +1,7 @@
 import { endpoint } from "../../../lib/http/endpoint";
 import { idempotentWith } from "../../../lib/http/idempotentRequest";
+import { createPoller } from "../../../lib/http/provisioning/pollers/routes";
 import { ok } from "../../../lib/http/responses";
-import { createPoller } from "../../../lib/http/routes/pollers";
 import { presentPoller } from "../../../lib/provisioning/pollers/poller";
 import { createPoller as create } from "../../../lib/provisioning/pollers/pollerService";
 import { idempotencyStore, provisioningStores } from "../../../lib/store/compositionRoot";

@@ -1,6 +1,6 @@
 import { endpoint } from "../../../lib/http/endpoint";
+import { currentPollerData } from "../../../lib/http/provisioning/pollers/routes";
 import { ok } from "../../../lib/http/responses";
-import { currentPollerData } from "../../../lib/http/routes/pollers";
 import { currentPollerData as current } from "../../../lib/provisioning/pollers/pollerService";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 

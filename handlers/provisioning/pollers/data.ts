@@ -1,6 +1,6 @@
 import { endpoint } from "../../../lib/http/endpoint";
+import { pollerData } from "../../../lib/http/provisioning/pollers/routes";
 import { ok } from "../../../lib/http/responses";
-import { pollerData } from "../../../lib/http/routes/pollers";
 import { pollerData as data } from "../../../lib/provisioning/pollers/pollerService";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 

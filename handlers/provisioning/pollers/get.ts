@@ -1,6 +1,6 @@
 import { endpoint } from "../../../lib/http/endpoint";
+import { getPoller } from "../../../lib/http/provisioning/pollers/routes";
 import { ok } from "../../../lib/http/responses";
-import { getPoller } from "../../../lib/http/routes/pollers";
 import { presentPoller } from "../../../lib/provisioning/pollers/poller";
 import { getPoller as get } from "../../../lib/provisioning/pollers/pollerService";
 import { provisioningStores } from "../../../lib/store/compositionRoot";

@@ -1,6 +1,6 @@
 import { endpoint } from "../../../lib/http/endpoint";
+import { pollerLibraryEntry } from "../../../lib/http/provisioning/pollers/routes";
 import { noContent, ok } from "../../../lib/http/responses";
-import { pollerLibraryEntry } from "../../../lib/http/routes/pollers";
 import { pollerLibraryEntry as entry } from "../../../lib/provisioning/pollers/pollerService";
 
 export const handler = endpoint(pollerLibraryEntry, async ({ params }) => {

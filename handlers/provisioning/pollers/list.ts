@@ -1,6 +1,6 @@
 import { endpoint } from "../../../lib/http/endpoint";
 import { pagedAnswer, withoutPaging } from "../../../lib/http/paging";
-import { listPollers } from "../../../lib/http/routes/pollers";
+import { listPollers } from "../../../lib/http/provisioning/pollers/routes";
 import { listPollers as list } from "../../../lib/provisioning/pollers/pollerService";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 

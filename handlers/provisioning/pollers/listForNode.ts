@@ -1,6 +1,6 @@
 import { endpoint } from "../../../lib/http/endpoint";
 import { pagedAnswer } from "../../../lib/http/paging";
-import { listNodePollers } from "../../../lib/http/routes/pollers";
+import { listNodePollers } from "../../../lib/http/provisioning/pollers/routes";
 import { nodePollers } from "../../../lib/provisioning/pollers/pollerService";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 

@@ -1,7 +1,7 @@
 import { endpoint } from "../../../lib/http/endpoint";
 import { idempotentWith } from "../../../lib/http/idempotentRequest";
+import { patchPoller } from "../../../lib/http/provisioning/pollers/routes";
 import { ok } from "../../../lib/http/responses";
-import { patchPoller } from "../../../lib/http/routes/pollers";
 import { presentPoller } from "../../../lib/provisioning/pollers/poller";
 import { getPoller, patchPoller as patch } from "../../../lib/provisioning/pollers/pollerService";
 import { idempotencyStore, provisioningStores } from "../../../lib/store/compositionRoot";

@@ -1,6 +1,6 @@
 import { endpoint } from "../../../lib/http/endpoint";
+import { pausePoller } from "../../../lib/http/provisioning/pollers/routes";
 import { ok } from "../../../lib/http/responses";
-import { pausePoller } from "../../../lib/http/routes/pollers";
 import { presentPoller } from "../../../lib/provisioning/pollers/poller";
 import { setPollerPaused } from "../../../lib/provisioning/pollers/pollerService";
 import { provisioningStores } from "../../../lib/store/compositionRoot";

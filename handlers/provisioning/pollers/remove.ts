@@ -1,6 +1,6 @@
 import { endpoint } from "../../../lib/http/endpoint";
+import { deletePoller } from "../../../lib/http/provisioning/pollers/routes";
 import { noContent } from "../../../lib/http/responses";
-import { deletePoller } from "../../../lib/http/routes/pollers";
 import { deletePoller as remove } from "../../../lib/provisioning/pollers/pollerService";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 

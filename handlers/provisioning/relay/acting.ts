@@ -1,7 +1,7 @@
 import { endpoint } from "../../../lib/http/endpoint";
 import { header } from "../../../lib/http/event";
+import { relayJobActing } from "../../../lib/http/provisioning/relays/routes";
 import { ok } from "../../../lib/http/responses";
-import { relayJobActing } from "../../../lib/http/routes/relays";
 import { viewJob } from "../../../lib/provisioning/relays/job";
 import { startActing } from "../../../lib/provisioning/relays/jobService";
 import { authenticateRelay } from "../../../lib/provisioning/relays/siteService";

@@ -1,8 +1,8 @@
 import { settings } from "../../../lib/config/settings";
 import { endpoint } from "../../../lib/http/endpoint";
 import { header } from "../../../lib/http/event";
+import { leaseRelayJobs } from "../../../lib/http/provisioning/relays/routes";
 import { ok } from "../../../lib/http/responses";
-import { leaseRelayJobs } from "../../../lib/http/routes/relays";
 import { leaseJobs } from "../../../lib/provisioning/relays/jobService";
 import { authenticateRelay } from "../../../lib/provisioning/relays/siteService";
 import { provisioningStores } from "../../../lib/store/compositionRoot";

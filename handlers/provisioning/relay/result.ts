@@ -1,7 +1,7 @@
 import { endpoint } from "../../../lib/http/endpoint";
 import { header } from "../../../lib/http/event";
+import { reportRelayJob } from "../../../lib/http/provisioning/relays/routes";
 import { ok } from "../../../lib/http/responses";
-import { reportRelayJob } from "../../../lib/http/routes/relays";
 import { viewJob } from "../../../lib/provisioning/relays/job";
 import { reportJobResult } from "../../../lib/provisioning/relays/relayResults";
 import { authenticateRelay } from "../../../lib/provisioning/relays/siteService";

@@ -1,6 +1,6 @@
 import { endpoint } from "../../../lib/http/endpoint";
+import { createSite } from "../../../lib/http/provisioning/relays/routes";
 import { created } from "../../../lib/http/responses";
-import { createSite } from "../../../lib/http/routes/relays";
 import { createSite as create } from "../../../lib/provisioning/relays/siteService";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 

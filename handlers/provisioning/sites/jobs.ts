@@ -1,6 +1,6 @@
 import { endpoint } from "../../../lib/http/endpoint";
+import { listSiteJobs } from "../../../lib/http/provisioning/relays/routes";
 import { ok } from "../../../lib/http/responses";
-import { listSiteJobs } from "../../../lib/http/routes/relays";
 import { viewJob } from "../../../lib/provisioning/relays/job";
 import { siteJobs } from "../../../lib/provisioning/relays/jobService";
 import { getSite } from "../../../lib/provisioning/relays/siteService";

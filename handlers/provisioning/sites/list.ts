@@ -1,6 +1,6 @@
 import { endpoint } from "../../../lib/http/endpoint";
+import { listSites } from "../../../lib/http/provisioning/relays/routes";
 import { ok } from "../../../lib/http/responses";
-import { listSites } from "../../../lib/http/routes/relays";
 import { listSites as list } from "../../../lib/provisioning/relays/siteService";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 

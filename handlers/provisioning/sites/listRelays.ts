@@ -1,6 +1,6 @@
 import { endpoint } from "../../../lib/http/endpoint";
+import { listRelayCredentials } from "../../../lib/http/provisioning/relays/routes";
 import { ok } from "../../../lib/http/responses";
-import { listRelayCredentials } from "../../../lib/http/routes/relays";
 import { listRelayCredentials as list } from "../../../lib/provisioning/relays/siteService";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 

@@ -1,7 +1,7 @@
 import { endpoint } from "../../../lib/http/endpoint";
+import { nodeAction } from "../../../lib/http/provisioning/relays/routes";
 import { requester } from "../../../lib/http/requester";
 import { json } from "../../../lib/http/responses";
-import { nodeAction } from "../../../lib/http/routes/relays";
 import { requestNodeAction } from "../../../lib/provisioning/relays/nodeSite";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 

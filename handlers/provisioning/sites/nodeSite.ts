@@ -1,7 +1,7 @@
 import { endpoint } from "../../../lib/http/endpoint";
 import { presentNode } from "../../../lib/http/presenters/provisioningPresenters";
+import { setNodeSite } from "../../../lib/http/provisioning/relays/routes";
 import { ok } from "../../../lib/http/responses";
-import { setNodeSite } from "../../../lib/http/routes/relays";
 import { setNodeSite as setSite } from "../../../lib/provisioning/relays/nodeSite";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 

@@ -1,6 +1,6 @@
 import { endpoint } from "../../../lib/http/endpoint";
+import { deleteRelayCredential } from "../../../lib/http/provisioning/relays/routes";
 import { ok } from "../../../lib/http/responses";
-import { deleteRelayCredential } from "../../../lib/http/routes/relays";
 import { deleteRelayCredential as remove } from "../../../lib/provisioning/relays/siteService";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 

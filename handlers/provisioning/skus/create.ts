@@ -1,7 +1,7 @@
 import { endpoint } from "../../../lib/http/endpoint";
 import { idempotentWith } from "../../../lib/http/idempotentRequest";
+import { createSku } from "../../../lib/http/provisioning/skus/routes";
 import { ok } from "../../../lib/http/responses";
-import { createSku } from "../../../lib/http/routes/discovery";
 import { createSku as create } from "../../../lib/provisioning/skus/skuService";
 import { idempotencyStore, provisioningStores } from "../../../lib/store/compositionRoot";
 

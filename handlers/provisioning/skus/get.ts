@@ -1,6 +1,6 @@
 import { endpoint } from "../../../lib/http/endpoint";
+import { getSku } from "../../../lib/http/provisioning/skus/routes";
 import { ok } from "../../../lib/http/responses";
-import { getSku } from "../../../lib/http/routes/discovery";
 import { getSku as get } from "../../../lib/provisioning/skus/skuService";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 

@@ -1,6 +1,6 @@
 import { endpoint } from "../../../lib/http/endpoint";
 import { pagedAnswer, withoutPaging } from "../../../lib/http/paging";
-import { listSkus } from "../../../lib/http/routes/discovery";
+import { listSkus } from "../../../lib/http/provisioning/skus/routes";
 import { listSkus as list } from "../../../lib/provisioning/skus/skuService";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 

@@ -1,7 +1,7 @@
 import { endpoint } from "../../../lib/http/endpoint";
 import { pagedAnswer } from "../../../lib/http/paging";
 import { presentNode } from "../../../lib/http/presenters/provisioningPresenters";
-import { listSkuNodes } from "../../../lib/http/routes/discovery";
+import { listSkuNodes } from "../../../lib/http/provisioning/skus/routes";
 import { skuNodes } from "../../../lib/provisioning/skus/skuService";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 

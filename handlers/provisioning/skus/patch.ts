@@ -1,7 +1,7 @@
 import { endpoint } from "../../../lib/http/endpoint";
 import { idempotentWith } from "../../../lib/http/idempotentRequest";
+import { patchSku } from "../../../lib/http/provisioning/skus/routes";
 import { ok } from "../../../lib/http/responses";
-import { patchSku } from "../../../lib/http/routes/discovery";
 import { getSku, patchSku as patch } from "../../../lib/provisioning/skus/skuService";
 import { idempotencyStore, provisioningStores } from "../../../lib/store/compositionRoot";
 

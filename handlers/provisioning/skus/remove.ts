@@ -1,6 +1,6 @@
 import { endpoint } from "../../../lib/http/endpoint";
+import { deleteSku } from "../../../lib/http/provisioning/skus/routes";
 import { noContent } from "../../../lib/http/responses";
-import { deleteSku } from "../../../lib/http/routes/discovery";
 import { deleteSku as remove } from "../../../lib/provisioning/skus/skuService";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 

@@ -1,7 +1,7 @@
 import { endpoint } from "../../../lib/http/endpoint";
 import { idempotentWith } from "../../../lib/http/idempotentRequest";
+import { addNodeTags } from "../../../lib/http/provisioning/tags/routes";
 import { noContent, ok } from "../../../lib/http/responses";
-import { addNodeTags } from "../../../lib/http/routes/discovery";
 import { findNode } from "../../../lib/provisioning/nodes/findNode";
 import { addNodeTags as add } from "../../../lib/provisioning/tags/tagService";
 import { idempotencyStore, provisioningStores } from "../../../lib/store/compositionRoot";

@@ -1,7 +1,7 @@
 import { endpoint } from "../../../lib/http/endpoint";
 import { idempotentWith } from "../../../lib/http/idempotentRequest";
+import { createTag } from "../../../lib/http/provisioning/tags/routes";
 import { created } from "../../../lib/http/responses";
-import { createTag } from "../../../lib/http/routes/discovery";
 import { createTag as create } from "../../../lib/provisioning/tags/tagService";
 import { idempotencyStore, provisioningStores } from "../../../lib/store/compositionRoot";
 

@@ -1,6 +1,6 @@
 import { endpoint } from "../../../lib/http/endpoint";
+import { getTag } from "../../../lib/http/provisioning/tags/routes";
 import { ok } from "../../../lib/http/responses";
-import { getTag } from "../../../lib/http/routes/discovery";
 import { getTag as get } from "../../../lib/provisioning/tags/tagService";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 

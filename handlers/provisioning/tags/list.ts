@@ -1,6 +1,6 @@
 import { endpoint } from "../../../lib/http/endpoint";
 import { pagedAnswer } from "../../../lib/http/paging";
-import { listTags } from "../../../lib/http/routes/discovery";
+import { listTags } from "../../../lib/http/provisioning/tags/routes";
 import { listTags as list } from "../../../lib/provisioning/tags/tagService";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 

@@ -1,6 +1,6 @@
 import { endpoint } from "../../../lib/http/endpoint";
+import { getNodeTags } from "../../../lib/http/provisioning/tags/routes";
 import { ok } from "../../../lib/http/responses";
-import { getNodeTags } from "../../../lib/http/routes/discovery";
 import { nodeTags } from "../../../lib/provisioning/tags/tagService";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 

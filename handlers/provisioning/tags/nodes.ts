@@ -1,7 +1,7 @@
 import { endpoint } from "../../../lib/http/endpoint";
 import { pagedAnswer } from "../../../lib/http/paging";
 import { presentNode } from "../../../lib/http/presenters/provisioningPresenters";
-import { listTagNodes } from "../../../lib/http/routes/discovery";
+import { listTagNodes } from "../../../lib/http/provisioning/tags/routes";
 import { tagNodes } from "../../../lib/provisioning/tags/tagService";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 

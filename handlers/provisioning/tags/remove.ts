@@ -1,6 +1,6 @@
 import { endpoint } from "../../../lib/http/endpoint";
+import { deleteTag } from "../../../lib/http/provisioning/tags/routes";
 import { noContent } from "../../../lib/http/responses";
-import { deleteTag } from "../../../lib/http/routes/discovery";
 import { deleteTag as remove } from "../../../lib/provisioning/tags/tagService";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 

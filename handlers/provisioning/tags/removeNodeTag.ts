@@ -1,6 +1,6 @@
 import { endpoint } from "../../../lib/http/endpoint";
+import { removeNodeTag } from "../../../lib/http/provisioning/tags/routes";
 import { ok } from "../../../lib/http/responses";
-import { removeNodeTag } from "../../../lib/http/routes/discovery";
 import { removeNodeTag as remove } from "../../../lib/provisioning/tags/tagService";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 

@@ -1,8 +1,8 @@
 import { endpoint } from "../../../lib/http/endpoint";
 import { presentWorkflow } from "../../../lib/http/presenters/provisioningPresenters";
+import { runTagWorkflow } from "../../../lib/http/provisioning/tags/routes";
 import { apiContext } from "../../../lib/http/requestContext";
 import { json } from "../../../lib/http/responses";
-import { runTagWorkflow } from "../../../lib/http/routes/discovery";
 import { runOnTagged } from "../../../lib/provisioning/tags/tagService";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 

@@ -1,7 +1,7 @@
 import { endpoint } from "../../../lib/http/endpoint";
 import { presentWorkflow } from "../../../lib/http/presenters/provisioningPresenters";
+import { cancelActiveWorkflow } from "../../../lib/http/provisioning/workflows/routes";
 import { ok } from "../../../lib/http/responses";
-import { cancelActiveWorkflow } from "../../../lib/http/routes/provisioning";
 import { cancelNodeWorkflow } from "../../../lib/provisioning/workflows/workflowService";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 

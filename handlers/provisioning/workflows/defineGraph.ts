@@ -1,6 +1,6 @@
 import { endpoint } from "../../../lib/http/endpoint";
+import { defineGraph } from "../../../lib/http/provisioning/graphs/routes";
 import { ok } from "../../../lib/http/responses";
-import { defineGraph } from "../../../lib/http/routes/provisioning";
 import { defineGraph as define } from "../../../lib/provisioning/graphs/libraryService";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 

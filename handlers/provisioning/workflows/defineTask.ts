@@ -1,6 +1,6 @@
 import { endpoint } from "../../../lib/http/endpoint";
+import { defineTask } from "../../../lib/http/provisioning/graphs/routes";
 import { ok } from "../../../lib/http/responses";
-import { defineTask } from "../../../lib/http/routes/provisioning";
 import { defineTask as define } from "../../../lib/provisioning/graphs/libraryService";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 

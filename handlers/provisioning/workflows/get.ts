@@ -1,7 +1,7 @@
 import { endpoint } from "../../../lib/http/endpoint";
 import { presentWorkflow } from "../../../lib/http/presenters/provisioningPresenters";
+import { getWorkflow } from "../../../lib/http/provisioning/workflows/routes";
 import { ok } from "../../../lib/http/responses";
-import { getWorkflow } from "../../../lib/http/routes/provisioning";
 import { getWorkflow as get } from "../../../lib/provisioning/workflows/workflowService";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 

@@ -1,7 +1,7 @@
 import { endpoint } from "../../../lib/http/endpoint";
 import { presentWorkflow } from "../../../lib/http/presenters/provisioningPresenters";
+import { getActiveWorkflow } from "../../../lib/http/provisioning/workflows/routes";
 import { noContent, ok } from "../../../lib/http/responses";
-import { getActiveWorkflow } from "../../../lib/http/routes/provisioning";
 import { nodeActiveWorkflow } from "../../../lib/provisioning/workflows/workflowService";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 

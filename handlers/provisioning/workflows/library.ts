@@ -1,6 +1,6 @@
 import { endpoint } from "../../../lib/http/endpoint";
 import { pagedAnswer } from "../../../lib/http/paging";
-import { graphLibrary } from "../../../lib/http/routes/provisioning";
+import { graphLibrary } from "../../../lib/http/provisioning/graphs/routes";
 import { graphLibrary as library } from "../../../lib/provisioning/graphs/libraryService";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 

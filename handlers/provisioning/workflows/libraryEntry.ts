@@ -1,6 +1,6 @@
 import { endpoint } from "../../../lib/http/endpoint";
+import { graphLibraryEntry } from "../../../lib/http/provisioning/graphs/routes";
 import { ok } from "../../../lib/http/responses";
-import { graphLibraryEntry } from "../../../lib/http/routes/provisioning";
 import { graphLibraryEntry as entry, graphLibrary } from "../../../lib/provisioning/graphs/libraryService";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 

@@ -1,7 +1,7 @@
 import { endpoint } from "../../../lib/http/endpoint";
 import { pagedAnswer } from "../../../lib/http/paging";
 import { presentWorkflow } from "../../../lib/http/presenters/provisioningPresenters";
-import { listWorkflows } from "../../../lib/http/routes/provisioning";
+import { listWorkflows } from "../../../lib/http/provisioning/workflows/routes";
 import { listWorkflows as list } from "../../../lib/provisioning/workflows/workflowService";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 

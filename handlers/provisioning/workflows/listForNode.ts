@@ -1,7 +1,7 @@
 import { endpoint } from "../../../lib/http/endpoint";
 import { pagedAnswer } from "../../../lib/http/paging";
 import { presentWorkflow } from "../../../lib/http/presenters/provisioningPresenters";
-import { listNodeWorkflows } from "../../../lib/http/routes/provisioning";
+import { listNodeWorkflows } from "../../../lib/http/provisioning/workflows/routes";
 import { nodeWorkflows } from "../../../lib/provisioning/workflows/workflowService";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 

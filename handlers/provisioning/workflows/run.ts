@@ -1,9 +1,9 @@
 import { endpoint } from "../../../lib/http/endpoint";
 import { idempotentWith } from "../../../lib/http/idempotentRequest";
 import { presentWorkflow } from "../../../lib/http/presenters/provisioningPresenters";
+import { runGraph } from "../../../lib/http/provisioning/graphs/routes";
 import { apiContext } from "../../../lib/http/requestContext";
 import { created } from "../../../lib/http/responses";
-import { runGraph } from "../../../lib/http/routes/provisioning";
 import { runGraph as run } from "../../../lib/provisioning/workflows/workflowService";
 import { idempotencyStore, provisioningStores } from "../../../lib/store/compositionRoot";
 

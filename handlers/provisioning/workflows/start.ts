@@ -1,9 +1,9 @@
 import { endpoint } from "../../../lib/http/endpoint";
 import { idempotentWith } from "../../../lib/http/idempotentRequest";
 import { presentWorkflow } from "../../../lib/http/presenters/provisioningPresenters";
+import { startWorkflow } from "../../../lib/http/provisioning/workflows/routes";
 import { apiContext } from "../../../lib/http/requestContext";
 import { created } from "../../../lib/http/responses";
-import { startWorkflow } from "../../../lib/http/routes/provisioning";
 import { startWorkflow as start } from "../../../lib/provisioning/workflows/workflowService";
 import { idempotencyStore, provisioningStores } from "../../../lib/store/compositionRoot";
 

@@ -1,4 +1,4 @@
-import { taskLibrary } from "../../../lib/http/routes/provisioning";
+import { taskLibrary } from "../../../lib/http/provisioning/graphs/routes";
 import { taskDefinitionsOf } from "./taskDefinitions";
 
 export const handler = taskDefinitionsOf(taskLibrary);

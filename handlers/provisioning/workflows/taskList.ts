@@ -1,4 +1,4 @@
-import { taskList } from "../../../lib/http/routes/provisioning";
+import { taskList } from "../../../lib/http/provisioning/graphs/routes";
 import { taskDefinitionsOf } from "./taskDefinitions";
 
 /** GET /workflows/tasks: the same answer as /workflows/tasks/library (RackHD served both). */

@@ -1,6 +1,6 @@
+import * as provisioningSchemas from "../provisioning/schemas";
 import type { Endpoint, SchemaName } from "../routes/endpoint";
-import * as provisioningSchemas from "../schemas/provisioning";
-import * as taskSchemas from "../schemas/tasks";
+import * as taskSchemas from "../tasks/schemas";
 
 /**
  * The OpenAPI 3.1 document of each service, built from the route registry and the schemas, so it

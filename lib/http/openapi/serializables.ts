@@ -1,4 +1,4 @@
-import { LookupBody, NewNodeBody, ObmSettingsBody, SshBody } from "../schemas/provisioning";
+import { LookupBody, NewNodeBody, ObmSettingsBody, SshBody } from "../provisioning/schemas";
 
 /**
  * RackHD 1.1's serializable schemas (GET /schemas), by their RackHD ids (era C's Ssh too). Node,

@@ -1,6 +1,6 @@
 import type { Settings } from "../../config/settings";
-import type * as provisioningSchemas from "../schemas/provisioning";
-import type * as taskSchemas from "../schemas/tasks";
+import type * as provisioningSchemas from "../provisioning/schemas";
+import type * as taskSchemas from "../tasks/schemas";
 import type { CompiledSchema } from "../validation";
 
 type Schemas = typeof taskSchemas & typeof provisioningSchemas;

@@ -1,13 +1,7 @@
-import * as consoleRoutes from "./console";
-import * as discovery from "./discovery";
+import * as consoleRoutes from "../console/routes";
+import * as provisioning from "../provisioning/routes";
+import * as tasks from "../tasks/routes";
 import type { CatchAll, Endpoint } from "./endpoint";
-import * as files from "./files";
-import * as library from "./library";
-import * as operations from "./operations";
-import * as pollers from "./pollers";
-import * as provisioning from "./provisioning";
-import * as relays from "./relays";
-import * as tasks from "./tasks";
 
 const METHOD_ORDER = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
@@ -18,29 +12,12 @@ const byPathThenMethod = (a: Endpoint, b: Endpoint): number =>
 /** The route registry: every endpoint of both services. */
 export const ROUTES: readonly Endpoint[] = [
   ...Object.values(tasks).sort(byPathThenMethod),
-  ...[
-    ...Object.values(provisioning),
-    ...Object.values(discovery),
-    ...Object.values(operations),
-    ...Object.values(library),
-    ...Object.values(pollers),
-    ...Object.values(files),
-    ...Object.values(relays),
-  ].sort(byPathThenMethod),
+  ...Object.values(provisioning).sort(byPathThenMethod),
   ...Object.values(consoleRoutes),
 ];
 
 type EntryOf<Module> = Module[keyof Module];
-type Entries =
-  | EntryOf<typeof tasks>
-  | EntryOf<typeof provisioning>
-  | EntryOf<typeof discovery>
-  | EntryOf<typeof operations>
-  | EntryOf<typeof library>
-  | EntryOf<typeof pollers>
-  | EntryOf<typeof files>
-  | EntryOf<typeof relays>
-  | EntryOf<typeof consoleRoutes>;
+type Entries = EntryOf<typeof tasks> | EntryOf<typeof provisioning> | EntryOf<typeof consoleRoutes>;
 
 /** The Lambda function name of every registry entry and of the catch-all, as a type (the bench is keyed by it). */
 export type RouteFunction = Entries["function"] | typeof CATCH_ALL.function;

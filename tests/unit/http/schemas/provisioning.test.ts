@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { IDENTIFIERS_MAX, NAME_MAX } from "../../../../lib/http/schemas/provisioning";
+import { IDENTIFIERS_MAX, NAME_MAX } from "../../../../lib/http/provisioning/fields";
 import * as validate from "../../../../lib/http/schemas/validators.generated";
 import { check, fits } from "../../../../lib/http/validation";
 import { verdict } from "../../../support/schemaVerdict";

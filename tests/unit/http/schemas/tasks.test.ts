@@ -1,6 +1,6 @@
 import fc from "fast-check";
-import { DESCRIPTION_MAX, TITLE_MAX } from "../../../../lib/http/schemas/tasks";
 import { NewTaskBody, TaskIdParams, TaskPatchBody } from "../../../../lib/http/schemas/validators.generated";
+import { DESCRIPTION_MAX, TITLE_MAX } from "../../../../lib/http/tasks/schemas";
 import { check, fits } from "../../../../lib/http/validation";
 import { onlyPatchable } from "../../../../lib/tasks/task";
 import { verdict } from "../../../support/schemaVerdict";

@@ -1,5 +1,11 @@
-import * as check from "../schemas/validators.generated";
-import type { Endpoint } from "./endpoint";
+import { provisioningRoute } from "../../routes/entryBuilders";
+import * as check from "../../schemas/validators.generated";
+
+/**
+ * Sites, relays and their jobs: this service's own routes, not RackHD's (RackHD drove BMCs from its
+ * own host; a Lambda function cannot reach a site's BMCs, so a relay on the site does). Every
+ * summary says so, and their OpenAPI tags (`sites`, `relay`) do too.
+ */
 
 /**
  * Sites, relays and their jobs: this service's own routes, not RackHD's (RackHD drove BMCs from its
@@ -8,66 +14,51 @@ import type { Endpoint } from "./endpoint";
  */
 const OWN = "This service's own: ";
 
-export const createSite = {
+export const createSite = /* @__PURE__ */ provisioningRoute({
   function: "createSite",
   method: "POST",
   path: "/api/{version}/sites",
   handler: "handlers/provisioning/sites/create",
-  service: "provisioning",
-  auth: "northbound",
-  access: "provisioningWrite",
   summary: `${OWN}create a site (a place with machines and relays); 409 when the name is taken`,
   request: { params: check.VersionParams, query: check.Query, body: check.SiteBody },
   responses: { 201: "Site", 400: "RackhdError", 401: "RackhdError", 409: "RackhdError" },
-} as const satisfies Endpoint;
+});
 
-export const listSites = {
+export const listSites = /* @__PURE__ */ provisioningRoute({
   function: "listSites",
   method: "GET",
   path: "/api/{version}/sites",
   handler: "handlers/provisioning/sites/list",
-  service: "provisioning",
-  auth: "northbound",
-  access: "provisioningRead",
   summary: `${OWN}every site`,
   request: { params: check.VersionParams, query: check.Query },
   responses: { 200: "SiteList", 401: "RackhdError" },
-} as const satisfies Endpoint;
+});
 
-export const getSite = {
+export const getSite = /* @__PURE__ */ provisioningRoute({
   function: "getSite",
   method: "GET",
   path: "/api/{version}/sites/{id}",
   handler: "handlers/provisioning/sites/get",
-  service: "provisioning",
-  auth: "northbound",
-  access: "provisioningRead",
   summary: `${OWN}one site`,
   request: { params: check.SiteParams, query: check.Query },
   responses: { 200: "Site", 401: "RackhdError", 404: "RackhdError" },
-} as const satisfies Endpoint;
+});
 
-export const deleteSite = {
+export const deleteSite = /* @__PURE__ */ provisioningRoute({
   function: "deleteSite",
   method: "DELETE",
   path: "/api/{version}/sites/{id}",
   handler: "handlers/provisioning/sites/remove",
-  service: "provisioning",
-  auth: "northbound",
-  access: "provisioningWrite",
   summary: `${OWN}delete a site; 409 while relay credentials or nodes name it`,
   request: { params: check.SiteParams, query: check.Query },
   responses: { 200: "Site", 401: "RackhdError", 404: "RackhdError", 409: "RackhdError" },
-} as const satisfies Endpoint;
+});
 
-export const createRelayCredential = {
+export const createRelayCredential = /* @__PURE__ */ provisioningRoute({
   function: "createRelayCredential",
   method: "POST",
   path: "/api/{version}/sites/{id}/relays",
   handler: "handlers/provisioning/sites/createRelay",
-  service: "provisioning",
-  auth: "northbound",
-  access: "provisioningWrite",
   summary: `${OWN}a credential for a relay of the site; its token is in this answer only (the service keeps a hash)`,
   request: {
     params: check.SiteParams,
@@ -76,108 +67,88 @@ export const createRelayCredential = {
     bodyOptional: true,
   },
   responses: { 201: "NewRelayCredential", 400: "RackhdError", 401: "RackhdError", 404: "RackhdError" },
-} as const satisfies Endpoint;
+});
 
-export const listRelayCredentials = {
+export const listRelayCredentials = /* @__PURE__ */ provisioningRoute({
   function: "listRelayCredentials",
   method: "GET",
   path: "/api/{version}/sites/{id}/relays",
   handler: "handlers/provisioning/sites/listRelays",
-  service: "provisioning",
-  auth: "northbound",
-  access: "provisioningRead",
   summary: `${OWN}the site's relay credentials: when each relay was last heard from, its version, online or not (never a token)`,
   request: { params: check.SiteParams, query: check.Query },
   responses: { 200: "RelayCredentialList", 401: "RackhdError", 404: "RackhdError" },
-} as const satisfies Endpoint;
+});
 
-export const deleteRelayCredential = {
+export const deleteRelayCredential = /* @__PURE__ */ provisioningRoute({
   function: "deleteRelayCredential",
   method: "DELETE",
   path: "/api/{version}/sites/{id}/relays/{relayId}",
   handler: "handlers/provisioning/sites/removeRelay",
-  service: "provisioning",
-  auth: "northbound",
-  access: "provisioningWrite",
   summary: `${OWN}revoke a relay credential (rotate: create a new one, move the relay to it, revoke the old)`,
   request: { params: check.SiteRelayParams, query: check.Query },
   responses: { 200: "RelayCredential", 401: "RackhdError", 404: "RackhdError" },
-} as const satisfies Endpoint;
+});
 
-export const listSiteJobs = {
+export const listSiteJobs = /* @__PURE__ */ provisioningRoute({
   function: "listSiteJobs",
   method: "GET",
   path: "/api/{version}/sites/{id}/jobs",
   handler: "handlers/provisioning/sites/jobs",
-  service: "provisioning",
-  auth: "northbound",
   access: "provisioningWrite",
   summary: `${OWN}the site's relay jobs, newest first: the audit of power actions (who asked, when, what the BMC said)`,
   request: { params: check.SiteParams, query: check.Query },
   responses: { 200: "RelayJobList", 401: "RackhdError", 404: "RackhdError" },
-} as const satisfies Endpoint;
+});
 
-export const setNodeSite = {
+export const setNodeSite = /* @__PURE__ */ provisioningRoute({
   function: "setNodeSite",
   method: "PUT",
   path: "/api/{version}/nodes/{identifier}/site",
   handler: "handlers/provisioning/sites/nodeSite",
-  service: "provisioning",
-  auth: "northbound",
-  access: "provisioningWrite",
   summary: `${OWN}the site a node belongs to (its relays drive the node's BMC); null takes it out`,
   request: { params: check.NodeParams, query: check.Query, body: check.NodeSiteBody },
   responses: { 200: "Node", 400: "RackhdError", 401: "RackhdError", 404: "RackhdError" },
-} as const satisfies Endpoint;
+});
 
-export const nodeAction = {
+export const nodeAction = /* @__PURE__ */ provisioningRoute({
   function: "nodeAction",
   method: "POST",
   path: "/api/{version}/nodes/{identifier}/power",
   handler: "handlers/provisioning/sites/nodeAction",
-  service: "provisioning",
-  auth: "northbound",
-  access: "provisioningWrite",
   summary: `${OWN}power (on, off, cycle, reset, soft, status, reboot), a one-time boot device, or identify, through a relay of the node's site; 202 with the job`,
   request: { params: check.NodeParams, query: check.Query, body: check.NodeActionBody },
   responses: { 202: "RelayJob", 400: "RackhdError", 401: "RackhdError", 404: "RackhdError" },
-} as const satisfies Endpoint;
+});
 
-export const leaseRelayJobs = {
+export const leaseRelayJobs = /* @__PURE__ */ provisioningRoute({
   function: "leaseRelayJobs",
   method: "POST",
   path: "/api/{version}/relay/jobs/lease",
   handler: "handlers/provisioning/relay/lease",
-  service: "provisioning",
   auth: "relay",
-  access: "provisioningWrite",
   summary: `${OWN}a relay takes up to \`max\` jobs of its site, each leased to it alone for 60 s (an empty list when there is none)`,
   request: { params: check.VersionParams, query: check.Query, body: check.LeaseBody, bodyOptional: true },
   responses: { 200: "LeasedJobList", 400: "RackhdError", 401: "RackhdError" },
-} as const satisfies Endpoint;
+});
 
-export const reportRelayJob = {
+export const reportRelayJob = /* @__PURE__ */ provisioningRoute({
   function: "reportRelayJob",
   method: "POST",
   path: "/api/{version}/relay/jobs/{id}/result",
   handler: "handlers/provisioning/relay/result",
-  service: "provisioning",
   auth: "relay",
-  access: "provisioningWrite",
   summary: `${OWN}a relay reports a job's result; the first wins, the same again changes nothing; 409 for a lease another relay now holds`,
   request: { params: check.JobParams, query: check.Query, body: check.JobResultBody },
   responses: { 200: "RelayJob", 400: "RackhdError", 401: "RackhdError", 404: "RackhdError", 409: "RackhdError" },
-} as const satisfies Endpoint;
+});
 
-export const relayJobActing = {
+export const relayJobActing = /* @__PURE__ */ provisioningRoute({
   function: "relayJobActing",
   method: "POST",
   path: "/api/{version}/relay/jobs/{id}/acting",
   handler: "handlers/provisioning/relay/acting",
-  service: "provisioning",
   auth: "relay",
-  access: "provisioningWrite",
   summary: `${OWN}a relay is about to act on a BMC for an action that must not run twice (reset, cycle, reboot): should it stop before its result, the job fails rather than run again; 409 for a lease it no longer holds`,
   request: { params: check.JobParams, query: check.Query, body: check.ActingBody },
   responses: { 200: "RelayJob", 400: "RackhdError", 401: "RackhdError", 404: "RackhdError", 409: "RackhdError" },
-} as const satisfies Endpoint;
+});

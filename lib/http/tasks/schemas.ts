@@ -103,4 +103,4 @@ export const TaskError = {
 } as const;
 
 // The documentation answers, shared by both services.
-export { Html, OpenApiDocument, Query, ViewerScript } from "./common";
+export { Html, OpenApiDocument, Query, ViewerScript } from "../schemas/common";

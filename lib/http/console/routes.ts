@@ -1,5 +1,5 @@
+import { consoleRoute } from "../routes/entryBuilders";
 import * as check from "../schemas/validators.generated";
-import type { Endpoint } from "./endpoint";
 
 /**
  * The operator console: a page and its assets, served by the service itself (nothing from a
@@ -7,42 +7,33 @@ import type { Endpoint } from "./endpoint";
  * so the page itself asks for none. Not in either API's OpenAPI document.
  */
 
-export const consolePage = {
+export const consolePage = /* @__PURE__ */ consoleRoute({
   function: "consolePage",
   method: "GET",
   path: "/console",
   handler: "handlers/console/page",
-  service: "console",
-  auth: "none",
-  access: "noData",
   summary: "The operator console: machines, workflows live, actions, tasks (a page that calls the public APIs)",
   request: { query: check.Query },
   responses: { 200: "Html" },
-} as const satisfies Endpoint;
+});
 
-export const consoleAsset = {
+export const consoleAsset = /* @__PURE__ */ consoleRoute({
   function: "consoleAsset",
   method: "GET",
   path: "/console/assets/{name}",
   handler: "handlers/console/asset",
-  service: "console",
-  auth: "none",
-  access: "noData",
   summary: "The console's script and stylesheet, named by their content's hash (cached for a year)",
   request: { params: check.ConsoleAssetParams, query: check.Query },
   responses: { 200: "ConsoleAsset", 404: "ConsoleNotFound" },
-} as const satisfies Endpoint;
+});
 
 /** RackHD served its API docs at /docs as well as under the API path (on-http's http-service). */
-export const rackhdDocs = {
+export const rackhdDocs = /* @__PURE__ */ consoleRoute({
   function: "rackhdDocs",
   method: "GET",
   path: "/docs",
   handler: "handlers/docs/rackhdDocs",
-  service: "console",
-  auth: "none",
-  access: "noData",
   summary: "RackHD's docs address: 302 to the provisioning API's docs page (/api/1.1/docs)",
   request: { query: check.Query },
   responses: { 302: "PageRedirect" },
-} as const satisfies Endpoint;
+});

@@ -1,11 +1,10 @@
+import { name as id, isoTime, version } from "../fields";
+
 /**
  * Sites, relays and their work: this service's own routes (RackHD had none; they live beside its
- * routes under /api/1.1). Schemas as in provisioning.ts, which re-exports these.
+ * routes under /api/1.1): schemas.
  */
 
-const version = { enum: ["1.1", "current", "common"] } as const;
-const id = { type: "string", minLength: 1, maxLength: 255 } as const;
-const isoTime = { type: "string", pattern: "^\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\d\\.\\d{3}Z$" } as const;
 const siteName = {
   type: "string",
   pattern: "^[\\w .:-]{1,64}$",

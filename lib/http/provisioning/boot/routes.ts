@@ -1,0 +1,55 @@
+import { provisioningRoute } from "../../routes/entryBuilders";
+import * as check from "../../schemas/validators.generated";
+
+/** Southbound: what a booting machine calls (profiles, templates, the notification): routes (see lib/http/routes/index.ts for what an entry says). */
+
+export const bootProfile = /* @__PURE__ */ provisioningRoute({
+  function: "bootProfile",
+  method: "GET",
+  path: "/api/{version}/profiles",
+  handler: "handlers/provisioning/boot/profiles",
+  auth: "boot",
+  access: "provisioningWrite",
+  summary:
+    'The iPXE script: without `?macs=`, one that collects the MACs and chains back; unknown MACs: discovery (node named after the first MAC) and a disk boot; an install task waiting: its profile; otherwise "Unable to locate active workflow." and a disk boot; a value that is not a MAC: 400',
+  request: { params: check.VersionParams, query: check.Query },
+  responses: { 401: "RackhdError", 200: "Script", 400: "RackhdError" },
+});
+
+export const switchProfile = /* @__PURE__ */ provisioningRoute({
+  function: "switchProfile",
+  method: "GET",
+  path: "/api/{version}/profiles/switch/{vendor}",
+  handler: "handlers/provisioning/boot/switchProfile",
+  auth: "boot",
+  access: "provisioningWrite",
+  summary:
+    "What a switch's zero-touch provisioning fetches (cisco, arista, brocade; 400 otherwise): its waiting task's profile, else the task runner (Python) that runs its workflow's commands; the switch is known by `?macs=` or its address's lookup, and created as a `switch` node",
+  request: { params: check.VendorParams, query: check.Query },
+  responses: { 401: "RackhdError", 200: "Script", 400: "RackhdError" },
+});
+
+export const nodeTemplate = /* @__PURE__ */ provisioningRoute({
+  function: "nodeTemplate",
+  method: "GET",
+  path: "/api/{version}/templates/{name}",
+  handler: "handlers/provisioning/boot/templates",
+  auth: "boot",
+  access: "provisioningWrite",
+  summary:
+    "`centos-ks`, `ubuntu-preseed`, `pxe-cloud-config.yml`, `esx-ks`, `renasar-ansible.pub` for the node `?nodeId=` with its workflow's `?token=` (403 otherwise); with BOOT_TOKENS=off, the node found by `?nodeId=`, then `?macs=`, then the source IP that last fetched a profile (HEAD too, through the catch-all)",
+  request: { params: check.NameParams, query: check.Query },
+  responses: { 401: "RackhdError", 200: "Script", 400: "RackhdError", 403: "RackhdError", 404: "RackhdError" },
+});
+
+export const notification = /* @__PURE__ */ provisioningRoute({
+  function: "notification",
+  method: "POST",
+  path: "/api/{version}/notification",
+  handler: "handlers/provisioning/boot/notification",
+  auth: "boot",
+  summary:
+    "The node says its install is done (`?nodeId=` with its workflow's `?token=`, 403 otherwise; no token with BOOT_TOKENS=off): completes its waiting task; 201 with the message",
+  request: { params: check.VersionParams, query: check.Query, body: check.NotificationBody, bodyOptional: true },
+  responses: { 401: "RackhdError", 201: "NotificationEcho", 400: "RackhdError", 403: "RackhdError", 404: "RackhdError" },
+});

@@ -1,0 +1,80 @@
+import { provisioningRoute } from "../../routes/entryBuilders";
+import * as check from "../../schemas/validators.generated";
+
+/** Nodes and their SSH settings (RackHD 1.1 §2.1): routes (see lib/http/routes/index.ts for what an entry says). */
+
+export const listNodes = /* @__PURE__ */ provisioningRoute({
+  function: "listNodes",
+  method: "GET",
+  path: "/api/{version}/nodes",
+  handler: "handlers/provisioning/nodes/list",
+  summary: "Every node in creation order; equality filters on top-level fields (`?type=compute`, `?identifiers=<mac>`)",
+  paged: true,
+  request: { params: check.VersionParams, query: check.Query },
+  responses: { 200: "NodeList", 400: "RackhdError", 401: "RackhdError" },
+});
+
+export const createNode = /* @__PURE__ */ provisioningRoute({
+  function: "createNode",
+  method: "POST",
+  path: "/api/{version}/nodes",
+  handler: "handlers/provisioning/nodes/create",
+  idempotent: true,
+  summary:
+    "Create a node: `name` required; a client-supplied unused 24-hex `id` and extra keys are kept; 409 for an identifier another node has",
+  request: { params: check.VersionParams, query: check.Query, body: check.NewNodeBody },
+  responses: { 201: "Node", 400: "RackhdError", 401: "RackhdError", 409: "RackhdError" },
+});
+
+export const getNode = /* @__PURE__ */ provisioningRoute({
+  function: "getNode",
+  method: "GET",
+  path: "/api/{version}/nodes/{identifier}",
+  handler: "handlers/provisioning/nodes/get",
+  summary: "One node, by id or by one of its MACs (any spelling)",
+  request: { params: check.NodeParams, query: check.Query },
+  responses: { 200: "Node", 401: "RackhdError", 404: "RackhdError" },
+});
+
+export const patchNode = /* @__PURE__ */ provisioningRoute({
+  function: "patchNode",
+  method: "PATCH",
+  path: "/api/{version}/nodes/{identifier}",
+  handler: "handlers/provisioning/nodes/patch",
+  idempotent: true,
+  summary: "Change a node (404, then 400); a whole node echoed back is accepted",
+  request: { params: check.NodeParams, query: check.Query, body: check.NodePatchBody },
+  responses: { 200: "Node", 400: "RackhdError", 401: "RackhdError", 404: "RackhdError", 409: "RackhdError" },
+});
+
+export const deleteNode = /* @__PURE__ */ provisioningRoute({
+  function: "deleteNode",
+  method: "DELETE",
+  path: "/api/{version}/nodes/{identifier}",
+  handler: "handlers/provisioning/nodes/remove",
+  summary: "Delete a node and answer it; 409 while a workflow is active",
+  request: { params: check.NodeParams, query: check.Query },
+  responses: { 200: "Node", 401: "RackhdError", 404: "RackhdError", 409: "RackhdError" },
+});
+
+export const getNodeSsh = /* @__PURE__ */ provisioningRoute({
+  function: "getNodeSsh",
+  method: "GET",
+  path: "/api/{version}/nodes/{identifier}/ssh",
+  handler: "handlers/provisioning/operations/getSsh",
+  summary: "The node's SSH settings, password and private key redacted; 204 when it has none (RackHD era C)",
+  request: { params: check.NodeParams, query: check.Query },
+  responses: { 200: "SshSettings", 204: "NoContent", 401: "RackhdError", 404: "RackhdError" },
+});
+
+export const setNodeSsh = /* @__PURE__ */ provisioningRoute({
+  function: "setNodeSsh",
+  method: "POST",
+  path: "/api/{version}/nodes/{identifier}/ssh",
+  handler: "handlers/provisioning/operations/setSsh",
+  idempotent: true,
+  summary:
+    "Set the node's SSH settings (`host`, `user`, and `password` or `privateKey`); 201 with the node, secrets redacted; 400 `Invalid SSH body`",
+  request: { params: check.NodeParams, query: check.Query, body: check.SshBody },
+  responses: { 201: "Node", 400: "RackhdError", 401: "RackhdError", 404: "RackhdError" },
+});

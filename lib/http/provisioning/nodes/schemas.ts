@@ -1,0 +1,113 @@
+import { IDENTIFIERS_MAX, isoTime, NAME_MAX, objectId, obmSetting, obmSettingList } from "../fields";
+import { NODE_TAGS_MAX } from "../tags/schemas";
+
+/** Nodes and their SSH settings (RackHD 1.1 §2.1): schemas. */
+
+const nodeFields = {
+  name: {
+    type: "string",
+    minLength: 1,
+    maxLength: NAME_MAX,
+    "x-error": "JSON Schema Violation: name must be a non-empty string of at most 255 characters",
+  },
+  type: {
+    enum: ["compute", "switch", "dae", "pdu", "mgmt", "enclosure"],
+    "x-error": "JSON Schema Violation: type must be one of compute, switch, dae, pdu, mgmt, enclosure",
+  },
+  identifiers: {
+    type: "array",
+    maxItems: IDENTIFIERS_MAX,
+    items: { type: "string", minLength: 1, maxLength: NAME_MAX },
+    "x-error": "JSON Schema Violation: identifiers must be an array of at most 64 strings of 1 to 255 characters",
+  },
+  autoDiscover: {
+    // RackHD's clients (FIT) send the strings "true"/"false"; RackHD took them.
+    anyOf: [{ type: "boolean" }, { enum: ["true", "false"] }],
+    "x-error": "JSON Schema Violation: autoDiscover must be a boolean",
+  },
+  obmSettings: {
+    type: "array",
+    maxItems: 16,
+    items: obmSetting,
+    "x-error": "JSON Schema Violation: obmSettings must be an array of at most 16 settings",
+  },
+  tags: {
+    type: "array",
+    maxItems: NODE_TAGS_MAX,
+    items: { type: "string", minLength: 1, maxLength: NAME_MAX },
+    "x-error": `JSON Schema Violation: tags must be an array of at most ${NODE_TAGS_MAX} names of 1 to 255 characters`,
+  },
+  relations: { type: "array", maxItems: 256, "x-error": "JSON Schema Violation: relations must be an array of at most 256 entries" },
+  sku: { type: ["string", "null"], maxLength: NAME_MAX, "x-error": "JSON Schema Violation: sku must be a string or null" },
+} as const;
+
+/** PATCH /nodes/{id}: any subset; a whole node echoed back is accepted (id and times are ignored). */
+export const NodePatchBody = {
+  type: "object",
+  "x-error": "JSON Schema Violation: body must be a JSON object",
+  properties: nodeFields,
+} as const;
+
+/** POST /nodes: the fields of a PATCH with `name` required; a client may choose the id. */
+export const NewNodeBody = {
+  type: "object",
+  "x-error": "JSON Schema Violation: body must be a JSON object",
+  "x-errors": { required: "JSON Schema Violation: name is required" },
+  allOf: [NodePatchBody],
+  properties: {
+    id: { type: "string", pattern: "^[0-9a-fA-F]{24}$", "x-error": "JSON Schema Violation: id must be 24 hexadecimal characters" },
+  },
+  required: ["name"],
+} as const;
+
+/** POST /nodes/{id}/ssh (RackHD's V1.Ssh); the domain checks what it needs, with RackHD's text. */
+export const SshBody = {
+  type: "object",
+  "x-error": "Invalid SSH body",
+  properties: {
+    host: { type: "string", maxLength: NAME_MAX, "x-error": "Invalid SSH body" },
+    user: { type: "string", maxLength: NAME_MAX, "x-error": "Invalid SSH body" },
+    password: { type: "string", maxLength: 1024, "x-error": "Invalid SSH body" },
+    privateKey: { type: "string", maxLength: 16384, "x-error": "Invalid SSH body" },
+    publicKey: { type: "string", maxLength: 16384, "x-error": "Invalid SSH body" },
+  },
+  examples: [{ host: "172.31.128.9", user: "root", password: "RackHDRocks!" }],
+} as const;
+
+const node = {
+  type: "object",
+  properties: {
+    id: objectId,
+    name: { type: "string" },
+    identifiers: { type: "array", items: { type: "string" } },
+    type: { enum: ["compute", "switch", "dae", "pdu", "mgmt", "enclosure"] },
+    obmSettings: obmSettingList,
+    autoDiscover: { type: "boolean" },
+    sku: { type: ["string", "null"] },
+    relations: { type: "array" },
+    tags: { type: "array" },
+    workflows: { type: "array" },
+    catalogs: { type: "array" },
+    createdAt: isoTime,
+    updatedAt: isoTime,
+  },
+  required: ["id", "name", "identifiers", "type", "obmSettings", "autoDiscover", "sku", "relations", "tags", "createdAt", "updatedAt"],
+} as const;
+
+export const Node = node;
+
+export const NodeList = { type: "array", items: node } as const;
+
+/** A node's SSH settings as answered: the password and private key redacted. */
+export const SshSettings = {
+  type: "object",
+  properties: {
+    host: { type: "string" },
+    user: { type: "string" },
+    password: { const: "REDACTED" },
+    privateKey: { const: "REDACTED" },
+    publicKey: { type: "string" },
+  },
+  required: ["host", "user"],
+  additionalProperties: false,
+} as const;

@@ -1,0 +1,70 @@
+import { provisioningRoute } from "../../routes/entryBuilders";
+import * as check from "../../schemas/validators.generated";
+
+/** OBM settings, the OBM library and the identify light (RackHD 1.1): routes (see lib/http/routes/index.ts for what an entry says). */
+
+export const getNodeObm = /* @__PURE__ */ provisioningRoute({
+  function: "getNodeObm",
+  method: "GET",
+  path: "/api/{version}/nodes/{identifier}/obm",
+  handler: "handlers/provisioning/obms/getNodeObm",
+  summary: "The node's OBM settings (`[{service, config}]`), secrets redacted",
+  request: { params: check.NodeParams, query: check.Query },
+  responses: { 200: "ObmSettingList", 401: "RackhdError", 404: "RackhdError" },
+});
+
+export const setNodeObm = /* @__PURE__ */ provisioningRoute({
+  function: "setNodeObm",
+  method: "POST",
+  path: "/api/{version}/nodes/{identifier}/obm",
+  handler: "handlers/provisioning/obms/setNodeObm",
+  idempotent: true,
+  summary:
+    "Add OBM settings (one or an array), upsert per service; 404, then 400 (bad body, unknown service, service the node type does not support)",
+  request: { params: check.NodeParams, query: check.Query, body: check.ObmSettingsBody },
+  responses: { 201: "Node", 400: "RackhdError", 401: "RackhdError", 404: "RackhdError" },
+});
+
+export const obmLibrary = /* @__PURE__ */ provisioningRoute({
+  function: "obmLibrary",
+  method: "GET",
+  path: "/api/{version}/obms/library",
+  handler: "handlers/provisioning/obms/library",
+  access: "noData",
+  summary: "The OBM services known, with their config fields",
+  paged: true,
+  request: { params: check.VersionParams, query: check.Query },
+  responses: { 200: "ObmServiceList", 401: "RackhdError" },
+});
+
+export const obmLibraryEntry = /* @__PURE__ */ provisioningRoute({
+  function: "obmLibraryEntry",
+  method: "GET",
+  path: "/api/{version}/obms/library/{service}",
+  handler: "handlers/provisioning/obms/libraryEntry",
+  access: "noData",
+  summary: "One OBM service",
+  request: { params: check.ObmServiceParams, query: check.Query },
+  responses: { 200: "ObmService", 401: "RackhdError", 404: "RackhdError" },
+});
+
+export const getNodeIdentify = /* @__PURE__ */ provisioningRoute({
+  function: "getNodeIdentify",
+  method: "GET",
+  path: "/api/{version}/nodes/{identifier}/obm/identify",
+  handler: "handlers/provisioning/operations/getIdentify",
+  summary: "What the chassis identify light was last set to (RackHD routed only the POST)",
+  request: { params: check.NodeParams, query: check.Query },
+  responses: { 200: "IdentifyState", 401: "RackhdError", 404: "RackhdError" },
+});
+
+export const setNodeIdentify = /* @__PURE__ */ provisioningRoute({
+  function: "setNodeIdentify",
+  method: "POST",
+  path: "/api/{version}/nodes/{identifier}/obm/identify",
+  handler: "handlers/provisioning/operations/setIdentify",
+  summary:
+    'Turn the chassis identify light on (`{"value": true}`) or off through the node\'s OBM service; 422 for a service this function cannot drive',
+  request: { params: check.NodeParams, query: check.Query, body: check.IdentifyBody, bodyOptional: true },
+  responses: { 200: "IdentifyState", 400: "RackhdError", 401: "RackhdError", 404: "RackhdError", 422: "RackhdError" },
+});

@@ -1,0 +1,61 @@
+import { isoTime, NAME_MAX, name, objectId, version } from "../fields";
+
+/** Workflows: running graphs and their state (RackHD 1.1 §4): schemas. */
+
+export const WorkflowIdParams = {
+  type: "object",
+  properties: { version, id: name },
+  required: ["version", "id"],
+} as const;
+
+/** POST /nodes/{id}/workflows: the name may come from `?name=` instead; the domain checks both in RackHD's order. */
+export const StartWorkflowBody = {
+  type: "object",
+  "x-error": "Body must be a JSON object",
+  properties: {
+    name: { type: "string", maxLength: NAME_MAX, "x-error": "Graph name is missing or in wrong format" },
+    options: {},
+  },
+  examples: [
+    {
+      name: "Graph.InstallCentOS",
+      options: {
+        defaults: { obmServiceName: "noop-obm-service" },
+        "install-os": { version: "7.0", repo: "{{api.server}}/Centos/7.0", rootPassword: "root" },
+      },
+    },
+  ],
+} as const;
+
+const taskState = { enum: ["pending", "running", "succeeded", "failed", "cancelled", "timeout"] } as const;
+
+const workflow = {
+  type: "object",
+  properties: {
+    id: { type: "string" },
+    instanceId: { type: "string" },
+    name: { type: "string" },
+    injectableName: { type: "string" },
+    _status: { enum: ["running", "succeeded", "failed", "cancelled", "timeout"] },
+    node: objectId,
+    context: { type: "object", properties: { target: objectId, graphId: { type: "string" } }, required: ["graphId"] },
+    definition: { type: "object" },
+    tasks: {
+      type: "object",
+      additionalProperties: {
+        type: "object",
+        properties: { label: { type: "string" }, state: taskState, options: { type: "object" }, waitingOn: { type: "object" } },
+        required: ["label", "state", "options", "waitingOn"],
+        not: { required: ["kind"] },
+      },
+    },
+    createdAt: isoTime,
+    updatedAt: isoTime,
+  },
+  // A graph run with no node (POST /workflows) has no `node` and no `context.target`.
+  required: ["id", "instanceId", "name", "injectableName", "_status", "context", "definition", "tasks", "createdAt", "updatedAt"],
+} as const;
+
+export const Workflow = workflow;
+
+export const WorkflowList = { type: "array", items: workflow } as const;
