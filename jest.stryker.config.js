@@ -10,5 +10,5 @@ const [unit] = projects;
 module.exports = {
   ...unit,
   displayName: undefined,
-  testMatch: ["<rootDir>/tests/unit/**/*.test.ts", "<rootDir>/tests/handlers/**/*.test.ts"],
+  testMatch: ["<rootDir>/tests/unit/**/*.test.ts"],
 };

@@ -1,0 +1,96 @@
+import {
+  createLookup,
+  deleteLookup,
+  findLookups,
+  forgetNode,
+  getLookup,
+  nodeAtAddress,
+  patchLookup,
+  recordAddress,
+} from "../../../../lib/provisioning/lookups/lookupService";
+import { later, memoryStores, T0 } from "./setUp";
+
+const NODE_A = "aaaaaaaaaaaaaaaaaaaaaaaa";
+const NODE_B = "bbbbbbbbbbbbbbbbbbbbbbbb";
+
+describe("lookupService", () => {
+  it("creates a lookup with the MAC as RackHD keeps it (lower case, colons), and finds it by MAC, IP or node", async () => {
+    const stores = memoryStores();
+    const lookup = await createLookup(stores, { macAddress: "52-54-00-AB-CD-EF", ipAddress: "10.0.0.5", node: NODE_A }, T0);
+    expect(lookup).toMatchObject({ macAddress: "52:54:00:ab:cd:ef", ipAddress: "10.0.0.5", node: NODE_A });
+    expect(await findLookups(stores, "52:54:00:AB:CD:EF")).toEqual([lookup]);
+    expect(await findLookups(stores, "10.0.0.5")).toEqual([lookup]);
+    expect(await findLookups(stores, NODE_A.toUpperCase())).toEqual([lookup]);
+    expect(await findLookups(stores, "10.0.0.6")).toEqual([]);
+    expect(await findLookups(stores, "x".repeat(2_000))).toEqual([]);
+    expect(await findLookups(stores, undefined)).toEqual([lookup]);
+    expect(await findLookups(stores, "")).toEqual([lookup]);
+  });
+
+  it("refuses a bad MAC or IP, a missing MAC, and a MAC or IP another lookup has (400), storing nothing", async () => {
+    const stores = memoryStores();
+    await createLookup(stores, { macAddress: "52:54:00:00:00:01", ipAddress: "10.0.0.1" }, T0);
+    await expect(createLookup(stores, { macAddress: "not-a-mac" }, T0)).rejects.toThrow("macAddress must be a MAC address (got not-a-mac)");
+    await expect(createLookup(stores, { macAddress: "52:54:00:00:00:02", ipAddress: "10.0.0.256" }, T0)).rejects.toThrow(
+      "ipAddress must be an IPv4 address",
+    );
+    await expect(createLookup(stores, { ipAddress: "10.0.0.3" }, T0)).rejects.toThrow("macAddress is required");
+    await expect(createLookup(stores, { macAddress: "52:54:00:00:00:01" }, T0)).rejects.toMatchObject({ kind: "bad-request" });
+    await expect(createLookup(stores, { macAddress: "52:54:00:00:00:09", ipAddress: "10.0.0.1" }, T0)).rejects.toMatchObject({
+      kind: "bad-request",
+    });
+    expect(await findLookups(stores, undefined)).toHaveLength(1);
+  });
+
+  it("patches the fields given, and answers RackHD's 404 text for an unknown id", async () => {
+    const stores = memoryStores();
+    const lookup = await createLookup(stores, { macAddress: "52:54:00:00:00:01" }, T0);
+    const patched = await patchLookup(stores, lookup.id, { ipAddress: "10.0.0.7" }, later(1));
+    expect(patched).toMatchObject({ macAddress: "52:54:00:00:00:01", ipAddress: "10.0.0.7", updatedAt: later(1).toISOString() });
+    await expect(patchLookup(stores, lookup.id, { ipAddress: "ten" }, T0)).rejects.toMatchObject({ kind: "bad-request" });
+    await expect(getLookup(stores, "nope")).rejects.toMatchObject({ message: 'Could not find lookup with criteria {"id":"nope"}.' });
+    await expect(patchLookup(stores, "nope", {}, T0)).rejects.toMatchObject({ kind: "not-found" });
+    expect(await deleteLookup(stores, lookup.id)).toEqual(patched);
+    await expect(deleteLookup(stores, lookup.id)).rejects.toMatchObject({ kind: "not-found" });
+    await expect(getLookup(stores, "x".repeat(2_000))).rejects.toMatchObject({ kind: "not-found" });
+  });
+
+  it("records a machine's address: an address moves to the machine that used it last", async () => {
+    const stores = memoryStores();
+    await recordAddress(stores, "52:54:00:00:00:01", NODE_A, "10.0.0.9", T0);
+    expect(await nodeAtAddress(stores, "10.0.0.9")).toBe(NODE_A);
+    await recordAddress(stores, "52:54:00:00:00:02", NODE_B, "10.0.0.9", later(1));
+    expect(await nodeAtAddress(stores, "10.0.0.9")).toBe(NODE_B);
+    const [first] = await findLookups(stores, "52:54:00:00:00:01");
+    expect(first.ipAddress).toBeUndefined();
+    expect(first.node).toBe(NODE_A);
+  });
+
+  it("writes nothing when the lookup already says what was seen", async () => {
+    const stores = memoryStores();
+    await recordAddress(stores, "52:54:00:00:00:01", NODE_A, "10.0.0.9", T0);
+    await recordAddress(stores, "52:54:00:00:00:01", NODE_A, undefined, later(5));
+    await recordAddress(stores, "52:54:00:00:00:01", NODE_A, "10.0.0.9", later(5));
+    const [lookup] = await findLookups(stores, "10.0.0.9");
+    expect(lookup.updatedAt).toBe(T0.toISOString());
+  });
+
+  it("never fails a boot when many machines behind one address take turns on it", async () => {
+    const stores = memoryStores();
+    const macs = Array.from({ length: 16 }, (_, i) => `52:54:00:00:01:${i.toString(16).padStart(2, "0")}`);
+    await Promise.all(macs.map((mac, i) => recordAddress(stores, mac, `${i.toString(16).padStart(24, "0")}`, "10.0.0.1", T0)));
+    const all = await findLookups(stores, undefined);
+    expect(all).toHaveLength(16);
+    expect(all.filter((lookup) => lookup.ipAddress === "10.0.0.1")).toHaveLength(1);
+  });
+
+  it("keeps a deleted node's lookups without the node, and names no node for an address whose lookup has none", async () => {
+    const stores = memoryStores();
+    await recordAddress(stores, "52:54:00:00:00:01", NODE_A, "10.0.0.9", T0);
+    await forgetNode(stores, NODE_A, later(1));
+    const [lookup] = await findLookups(stores, "10.0.0.9");
+    expect(lookup).toMatchObject({ node: "", updatedAt: later(1).toISOString() });
+    expect(await nodeAtAddress(stores, "10.0.0.9")).toBeUndefined();
+    expect(await nodeAtAddress(stores, "10.0.0.10")).toBeUndefined();
+  });
+});

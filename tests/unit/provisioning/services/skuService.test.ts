@@ -1,0 +1,76 @@
+import { createSku, deleteSku, getSku, listSkus, patchSku, skuNodes } from "../../../../lib/provisioning/skus/skuService";
+import { aCatalog, aNode, later, memoryStores, T0 } from "./setUp";
+
+const dellRule = [{ path: "dmi.System Information.Manufacturer", equals: "Dell" }];
+
+describe("skuService", () => {
+  const setUp = async () => {
+    const stores = memoryStores();
+    const node = await aNode(stores);
+    await stores.catalogs.add([aCatalog(node.id, "dmi", { "System Information": { Manufacturer: "Dell" } }, "c1")]);
+    return { stores, node };
+  };
+
+  it("creates a SKU, keeps its extra keys, and puts every node its rules match in it before answering", async () => {
+    const { stores, node } = await setUp();
+    const sku = await createSku(stores, { name: "dell", rules: dellRule, owner: "ops", id: "ignored" }, T0);
+    expect(sku).toMatchObject({ name: "dell", owner: "ops", createdAt: T0.toISOString() });
+    expect(sku.id).not.toBe("ignored");
+    expect((await stores.nodes.get(node.id))?.sku).toBe(sku.id);
+    expect((await skuNodes(stores, sku.id)).map((n) => n.id)).toEqual([node.id]);
+  });
+
+  it("refuses a SKU without a name, with bad rules or bad graph fields, and stores nothing", async () => {
+    const { stores } = await setUp();
+    await expect(createSku(stores, { rules: dellRule }, T0)).rejects.toThrow("name (string) is required");
+    await expect(createSku(stores, { name: "", rules: dellRule }, T0)).rejects.toThrow("name (string) is required");
+    await expect(createSku(stores, { name: "x", rules: [{ path: "a", nope: 1 }] }, T0)).rejects.toMatchObject({ kind: "bad-request" });
+    await expect(createSku(stores, { name: "x", rules: dellRule, discoveryGraphName: 7 }, T0)).rejects.toThrow(
+      "discoveryGraphName must be a graph name",
+    );
+    await expect(createSku(stores, { name: "x", rules: dellRule, discoveryGraphOptions: [] }, T0)).rejects.toThrow(
+      "discoveryGraphOptions must be an object",
+    );
+    expect(await listSkus(stores, {})).toEqual([]);
+  });
+
+  it("patches only what it is given, checks it, and matches the nodes again", async () => {
+    const { stores, node } = await setUp();
+    const sku = await createSku(stores, { name: "dell", rules: dellRule }, T0);
+    const renamed = await patchSku(stores, sku.id, { name: "dell-r640", createdAt: "1999" }, later(1000));
+    expect(renamed).toMatchObject({
+      name: "dell-r640",
+      rules: dellRule,
+      createdAt: T0.toISOString(),
+      updatedAt: later(1000).toISOString(),
+    });
+    await expect(patchSku(stores, sku.id, { name: "" }, T0)).rejects.toThrow("name (string) is required");
+    await patchSku(stores, sku.id, { rules: [{ path: "dmi.System Information.Manufacturer", equals: "HP" }] }, later(2000));
+    expect((await stores.nodes.get(node.id))?.sku).toBeNull();
+  });
+
+  it("answers RackHD's 404 text for an id no SKU has, also one longer than any key", async () => {
+    const { stores } = await setUp();
+    await expect(getSku(stores, "nope")).rejects.toMatchObject({ kind: "not-found", message: "Could not find sku with identifier nope" });
+    await expect(getSku(stores, "x".repeat(2_000))).rejects.toMatchObject({ kind: "not-found" });
+    await expect(patchSku(stores, "nope", { name: "a" }, T0)).rejects.toMatchObject({ kind: "not-found" });
+    await expect(deleteSku(stores, "nope", T0)).rejects.toMatchObject({ kind: "not-found" });
+    await expect(skuNodes(stores, "nope")).rejects.toMatchObject({ kind: "not-found" });
+  });
+
+  it("deletes a SKU and takes its nodes out of it", async () => {
+    const { stores, node } = await setUp();
+    const sku = await createSku(stores, { name: "dell", rules: dellRule }, T0);
+    await deleteSku(stores, sku.id, later(1));
+    expect((await stores.nodes.get(node.id))?.sku).toBeNull();
+    await expect(getSku(stores, sku.id)).rejects.toMatchObject({ kind: "not-found" });
+  });
+
+  it("filters the list by equality on top-level fields", async () => {
+    const { stores } = await setUp();
+    await createSku(stores, { name: "a", rules: dellRule }, T0);
+    await createSku(stores, { name: "b", rules: dellRule }, later(1));
+    expect((await listSkus(stores, { name: ["b"] })).map((s) => s.name)).toEqual(["b"]);
+    expect(await listSkus(stores, { name: ["c"] })).toEqual([]);
+  });
+});
