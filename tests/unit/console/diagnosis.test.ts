@@ -26,6 +26,8 @@ function workflow(status: Workflow["_status"], tasks: WorkflowTask[]): Workflow 
     injectableName: "Graph.InstallCentOS",
     _status: status,
     node: "n",
+    context: { target: "n", graphId: "Graph.InstallCentOS" },
+    definition: {},
     tasks: Object.fromEntries(tasks.map((one) => [one.instanceId, one])),
     createdAt: "2026-11-23T08:00:00.000Z",
     updatedAt: "2026-11-23T09:30:00.000Z",

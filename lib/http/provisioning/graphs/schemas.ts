@@ -55,7 +55,8 @@ const graph = {
   properties: {
     friendlyName: { type: "string" },
     injectableName: { type: "string" },
-    options: { type: "object" },
+    /** `defaults` and each task's label: that task's options. */
+    options: { type: "object", additionalProperties: { type: "object" } },
     tasks: {
       type: "array",
       items: {
@@ -64,8 +65,9 @@ const graph = {
           label: { type: "string" },
           taskName: { type: "string" },
           taskDefinition: { type: "object" },
-          waitOn: { type: "object" },
+          waitOn: { type: "object", additionalProperties: { type: "string" } },
         },
+        required: ["label"],
         anyOf: [{ required: ["taskName"] }, { required: ["taskDefinition"] }],
       },
     },

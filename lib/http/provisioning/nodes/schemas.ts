@@ -85,9 +85,13 @@ const node = {
     autoDiscover: { type: "boolean" },
     sku: { type: ["string", "null"] },
     relations: { type: "array" },
-    tags: { type: "array" },
+    tags: { type: "array", items: { type: "string" } },
     workflows: { type: "array" },
     catalogs: { type: "array" },
+    /** The site whose relays drive its BMC (PUT /nodes/{id}/site). */
+    site: { type: "string" },
+    /** The power state a relay last read, and when. */
+    power: { type: "object", properties: { state: { enum: ["on", "off"] }, readAt: isoTime }, required: ["state", "readAt"] },
     createdAt: isoTime,
     updatedAt: isoTime,
   },

@@ -37,7 +37,11 @@ export const ObmSettingList = obmSettingList;
 
 const obmService = {
   type: "object",
-  properties: { service: { type: "string" }, config: { type: "object" } },
+  properties: {
+    service: { type: "string" },
+    /** Each setting the service takes: its type and default. */
+    config: { type: "object", additionalProperties: { type: "object", properties: { default: {}, type: { type: "string" } } } },
+  },
   required: ["service", "config"],
   additionalProperties: false,
 } as const;

@@ -44,8 +44,24 @@ const workflow = {
       type: "object",
       additionalProperties: {
         type: "object",
-        properties: { label: { type: "string" }, state: taskState, options: { type: "object" }, waitingOn: { type: "object" } },
-        required: ["label", "state", "options", "waitingOn"],
+        properties: {
+          instanceId: { type: "string" },
+          label: { type: "string" },
+          injectableName: { type: "string" },
+          friendlyName: { type: "string" },
+          state: taskState,
+          options: { type: "object" },
+          waitingOn: { type: "object", additionalProperties: { type: "string" } },
+          createdAt: isoTime,
+          startedAt: isoTime,
+          finishedAt: isoTime,
+          /** When the machine fetched this task's boot profile. */
+          bootedAt: isoTime,
+          /** When the machine fetched this task's install script (kickstart, preseed, …). */
+          templateFetchedAt: isoTime,
+          error: { type: "string" },
+        },
+        required: ["instanceId", "label", "injectableName", "friendlyName", "state", "options", "waitingOn", "createdAt"],
         not: { required: ["kind"] },
       },
     },
