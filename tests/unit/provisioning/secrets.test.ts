@@ -24,6 +24,25 @@ describe("redact", () => {
   });
 });
 
+describe("a URL's password", () => {
+  it("is redacted under any key, at any depth, and nothing else in the URL is", () => {
+    expect(redact({ amqp: "amqp://user:s3cret@mq:5672/vhost", repos: ["http://me:pw@mirror/centos?x=1"] })).toEqual({
+      amqp: "amqp://user:REDACTED@mq:5672/vhost",
+      repos: ["http://me:REDACTED@mirror/centos?x=1"],
+    });
+    for (const plain of ["http://mirror/centos", "http://user@mirror/", "mailto:a@b", "user:pw@host", "http://mirror/a:b@c"]) {
+      expect(redact(plain)).toBe(plain);
+    }
+  });
+
+  it("echoed back redacted, keeps the stored password; a URL changed otherwise is stored as sent", () => {
+    const stored = { repo: "http://me:pw@mirror/centos" };
+    expect(keepRedactedSecrets({ repo: "http://me:REDACTED@mirror/centos" }, stored)).toEqual(stored);
+    expect(keepRedactedSecrets({ repo: "http://me:REDACTED@other/centos" }, stored)).toEqual({ repo: "http://me:REDACTED@other/centos" });
+    expect(keepRedactedSecrets({ repo: "http://me:new@mirror/centos" }, stored)).toEqual({ repo: "http://me:new@mirror/centos" });
+  });
+});
+
 describe("keepRedactedSecrets", () => {
   it("keeps the stored secret where an echo sends REDACTED", () => {
     expect(keepRedactedSecrets({ host: "new", password: REDACTED }, { host: "old", password: "secret" })).toEqual({
