@@ -1,7 +1,8 @@
 /**
- * The jest configuration StrykerJS runs (`npm run test:mutation`): the unit and handler tiers as one
- * project, because the jest runner's per-test coverage needs a single project. Same transform and
- * module mapping as jest.config.js, so a mutant is judged by the tests the fast tier runs.
+ * The jest configuration StrykerJS runs (`npm run test:mutation`): the unit tier as one project
+ * (the jest runner's per-test coverage needs a single project), with jest.config.js's transform and
+ * module mapping. The domain's own unit tests judge it: the handler tier reaches the domain too,
+ * but loading it for each mutant made a full run take hours here.
  * @type {import('jest').Config}
  */
 const { projects } = require("./jest.config");
@@ -11,4 +12,5 @@ module.exports = {
   ...unit,
   displayName: undefined,
   testMatch: ["<rootDir>/tests/unit/**/*.test.ts"],
+  setupFiles: [...unit.setupFiles, "<rootDir>/tests/support/strykerFastCheck.ts"],
 };

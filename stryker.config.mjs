@@ -7,15 +7,13 @@
  */
 export default {
   testRunner: "jest",
-  jest: { configFile: "jest.stryker.config.js", enableFindRelatedTests: false },
-  coverageAnalysis: "perTest",
+  jest: { configFile: "jest.stryker.config.js", enableFindRelatedTests: true },
+  coverageAnalysis: "all",
   mutate: ["lib/provisioning/**/*.ts", "lib/tasks/**/*.ts", "!lib/**/*.generated.ts"],
-  // Static mutants (module-level constants) would each need a whole fast-tier run: too slow here.
-  ignoreStatic: true,
   // swc strips types without checking them, and the generated-sources test compares files byte for byte.
   disableTypeChecks: false,
   concurrency: 2,
-  timeoutMS: 20000,
+  timeoutMS: 5000,
   reporters: ["clear-text", "progress", "json"],
   jsonReporter: { fileName: "reports/mutation/mutation.json" },
   thresholds: { high: 85, low: 70, break: null },
