@@ -143,6 +143,26 @@ describe.each(["memory", "dynamodb"])("serverless package (STORE=%s)", (store) =
         TimeToLiveSpecification: { AttributeName: "expiresAt", Enabled: true },
       });
     });
+
+    it("keeps the files' bucket private, HTTPS only, versioned for 30 days, with stale uploads cleaned up (issue 25)", () => {
+      const bucket = template.Resources.FilesBucket.Properties;
+      expect(bucket.VersioningConfiguration).toEqual({ Status: "Enabled" });
+      expect(bucket.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toBe("AES256");
+      expect(bucket.PublicAccessBlockConfiguration).toEqual({
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      });
+      expect(bucket.LifecycleConfiguration.Rules).toEqual(
+        expect.arrayContaining([
+          expect.objectContaining({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } }),
+          expect.objectContaining({ NoncurrentVersionExpiration: { NoncurrentDays: 30 } }),
+        ]),
+      );
+      const [statement] = template.Resources.FilesBucketPolicy.Properties.PolicyDocument.Statement;
+      expect(statement).toMatchObject({ Effect: "Deny", Action: "s3:*", Condition: { Bool: { "aws:SecureTransport": "false" } } });
+    });
   }
 
   it("passes cfn-lint with no error", async () => {
