@@ -25,22 +25,26 @@ async function main(): Promise<void> {
   await s3.createBucket(bucket).catch(() => {}); // kept from an earlier run
   process.stdout.write(`S3 (s3rver) ready at ${s3.endpoint}, bucket ${bucket}\n`);
 
-  const offline = spawn(process.execPath, [join(__dirname, "../node_modules/serverless/bin/serverless.js"), "offline"], {
-    stdio: "inherit",
-    env: {
-      ...process.env,
-      STORE: "dynamodb",
-      DYNAMODB_ENDPOINT: db.endpoint,
-      DYNAMODB_TABLE: table,
-      S3_ENDPOINT: s3.endpoint,
-      FILES_BUCKET: bucket,
-      // One process by default: it holds a burst (see the README). OFFLINE_IN_PROCESS=false gives
-      // every function its own worker threads, one per concurrent request, like Lambda containers.
-      OFFLINE_IN_PROCESS: process.env.OFFLINE_IN_PROCESS ?? "true",
-      DEMO_NODES: process.env.DEMO_NODES ?? "on",
-      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
+  const offline = spawn(
+    process.execPath,
+    [join(__dirname, "../node_modules/serverless/bin/serverless.js"), "offline", "--stage", "local"],
+    {
+      stdio: "inherit",
+      env: {
+        ...process.env,
+        STORE: "dynamodb",
+        DYNAMODB_ENDPOINT: db.endpoint,
+        DYNAMODB_TABLE: table,
+        S3_ENDPOINT: s3.endpoint,
+        FILES_BUCKET: bucket,
+        // One process by default: it holds a burst (see the README). OFFLINE_IN_PROCESS=false gives
+        // every function its own worker threads, one per concurrent request, like Lambda containers.
+        OFFLINE_IN_PROCESS: process.env.OFFLINE_IN_PROCESS ?? "true",
+        DEMO_NODES: process.env.DEMO_NODES ?? "on",
+        AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
+      },
     },
-  });
+  );
   const stop = async (code: number) => {
     offline.kill("SIGTERM");
     await db.stop();

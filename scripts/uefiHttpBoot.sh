@@ -47,7 +47,7 @@ dnsmasq --no-daemon --conf-file=/dev/null --port=0 --interface="$TAP" --bind-int
 pids+=($!)
 
 HOST=$HOST_IP PORT=$API_PORT LAMBDA_PORT=$LAMBDA_PORT API_SERVER="http://$HOST_IP:$API_PORT" DEMO_NODES=off \
-  ESBUILD_WORK_FOLDER=".esbuild-http-boot" node node_modules/serverless/bin/serverless.js offline >"$work/offline.log" 2>&1 &
+  ESBUILD_WORK_FOLDER=".esbuild-http-boot" node node_modules/serverless/bin/serverless.js offline --stage local >"$work/offline.log" 2>&1 &
 offline=$!
 pids+=("$offline")
 until grep -q "Server ready" "$work/offline.log"; do

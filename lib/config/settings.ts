@@ -120,6 +120,8 @@ const absoluteUrl = (env: Env, name: string): string | undefined => {
 const origins = (env: Env): "*" | string[] => {
   const raw = env.CORS_ORIGINS?.trim();
   if (raw === undefined || raw === "" || raw === "*") return "*";
+  // A deployed stage's default: no other origin may call the APIs (the console is same-origin).
+  if (raw === "none") return [];
   return raw
     .split(",")
     .map((origin) => origin.trim().replace(/\/+$/, ""))

@@ -8,23 +8,37 @@ import { CATCH_ALL, ROUTES } from "../../lib/http/routes";
 import { SCHEDULED } from "../../lib/http/routes/scheduled";
 
 const run = promisify(execFile);
+
+/** The test's environment with these settings: a value replaces, `undefined` removes one. */
+const envWith = (env: Record<string, string | undefined>): NodeJS.ProcessEnv =>
+  Object.fromEntries(
+    Object.entries({ ...process.env, SLS_TELEMETRY_DISABLED: "1", SLS_NOTIFICATIONS_MODE: "off", ...env }).filter(
+      ([, value]) => value !== undefined,
+    ),
+  );
 const ROOT = join(__dirname, "../..");
 jest.setTimeout(60_000);
 
 /** What the Serverless CLI itself resolves from serverless.yml, for a store. */
 async function printed(
   store: string,
-  env: Record<string, string> = {},
+  env: Record<string, string | undefined> = {},
+  stage?: string,
 ): Promise<{
   functions: Record<string, { handler: string; role: string; events: unknown[] }>;
   custom: { esbuild: { outputWorkFolder: string } };
   provider: { environment: Record<string, string> };
 }> {
-  const { stdout } = await run(process.execPath, [join(ROOT, "node_modules/serverless/bin/serverless.js"), "print", "--format", "json"], {
-    cwd: ROOT,
-    env: { ...process.env, STORE: store, SLS_TELEMETRY_DISABLED: "1", SLS_NOTIFICATIONS_MODE: "off", ...env },
-    maxBuffer: 16 << 20,
-  });
+  const stageArgs = stage ? ["--stage", stage] : [];
+  const { stdout } = await run(
+    process.execPath,
+    [join(ROOT, "node_modules/serverless/bin/serverless.js"), "print", "--format", "json", ...stageArgs],
+    {
+      cwd: ROOT,
+      env: envWith({ STORE: store, ...env }),
+      maxBuffer: 16 << 20,
+    },
+  );
   return JSON.parse(stdout);
 }
 
@@ -60,6 +74,31 @@ describe("serverless print", () => {
     const [memory, dynamodb] = await Promise.all([printed("memory"), printed("dynamodb")]);
     expect(memory.custom.esbuild.outputWorkFolder).toBe(".esbuild-memory");
     expect(dynamodb.custom.esbuild.outputWorkFolder).toBe(".esbuild-dynamodb");
+  });
+
+  it("gives a deployed stage the operators' auth and no CORS by default, and the local stage RackHD's open defaults (issue 25)", async () => {
+    const bare = { PROVISIONING_AUTH: undefined, CORS_ORIGINS: undefined };
+    const [prod, local] = await Promise.all([printed("memory", bare, "prod"), printed("memory", bare, "local")]);
+    expect(prod.provider.environment).toMatchObject({ PROVISIONING_AUTH: "on", CORS_ORIGINS: "none" });
+    expect(local.provider.environment).toMatchObject({ PROVISIONING_AUTH: "off", CORS_ORIGINS: "*" });
+  });
+
+  it("refuses to package a deployed stage with no users, or an open one not said loudly, naming the setting (issue 25)", async () => {
+    const packaging = (env: Record<string, string | undefined>) =>
+      run(process.execPath, [join(ROOT, "node_modules/serverless/bin/serverless.js"), "package", "--stage", "prod"], {
+        cwd: ROOT,
+        env: envWith({ STORE: "memory", ...env }),
+        maxBuffer: 16 << 20,
+      }).then(
+        () => "packaged",
+        (error: { stderr?: string; stdout?: string }) => `${error.stdout}${error.stderr}`,
+      );
+    const [noUsers, open] = await Promise.all([
+      packaging({ PROVISIONING_AUTH: undefined, AUTH_USERS: undefined, AUTH_USERS_PARAMETER: undefined }),
+      packaging({ PROVISIONING_AUTH: "off", ALLOW_OPEN_PROVISIONING: undefined }),
+    ]);
+    expect(noUsers).toMatch(/Stage "prod" asks for credentials \(PROVISIONING_AUTH=on\) but has no users: set AUTH_USERS_PARAMETER/);
+    expect(open).toMatch(/PROVISIONING_AUTH=off would let anyone on the internet create nodes .* ALLOW_OPEN_PROVISIONING=yes/);
   });
 
   it("refuses a bad setting before anything is packaged, naming it", async () => {

@@ -121,7 +121,7 @@ if (missing.length > 0) process.stdout.write(`relay e2e: not run: missing ${miss
       made[command] = (await api("POST", "/pollers", { type: "ipmi", node, pollInterval: 3_600_000, config: { command } })).body.id;
     }
     // The scheduled function, run now through serverless offline's invoke API rather than waiting a minute.
-    const tick = await fetch(`${server.lambdaUrl}/2015-03-31/functions/lambda-tasks-provisioning-dev-runPollers/invocations`, {
+    const tick = await fetch(`${server.lambdaUrl}/2015-03-31/functions/lambda-tasks-provisioning-local-runPollers/invocations`, {
       method: "POST",
       body: "{}",
     });

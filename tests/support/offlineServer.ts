@@ -40,7 +40,7 @@ export async function startOffline(env: Record<string, string> = {}, timeoutMs =
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const lambdaPort = await freePort();
   const workFolder = `.esbuild-e2e-${port}`;
-  const child: ChildProcess = spawn(process.execPath, [SERVERLESS, "offline"], {
+  const child: ChildProcess = spawn(process.execPath, [SERVERLESS, "offline", "--stage", "local"], {
     cwd: ROOT,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],

@@ -1,0 +1,44 @@
+import { assertSafeDeploy, invocation } from "../../../deploy/deployGuard";
+
+const cli = (...args: string[]) => ["node", "serverless", ...args];
+const users = { AUTH_USERS_PARAMETER: "/svc/prod/users" };
+
+describe("a deployment is secure by default (issue 25)", () => {
+  it("reads the command and the stage as the Serverless CLI takes them", () => {
+    expect(invocation(cli("package", "--stage", "prod"))).toEqual({ command: "package", stage: "prod" });
+    expect(invocation(cli("deploy", "-s", "lab"))).toEqual({ command: "deploy", stage: "lab" });
+    expect(invocation(cli("deploy", "--stage=qa"))).toEqual({ command: "deploy", stage: "qa" });
+    expect(invocation(cli("package"))).toEqual({ command: "package", stage: "dev" });
+  });
+
+  it("refuses a deployed stage with no users, naming the setting to give", () => {
+    expect(() => assertSafeDeploy(cli("deploy", "--stage", "prod"), {})).toThrow(
+      /Stage "prod" asks for credentials \(PROVISIONING_AUTH=on\) but has no users: set AUTH_USERS_PARAMETER/,
+    );
+    expect(() => assertSafeDeploy(cli("package"), { AUTH_USERS_PARAMETER: "  " })).toThrow(/AUTH_USERS_PARAMETER/);
+    expect(() => assertSafeDeploy(cli("package"), { PROVISIONING_AUTH: "on", TASKS_AUTH: "all" })).toThrow(/no users/);
+  });
+
+  it("deploys with users from SSM or AUTH_USERS", () => {
+    expect(() => assertSafeDeploy(cli("deploy", "--stage", "prod"), users)).not.toThrow();
+    expect(() => assertSafeDeploy(cli("deploy", "--stage", "prod"), { AUTH_USERS: "admin:$scrypt$..." })).not.toThrow();
+  });
+
+  it("refuses an open operators' API unless ALLOW_OPEN_PROVISIONING=yes says so", () => {
+    expect(() => assertSafeDeploy(cli("deploy", "--stage", "lab"), { PROVISIONING_AUTH: "off" })).toThrow(
+      /^PROVISIONING_AUTH=off would let anyone on the internet create nodes and run workflows on stage "lab": leave it on, or set ALLOW_OPEN_PROVISIONING=yes/,
+    );
+    expect(() =>
+      assertSafeDeploy(cli("deploy", "--stage", "lab"), { PROVISIONING_AUTH: "off", ALLOW_OPEN_PROVISIONING: "true" }),
+    ).toThrow();
+    expect(() =>
+      assertSafeDeploy(cli("deploy", "--stage", "lab"), { PROVISIONING_AUTH: "off", ALLOW_OPEN_PROVISIONING: "yes" }),
+    ).not.toThrow();
+  });
+
+  it("lets the local stage and every other command (offline, print) through", () => {
+    expect(() => assertSafeDeploy(cli("package", "--stage", "local"), {})).not.toThrow();
+    expect(() => assertSafeDeploy(cli("offline", "--stage", "local"), {})).not.toThrow();
+    expect(() => assertSafeDeploy(cli("print", "--format", "json"), {})).not.toThrow();
+  });
+});
