@@ -1,0 +1,97 @@
+import { apiContextFor } from "../../../../lib/provisioning/apiContext";
+import { switchProfile } from "../../../../lib/provisioning/boot/switchProfile";
+import { BOOTSTRAP_NOT_FOUND, bootstrapScript } from "../../../../lib/provisioning/discovery/bootstrapScript";
+import { recordAddress } from "../../../../lib/provisioning/lookups/lookupService";
+import { createNode } from "../../../../lib/provisioning/nodes/nodeService";
+import { identifyState, setIdentify } from "../../../../lib/provisioning/obm/identify";
+import { createIpmiObmSettings } from "../../../../lib/provisioning/obm/ipmiSettings";
+import { setNodeSite } from "../../../../lib/provisioning/relays/nodeSite";
+import { createSite } from "../../../../lib/provisioning/relays/siteService";
+import { aCatalog, aNode, later, memoryStores, T0 } from "./setUp";
+
+const api = apiContextFor("http://10.0.0.1:9080");
+const withObm = (service: string, config: Record<string, unknown> = {}) => ({
+  name: "n",
+  type: "compute" as const,
+  obmSettings: [{ service, config }],
+});
+
+describe("the identify light", () => {
+  it("is off until set; the noop service records it and does nothing else", async () => {
+    const stores = memoryStores();
+    const node = await createNode(stores, withObm("noop-obm-service"), T0);
+    expect(await identifyState(stores, node.id)).toEqual({ value: false });
+    expect(await setIdentify(stores, node.id, "false", later(1))).toEqual({
+      value: true,
+      service: "noop-obm-service",
+      requestedAt: later(1).toISOString(),
+    });
+    expect((await setIdentify(stores, node.id, 0, later(2))).value).toBe(false);
+    expect((await identifyState(stores, node.id)).value).toBe(false);
+  });
+
+  it("goes to a relay of the node's site for IPMI, and is refused (422) for a service nothing here drives", async () => {
+    const stores = memoryStores();
+    const site = await createSite(stores, { name: "lab" }, T0);
+    const ipmi = await createNode(stores, withObm("ipmi-obm-service", { host: "10.0.0.9", user: "u", password: "p" }), T0);
+    await expect(setIdentify(stores, ipmi.id, true, T0)).rejects.toThrow(/belongs to no site/);
+    await setNodeSite(stores, ipmi.id, site.id, T0);
+    await setIdentify(stores, ipmi.id, true, later(1));
+    const [job] = await stores.relayJobs.list();
+    expect(job).toMatchObject({ node: ipmi.id, action: { kind: "identify", on: true } });
+    const none = await aNode(stores, "bare", "52:54:00:00:00:09");
+    await expect(setIdentify(stores, none.id, true, T0)).rejects.toMatchObject({ kind: "unprocessable" });
+  });
+});
+
+describe("IPMI settings from a BMC catalog (Job.Obm.Ipmi.CreateSettings)", () => {
+  it("takes the BMC's address from the catalog of the channel asked for, and fails saying what is missing", async () => {
+    const stores = memoryStores();
+    const node = await aNode(stores);
+    expect(await createIpmiObmSettings(stores, node, { user: "admin", password: "pw" }, T0)).toEqual({
+      state: "failed",
+      error: `Node ${node.id} has no bmc catalog with the BMC's address: catalog its BMC first`,
+    });
+    await stores.catalogs.add([
+      aCatalog(node.id, "bmc", { "IP Address": "0.0.0.0", "MAC Address": "aa:bb:cc:dd:ee:ff" }, "c1"),
+      aCatalog(node.id, "rmm", { "IP Address": "10.0.0.3" }, "c2"),
+    ]);
+    expect(await createIpmiObmSettings(stores, node, { user: "admin", password: "pw", ipmichannel: 3 }, later(1))).toEqual({
+      state: "succeeded",
+    });
+    expect((await stores.nodes.get(node.id))?.obmSettings).toEqual([
+      { service: "ipmi-obm-service", config: { host: "10.0.0.3", user: "admin", password: "pw" } },
+    ]);
+    await createIpmiObmSettings(stores, node, { user: "admin", password: "pw", ipmichannel: null }, later(2));
+    expect((await stores.nodes.get(node.id))?.obmSettings[0].config.host).toBe("aa:bb:cc:dd:ee:ff");
+    expect((await createIpmiObmSettings(stores, node, { user: "a", password: "b", ipmichannel: 2 }, later(3))).error).toMatch(
+      /no bmc-2 catalog/,
+    );
+  });
+});
+
+describe("switches and the microkernel's bootstrap.js", () => {
+  it("makes a switch node the first time it asks, by MAC or by the address a lookup holds, and hands it the task runner", async () => {
+    const stores = memoryStores();
+    const script = await switchProfile(stores, "Arista", ["52:54:00:00:00:aa"], "10.0.0.7", api, T0);
+    const [node] = await stores.nodes.list();
+    expect(node).toMatchObject({ type: "switch", identifiers: ["52:54:00:00:00:aa"] });
+    expect(script).toContain(`/tasks/${node.id}`);
+    expect(await switchProfile(stores, "arista", [], "10.0.0.7", api, later(1))).toContain(`/tasks/${node.id}`);
+    expect(await stores.nodes.list()).toHaveLength(1);
+    await expect(switchProfile(stores, "juniper", [], "10.0.0.7", api, T0)).rejects.toThrow("Unknown switch vendor juniper");
+    await expect(switchProfile(stores, "cisco", [], "10.9.9.9", api, T0)).rejects.toThrow(/^Could not identify the switch/);
+  });
+
+  it("answers bootstrap.js for a MAC a node has, naming its tasks URL, and nothing for another", async () => {
+    const stores = memoryStores();
+    const node = await aNode(stores, "n", "52:54:00:00:00:01");
+    await recordAddress(stores, "52:54:00:00:00:01", node.id, "10.0.0.5", T0);
+    const script = await bootstrapScript(stores, "52-54-00-00-00-01", api, T0);
+    expect(script).toContain(JSON.stringify(`${api.base}/tasks/${node.id}`));
+    expect(await bootstrapScript(stores, "52:54:00:00:00:02", api, T0)).toBeUndefined();
+    expect(await bootstrapScript(stores, undefined, api, T0)).toBeUndefined();
+    await expect(bootstrapScript(stores, "nope", api, T0)).rejects.toThrow("Invalid MAC address: nope");
+    expect(BOOTSTRAP_NOT_FOUND).toBe("Not Found");
+  });
+});
