@@ -1,8 +1,9 @@
 /**
  * Mutation testing of the domain (issue 23): `npm run test:mutation` mutates lib/provisioning and
- * lib/tasks and runs the fast tier against each mutant (only the tests that cover it). The build
- * fails below `thresholds.break`, the score reached, to be raised as tests are added.
- * `npm run test:mutation -- --mutate lib/provisioning/rules/rules.ts` scores one file.
+ * lib/tasks; each mutant is judged by the unit tests of the modules that import it (jest
+ * --findRelatedTests over jest.stryker.config.js, the unit tier). A full run takes about two hours
+ * on two cores, so CI runs `npm run test:mutation:changed` (the files the last commit changed).
+ * Either fails below `thresholds.break`. One file: `npm run test:mutation -- --mutate <file>`.
  * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
 export default {
@@ -16,7 +17,8 @@ export default {
   timeoutMS: 5000,
   reporters: ["clear-text", "progress", "json"],
   jsonReporter: { fileName: "reports/mutation/mutation.json" },
-  thresholds: { high: 85, low: 70, break: null },
+  // break: under today's scores (services 67.9 %, see BENCHMARKS.md), to be raised as tests are added.
+  thresholds: { high: 85, low: 70, break: 50 },
   tempDirName: ".stryker-tmp",
   cleanTempDir: "always",
 };
