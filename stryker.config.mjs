@@ -17,7 +17,7 @@ export default {
   timeoutMS: 5000,
   reporters: ["clear-text", "progress", "json"],
   jsonReporter: { fileName: "reports/mutation/mutation.json" },
-  // break: under today's scores (services 67.9 %, see BENCHMARKS.md), to be raised as tests are added.
+  // break: under today's scores (services 71.9 %, see BENCHMARKS.md), to be raised as tests are added.
   thresholds: { high: 85, low: 70, break: 50 },
   tempDirName: ".stryker-tmp",
   cleanTempDir: "always",
