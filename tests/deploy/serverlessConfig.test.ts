@@ -215,3 +215,58 @@ describe.each(["memory", "dynamodb"])("serverless package (STORE=%s)", (store) =
     expect(lint.code & 2).toBe(0);
   });
 });
+
+/**
+ * Issue 25 §3: every setting of lib/config/settings.ts, given a value other than its default when
+ * packaging, reaches every function as given (AUTH_USERS apart: it and AUTH_USERS_PARAMETER
+ * exclude each other, and a deployment should name the parameter).
+ */
+describe("serverless package with every setting given (issue 25)", () => {
+  const given: Record<string, string> = {
+    TASKS_PUBLIC_FORM: "all",
+    TASKS_AUTH: "all",
+    PROVISIONING_AUTH: "on",
+    AUTH_FAILURE_STATUS: "403",
+    AUTH_REALM: "Lab",
+    AUTH_USERS_PARAMETER: "/lambda-tasks-provisioning/lab/users",
+    PUBLIC_BASE_URL: "https://api.example.com/lab",
+    API_SERVER: "https://api.example.com",
+    FILE_SERVER: "https://files.example.com",
+    DISCOVERY_GRAPH: "Graph.Discovery",
+    CORS_ORIGINS: "https://ops.example.com",
+    BODY_LIMIT_BYTES: "2097152",
+    STORE: "memory",
+    DYNAMODB_TABLE: "lab-table",
+    DYNAMODB_ENDPOINT: "https://dynamodb.eu-west-1.amazonaws.com",
+    FILES_BUCKET: "lab-files",
+    S3_ENDPOINT: "https://s3.eu-west-1.amazonaws.com",
+    DEMO_NODES: "on",
+    BOOT_TOKENS: "off",
+    BOOT_VIA_RELAY: "on",
+    RELAY_LEASE_SECONDS: "90",
+    MEMORY_STORE_CAPACITY: "5000",
+    MEMORY_STORE_MAX_BYTES: "1048576",
+    LOG_REQUESTS: "off",
+  };
+  const out = mkdtempSync(join(tmpdir(), "package-settings-"));
+  afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+  it("hands each function every setting as the deploying shell gave it", async () => {
+    await run(process.execPath, [join(ROOT, "node_modules/serverless/bin/serverless.js"), "package", "--stage", "lab", "--package", out], {
+      cwd: ROOT,
+      env: envWith({ ...given, AUTH_USERS: undefined, ESBUILD_WORK_FOLDER: join(out, ".esbuild") }),
+      maxBuffer: 16 << 20,
+    });
+    const template = JSON.parse(readFileSync(join(out, "cloudformation-template-update-stack.json"), "utf8")) as {
+      Resources: Record<string, { Type: string; Properties: { Environment?: { Variables: Record<string, string> } } }>;
+    };
+    const functions = Object.values(template.Resources).filter((resource) => resource.Type === "AWS::Lambda::Function");
+    expect(functions.length).toBe(ROUTES.length + 1 + SCHEDULED.length);
+    expect(Object.keys(given).sort()).toEqual(
+      SETTING_NAMES.filter((name) => name !== "AUTH_USERS" && name !== "FUNCTION_TIMEOUT_SECONDS").sort(),
+    );
+    for (const fn of functions) {
+      expect(fn.Properties.Environment?.Variables).toMatchObject({ ...given, AUTH_USERS: "", FUNCTION_TIMEOUT_SECONDS: "10" });
+    }
+  }, 240_000);
+});
