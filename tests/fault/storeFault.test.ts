@@ -71,7 +71,14 @@ describe("the DynamoDB store under faults (STORE=dynamodb, serverless offline)",
       if (answer.status === 201) return { title, ack: body.task!.id };
       const retryAfter = answer.headers.get("retry-after");
       if (answer.status === 409 && retryAfter === null) return { title, lost: true };
-      if (retryAfter === null) throw new Error(`${answer.status} without Retry-After: ${JSON.stringify(body)}`);
+      if (retryAfter === null) {
+        // The service's own log line for it says why (its error, logged with the request).
+        const logged = server
+          .output()
+          .split("\n")
+          .filter((line) => line.includes(`"status":${answer.status}`));
+        throw new Error(`${answer.status} without Retry-After: ${JSON.stringify(body)}\n${logged.slice(-3).join("\n")}`);
+      }
       await sleep(Math.min(Number(retryAfter), 2) * 1000);
     }
   }
