@@ -1,13 +1,24 @@
-// serverless.yml reads its `functions:` from the route registry (lib/http/routes), which is
-// TypeScript: tsx loads it for the Serverless CLI. The settings are checked here too, so that a
-// bad one stops `serverless package`/`deploy` with its name, instead of a deployment that then
-// answers 500 to every request.
+// serverless.yml reads its `functions:` and the functions' roles from the route registry
+// (lib/http/routes), which is TypeScript: tsx loads it for the Serverless CLI. The settings are
+// checked here too, so that a bad one stops `serverless package`/`deploy` with its name, instead
+// of a deployment that then answers 500 to every request.
 const { require: tsxRequire } = require("tsx/cjs/api");
 const { assertSafeDeploy } = require("./deployGuard");
 
-module.exports.functions = () => {
+const registry = () => tsxRequire("../lib/http/routes/serverlessFunctions.ts", __filename);
+
+/** The checked settings (the store the functions and roles are for among them). */
+function checkedSettings() {
   const { readSettings } = tsxRequire("../lib/config/settings.ts", __filename);
-  readSettings(process.env);
+  const settings = readSettings(process.env);
   assertSafeDeploy(process.argv, process.env);
-  return tsxRequire("../lib/http/routes/serverlessFunctions.ts", __filename).serverlessFunctions();
-};
+  return settings;
+}
+
+module.exports.functions = () => registry().serverlessFunctions(checkedSettings().store);
+
+module.exports.roles = () =>
+  tsxRequire("../lib/deploy/serverlessRoles.ts", __filename).serverlessRoles(
+    checkedSettings().store,
+    process.env.AUTH_USERS_PARAMETER ?? "",
+  );

@@ -4,7 +4,6 @@ import type { HttpEvent, HttpHandler } from "../../lib/http/event";
 import { preflight } from "../../lib/http/preflight";
 import { methodsAt } from "../../lib/http/routeTable";
 import { httpRoute } from "../../lib/http/stack";
-import { handler as nodeTemplate } from "../provisioning/boot/templates";
 
 /**
  * The catch-all route (`$default`): CORS preflight for every path, 405 with `Allow` for a known
@@ -24,18 +23,4 @@ const isTaskPath = (path: string | undefined): boolean => (path ?? "").toLowerCa
 const tasksStyle = httpRoute({ style: "tasks" }, answer);
 const rackhdStyle = httpRoute({ style: "rackhd" }, answer);
 
-/**
- * API Gateway routes HEAD only to $default. A booting node's `wget --spider` of its completionUri
- * (RackHD's A/B completion signal) is a HEAD on a template: answer it as the GET, without a body.
- */
-const TEMPLATE_PATH = /^\/api\/([^/]+)\/templates\/([^/]+)$/;
-
-export const handler = async (event: HttpEvent, context: Context) => {
-  const template = event.requestContext?.http?.method === "HEAD" ? TEMPLATE_PATH.exec(event.rawPath ?? "") : null;
-  if (template) {
-    const pathParameters = { version: template[1], name: decodeURIComponent(template[2]) };
-    const result = await nodeTemplate({ ...event, pathParameters }, context);
-    return { ...result, body: "" };
-  }
-  return (isTaskPath(event.rawPath) ? tasksStyle : rackhdStyle)(event, context);
-};
+export const handler = (event: HttpEvent, context: Context) => (isTaskPath(event.rawPath) ? tasksStyle : rackhdStyle)(event, context);

@@ -1,10 +1,12 @@
 import type middy from "@middy/core";
 import type { Context } from "aws-lambda";
 import { NotFoundError } from "../errors";
+import { runAs } from "../invocation";
 import { type BootGate, passBootGate } from "./bootGate";
 import type { HttpEvent, HttpResult } from "./event";
 import type { IdempotentRunner } from "./idempotentRequest";
 import { parseJsonBody } from "./middleware/jsonBody";
+import { accessOf } from "./routes/access";
 import { type Endpoint, requiresAuth } from "./routes/endpoint";
 import { httpRoute } from "./stack";
 import { check, fits, type SchemaType } from "./validation";
@@ -68,6 +70,7 @@ export function endpoint<E extends Endpoint>(
     throw new Error(`${entry.function} is idempotent: its handler must give endpoint() { idempotency: idempotentWith(…) }`);
   }
   const gate = ports.bootGate;
+  const invocation = { function: entry.function, access: accessOf(entry) };
   if (entry.auth === "boot" && !gate) throw new Error(`${entry.function} is a boot route: its handler must give endpoint() { bootGate }`);
   return httpRoute(
     {
@@ -76,19 +79,23 @@ export function endpoint<E extends Endpoint>(
       bodyLimit: !entry.fileBody,
     },
     async (event) => {
-      if (gate) await passBootGate(gate, event);
-      const params = event.pathParameters ?? {};
-      if (request.params && !fits(request.params, params)) throw noSuchPath(entry, event);
-      const query = request.query ? check(request.query, queryParameters(event)) : {};
-      let body: Promise<unknown> | undefined;
-      const readBody = () => {
-        body ??= parseJsonBody(event, request.bodyOptional ? "optional" : "required").then((raw) =>
-          raw === undefined || !request.body ? raw : check(request.body, raw),
-        );
-        return body as Promise<Body<E>>;
-      };
-      const run = () => handler({ event, params: params as Part<E, "params">, query: query as Part<E, "query">, readBody });
-      return idempotent ? idempotent(event, run) : run();
+      const result = await runAs(invocation, () => answer(event));
+      return event.requestContext.http.method === "HEAD" ? { ...result, body: "" } : result;
     },
   );
+  async function answer(event: HttpEvent): Promise<HttpResult> {
+    if (gate) await passBootGate(gate, event);
+    const params = event.pathParameters ?? {};
+    if (request.params && !fits(request.params, params)) throw noSuchPath(entry, event);
+    const query = request.query ? check(request.query, queryParameters(event)) : {};
+    let body: Promise<unknown> | undefined;
+    const readBody = () => {
+      body ??= parseJsonBody(event, request.bodyOptional ? "optional" : "required").then((raw) =>
+        raw === undefined || !request.body ? raw : check(request.body, raw),
+      );
+      return body as Promise<Body<E>>;
+    };
+    const run = () => handler({ event, params: params as Part<E, "params">, query: query as Part<E, "query">, readBody });
+    return idempotent ? idempotent(event, run) : run();
+  }
 }

@@ -1,4 +1,5 @@
 import { type Settings, settings } from "../config/settings";
+import type { StoreName } from "../dataAccess";
 import { ConfigError, isDomainError } from "../errors";
 import { type IdempotencyStore, lockSeconds } from "../idempotency/idempotencyStore";
 import { logLine } from "../logger";
@@ -8,6 +9,7 @@ import type { ProvisioningStores } from "../provisioning/ports";
 import type { RelayIdentity } from "../provisioning/relays/site";
 import { authenticateRelay } from "../provisioning/relays/siteService";
 import type { TaskStore } from "../tasks/taskStore";
+import { guarded } from "./accessGuard";
 import { MemoryIdempotencyStore } from "./memory/idempotencyStore";
 import { memoryProvisioningStores } from "./memory/provisioningStores";
 import { MemoryTaskStore } from "./memory/taskStore";
@@ -47,16 +49,15 @@ export function taskStore(): TaskStore {
       // Loaded only in this mode, so memory-mode containers never load the AWS SDK.
       const { DynamoTaskStore } = require("./dynamodb/taskStore") as typeof import("./dynamodb/taskStore");
       const { documentClient } = require("./dynamodb/client") as typeof import("./dynamodb/client");
-      return new DynamoTaskStore(documentClient(config), config.dynamodbTable);
+      return guarded("tasks", new DynamoTaskStore(documentClient(config), config.dynamodbTable));
     });
   }
   // A conditional expression, not `if (…) return`: esbuild drops the branch a folded condition
   // never takes, but not the statements after a folded `return`.
   return process.env.BUNDLED_STORE === "dynamodb"
     ? notBundled(store)
-    : processSingleton(
-        "taskStore.memory",
-        () => new MemoryTaskStore({ capacity: config.memoryStoreCapacity, maxBytes: config.memoryStoreMaxBytes }),
+    : processSingleton("taskStore.memory", () =>
+        guarded("tasks", new MemoryTaskStore({ capacity: config.memoryStoreCapacity, maxBytes: config.memoryStoreMaxBytes })),
       );
 }
 
@@ -92,6 +93,14 @@ function dynamoStores(config: Settings): ProvisioningStores {
   return dynamoProvisioningStores(documentClient(config), config.dynamodbTable, fileBlobs);
 }
 
+/** Every port checked against the running function's declared data access (lib/store/accessGuard.ts). */
+function guardedStores(stores: ProvisioningStores): ProvisioningStores {
+  const names = Object.keys(stores).filter((name) => name !== "fileBlobs") as (keyof ProvisioningStores & StoreName)[];
+  const out = Object.fromEntries(names.map((name) => [name, guarded(name, stores[name])])) as unknown as ProvisioningStores;
+  // The files' bytes stay made on first use (the S3 client only in the functions that touch them).
+  return Object.defineProperty(out, "fileBlobs", { get: () => guarded("fileBytes", stores.fileBlobs), enumerable: true });
+}
+
 /** This container's provisioning stores, chosen by STORE, with the demo nodes when DEMO_NODES=on. */
 export function provisioningStores(): Promise<ProvisioningStores> {
   const config = settings();
@@ -106,7 +115,7 @@ export function provisioningStores(): Promise<ProvisioningStores> {
             ? memoryStores(config)
             : notBundled(store);
       if (config.demoNodes) await seedDemoNodes(stores.nodes);
-      return stores;
+      return guardedStores(stores);
     })();
     // A failed start (the table unreachable, say) must not stick: the next request tries again.
     ready.catch(() => resetProcessSingleton(key));
@@ -123,14 +132,14 @@ export function idempotencyStore(): IdempotencyStore {
     return processSingleton(`idempotencyStore.dynamodb.${config.dynamodbTable}`, () => {
       const { DynamoIdempotencyStore } = require("./dynamodb/idempotencyStore") as typeof import("./dynamodb/idempotencyStore");
       const { documentClient } = require("./dynamodb/client") as typeof import("./dynamodb/client");
-      return new DynamoIdempotencyStore(documentClient(config), config.dynamodbTable, lock);
+      return guarded("idempotency", new DynamoIdempotencyStore(documentClient(config), config.dynamodbTable, lock));
     });
   }
   // A tenth of the memory budget at most: kept answers are a cache, not data.
   const limits = { capacity: config.memoryStoreCapacity, maxBytes: Math.floor(config.memoryStoreMaxBytes / 10) };
   return process.env.BUNDLED_STORE === "dynamodb"
     ? notBundled(store)
-    : processSingleton("idempotencyStore.memory", () => new MemoryIdempotencyStore(limits, lock * 1000));
+    : processSingleton("idempotencyStore.memory", () => guarded("idempotency", new MemoryIdempotencyStore(limits, lock * 1000)));
 }
 
 /**

@@ -4,8 +4,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { SETTING_NAMES } from "../../lib/config/settings";
+import { STORE_NAMES, type StoreName } from "../../lib/dataAccess";
 import { CATCH_ALL, ROUTES } from "../../lib/http/routes";
+import { accessOf } from "../../lib/http/routes/access";
+import { methodsOf } from "../../lib/http/routes/endpoint";
 import { SCHEDULED } from "../../lib/http/routes/scheduled";
+import { LEADING_KEYS } from "../../lib/store/dynamodb/iamPolicy";
 
 const run = promisify(execFile);
 
@@ -43,25 +47,28 @@ async function printed(
 }
 
 describe("serverless print", () => {
-  it.each([
-    ["memory", { taskRead: "ApiFunctionRole", provisioningWrite: "ApiFunctionRole", noData: "ApiFunctionRole" }],
-    ["dynamodb", { taskRead: "TaskReadRole", provisioningWrite: "ProvisioningWriteRole", noData: "NoDataRole" }],
-  ])("resolves one function per registry entry, with its route and role (STORE=%s)", async (store, roles) => {
-    const { functions } = await printed(store);
-    expect(Object.keys(functions).sort()).toEqual(
-      [...ROUTES.map((route) => route.function), CATCH_ALL.function, ...SCHEDULED.map((entry) => entry.function)].sort(),
-    );
-    for (const route of ROUTES) {
-      expect(functions[route.function].handler).toBe(`${route.handler}.handler`);
-      expect(functions[route.function].events).toEqual([{ httpApi: { method: route.method, path: route.path } }]);
-    }
-    expect(functions[CATCH_ALL.function].events).toEqual([{ httpApi: "*" }]);
-    for (const entry of SCHEDULED) expect(functions[entry.function].events).toEqual([{ schedule: entry.rate }]);
-    for (const [access, role] of Object.entries(roles)) {
-      const route = ROUTES.find((candidate) => candidate.access === access)!;
-      expect(functions[route.function].role).toBe(role);
-    }
-  });
+  it.each(["memory", "dynamodb"] as const)(
+    "resolves one function per registry entry, with its routes and role (STORE=%s)",
+    async (store) => {
+      const { functions } = await printed(store);
+      expect(Object.keys(functions).sort()).toEqual(
+        [...ROUTES.map((route) => route.function), CATCH_ALL.function, ...SCHEDULED.map((entry) => entry.function)].sort(),
+      );
+      for (const route of ROUTES) {
+        expect(functions[route.function].handler).toBe(`${route.handler}.handler`);
+        expect(functions[route.function].events).toEqual(methodsOf(route).map((method) => ({ httpApi: { method, path: route.path } })));
+      }
+      // The completion signal (`wget --spider`) is a HEAD: API Gateway routes it to the template's function.
+      expect(functions.nodeTemplate.events).toContainEqual({ httpApi: { method: "HEAD", path: "/api/{version}/templates/{name}" } });
+      expect(functions[CATCH_ALL.function].events).toEqual([{ httpApi: "*" }]);
+      for (const entry of SCHEDULED) expect(functions[entry.function].events).toEqual([{ schedule: entry.rate }]);
+      const roles = new Set(Object.values(functions).map((fn) => fn.role));
+      if (store === "memory") expect([...roles]).toEqual(["ApiFunctionRole"]);
+      // One role per distinct set of needs: the catch-all's is the one that touches nothing.
+      else expect(functions[CATCH_ALL.function].role).toBe("NoDataRole");
+      if (store === "dynamodb") expect(roles.size).toBeGreaterThan(40);
+    },
+  );
 
   it("passes every setting to the functions, from the deploying shell's environment (appendix of issue 23: FILE_SERVER, DISCOVERY_GRAPH)", async () => {
     const { provider } = await printed("memory", { FILE_SERVER: "http://files.example:9090", DISCOVERY_GRAPH: "off" });
@@ -162,6 +169,8 @@ describe.each(["memory", "dynamodb"])("serverless package (STORE=%s)", (store) =
     expect(invoke).toContain("function:lambda-tasks-provisioning-prod-*");
     // Four resources an endpoint (function, log group, route, integration): room under 500.
     expect(resources.length).toBeLessThan(4 * (ROUTES.length + 1 + SCHEDULED.length) + 60);
+    // CloudFormation takes 500 resources a stack: the per-function roles fit because the functions share one log group.
+    expect(resources.length).toBeLessThan(480);
   });
 
   it("ships each bundle with its source map", async () => {
@@ -174,6 +183,73 @@ describe.each(["memory", "dynamodb"])("serverless package (STORE=%s)", (store) =
   });
 
   if (store === "dynamodb") {
+    /** What a function's role allows, as "action key" pairs (DynamoDB) and S3 actions. */
+    const allowed = (functionName: string): Set<string> => {
+      const logicalId = Object.keys(template.Resources).find(
+        (id) =>
+          template.Resources[id].Type === "AWS::Lambda::Function" &&
+          template.Resources[id].Properties.FunctionName.endsWith(`-${functionName}`),
+      )!;
+      const role = template.Resources[template.Resources[logicalId].Properties.Role["Fn::GetAtt"][0]];
+      const statements = (role.Properties.Policies ?? []).flatMap((policy: any) => policy.PolicyDocument.Statement);
+      const pairs = new Set<string>();
+      for (const statement of statements) {
+        const keys: string[] = statement.Condition?.["ForAllValues:StringLike"]?.["dynamodb:LeadingKeys"] ?? ["*"];
+        for (const action of statement.Action) for (const key of keys) pairs.add(action.startsWith("s3:") ? action : `${action} ${key}`);
+      }
+      return pairs;
+    };
+    /** What an entry's declaration needs, worked out here from the table's keys. */
+    const needed = (access: ReturnType<typeof accessOf>): Set<string> => {
+      const pairs = new Set<string>();
+      const keys = (stores: readonly StoreName[] = []) => stores.flatMap((store) => LEADING_KEYS[store]);
+      for (const key of keys([...(access.read ?? []), ...(access.write ?? [])]))
+        for (const action of ["GetItem", "Query", "BatchGetItem"]) pairs.add(`dynamodb:${action} ${key}`);
+      for (const key of keys(access.write))
+        for (const action of ["PutItem", "UpdateItem", "DeleteItem", "BatchWriteItem", "ConditionCheckItem"])
+          pairs.add(`dynamodb:${action} ${key}`);
+      const bytes = {
+        read: ["s3:GetObject"],
+        write: ["s3:GetObject", "s3:PutObject"],
+        delete: ["s3:GetObject", "s3:PutObject", "s3:DeleteObject"],
+      };
+      for (const action of access.fileBytes ? bytes[access.fileBytes] : []) pairs.add(action);
+      return pairs;
+    };
+
+    it("gives each function a role that allows what its registry entry declares and nothing more (issue 25)", () => {
+      for (const route of ROUTES)
+        expect([route.function, [...allowed(route.function)].sort()]).toEqual([route.function, [...needed(accessOf(route))].sort()]);
+      for (const entry of SCHEDULED) expect([...allowed(entry.function)].sort()).toEqual([...needed(entry.data)].sort());
+      expect(allowed(CATCH_ALL.function).size).toBe(0);
+    });
+
+    it("keeps a booting machine's routes from deleting files or writing templates, and the bucket to the file routes", () => {
+      const boot = ROUTES.filter((route) => route.auth === "boot");
+      expect(boot.length).toBeGreaterThan(4);
+      for (const route of boot) {
+        const pairs = [...allowed(route.function)];
+        // A booting machine reads files (its kernel, its image): it never writes or deletes one.
+        expect(pairs.filter((pair) => pair.startsWith("s3:") && pair !== "s3:GetObject")).toEqual([]);
+        expect(pairs).not.toContain("dynamodb:PutItem TEMPLATE");
+        expect(pairs).not.toContain("dynamodb:PutItem PROFILE");
+        expect(pairs).not.toContain("dynamodb:PutItem GRAPHDEF");
+      }
+      const bucketUsers = ROUTES.filter((route) => [...allowed(route.function)].some((pair) => pair.startsWith("s3:")));
+      expect(bucketUsers.map((route) => route.path).every((path) => /\/(files|common)\b/.test(path))).toBe(true);
+      expect([...allowed("deleteFile")]).toContain("s3:DeleteObject");
+      expect([...allowed("getFile")]).not.toContain("s3:PutObject");
+      // Every store of the table is reachable by some function, and none by all.
+      for (const name of STORE_NAMES)
+        expect(
+          ROUTES.some(
+            (route) =>
+              needed(accessOf(route)).size > 0 &&
+              [...allowed(route.function)].some((pair) => LEADING_KEYS[name].some((key) => pair.endsWith(` ${key}`))),
+          ),
+        ).toBe(true);
+    });
+
     it("keeps the table: deletion protection, retained on stack deletion, TTL on expiring items", () => {
       const table = template.Resources.DataTable as unknown as { DeletionPolicy: string; Properties: Record<string, unknown> };
       expect(table.DeletionPolicy).toBe("Retain");

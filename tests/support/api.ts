@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { handler as fallback } from "../../handlers/http/fallback";
 import { ROUTES } from "../../lib/http/routes";
+import { methodsOf } from "../../lib/http/routes/endpoint";
 import { resetProcessSingleton } from "../../lib/store/processSingleton";
 import type { Answer } from "./apiGatewayEvent";
 import { checkAgainstContract } from "./contract";
@@ -10,12 +11,14 @@ const ROOT = join(__dirname, "../..");
 
 /** Every endpoint of the route registry, bound to the handler its entry names (as serverless.yml is). */
 const bindings = (): RouteBinding[] =>
-  ROUTES.map((route) => ({
-    method: route.method,
-    path: route.path,
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    handler: require(join(ROOT, route.handler)).handler,
-  }));
+  ROUTES.flatMap((route) =>
+    methodsOf(route).map((method) => ({
+      method,
+      path: route.path,
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      handler: require(join(ROOT, route.handler)).handler,
+    })),
+  );
 
 const route = makeRouter(bindings(), fallback);
 

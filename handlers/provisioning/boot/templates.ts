@@ -6,7 +6,7 @@ import { text } from "../../../lib/http/responses";
 import { nodeTemplate as template } from "../../../lib/provisioning/boot/bootService";
 import { bootGate, provisioningStores } from "../../../lib/store/compositionRoot";
 
-/** GET (and, through the catch-all, HEAD): a request to the completionUri completes the install. */
+/** GET and HEAD (`wget --spider`, RackHD's A/B completion signal): a request to the completionUri completes the install. */
 export const handler = endpoint(
   nodeTemplate,
   async ({ event, params, query }) => {

@@ -1,4 +1,6 @@
+import { touchesData } from "../../dataAccess";
 import * as provisioningSchemas from "../provisioning/schemas";
+import { accessOf } from "../routes/access";
 import type { Endpoint, SchemaName } from "../routes/endpoint";
 import * as taskSchemas from "../tasks/schemas";
 
@@ -122,7 +124,7 @@ function responses(service: ServiceInfo, entry: Endpoint): Record<string, unknow
   }
   if (entry.method !== "GET") add(507);
   // The store is throttled, unreachable or slow; or the user list in SSM cannot be read (AUTH_USERS_PARAMETER).
-  if (entry.access !== "noData" || entry.auth !== "none") add(503);
+  if (touchesData(accessOf(entry)) || entry.auth !== "none") add(503);
   if (entry.idempotent) {
     add(409); // the same Idempotency-Key still in progress
     add(422);

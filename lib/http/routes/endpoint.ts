@@ -1,4 +1,5 @@
 import type { Settings } from "../../config/settings";
+import type { DataAccess } from "../../dataAccess";
 import type * as provisioningSchemas from "../provisioning/schemas";
 import type * as taskSchemas from "../tasks/schemas";
 import type { CompiledSchema } from "../validation";
@@ -25,12 +26,6 @@ export type Service = "tasks" | "provisioning" | "console";
  */
 export type AuthRule = "tasksList" | "tasks" | "northbound" | "relay" | "boot" | "none";
 
-/**
- * The IAM role a function runs with: read or write per data area, or none (static libraries).
- * serverless.yml maps each class to a role per store (custom.roles).
- */
-export type Access = "noData" | "taskRead" | "taskWrite" | "provisioningRead" | "provisioningWrite";
-
 /** One endpoint: everything about it is written here and derived everywhere else. */
 export interface Endpoint {
   /** The Lambda function's name in serverless.yml. */
@@ -38,11 +33,20 @@ export interface Endpoint {
   method: HttpMethod;
   /** API Gateway route path, with `{name}` parameters. */
   path: string;
+  /**
+   * A GET that answers HEAD too (its own route: API Gateway sends HEAD only where a route names it;
+   * serverless offline's server answers HEAD from the GET route itself). The answer has no body.
+   */
+  head?: true;
   /** The module exporting `handler`, from the repository root, without extension. */
   handler: string;
   service: Service;
   auth: AuthRule;
-  access: Access;
+  /**
+   * What its function may do with the data (lib/dataAccess.ts): its IAM policy when deployed, and
+   * checked on every store call locally. What `idempotent` and `auth` imply is added (./access.ts).
+   */
+  data: DataAccess;
   /** What the endpoint does, in one line. */
   summary: string;
   request: {
@@ -75,7 +79,7 @@ export interface Endpoint {
 export interface CatchAll {
   function: string;
   handler: string;
-  access: Access;
+  data: DataAccess;
   summary: string;
 }
 
@@ -95,3 +99,6 @@ export function requiresAuth(rule: AuthRule, config: Pick<Settings, "tasksAuth" 
       return false;
   }
 }
+
+/** The methods an entry's function is routed: its method, and HEAD for a GET that says `head`. */
+export const methodsOf = (entry: Pick<Endpoint, "method" | "head">): string[] => (entry.head ? [entry.method, "HEAD"] : [entry.method]);

@@ -1,3 +1,4 @@
+import { NO_DATA } from "../../dataAccess";
 import * as consoleRoutes from "../console/routes";
 import * as provisioning from "../provisioning/routes";
 import * as tasks from "../tasks/routes";
@@ -22,10 +23,10 @@ type Entries = EntryOf<typeof tasks> | EntryOf<typeof provisioning> | EntryOf<ty
 /** The Lambda function name of every registry entry and of the catch-all, as a type (the bench is keyed by it). */
 export type RouteFunction = Entries["function"] | typeof CATCH_ALL.function;
 
-/** API Gateway's `$default` route (it answers HEAD of templates, so it may write provisioning data). */
+/** API Gateway's `$default` route: it touches no data. */
 export const CATCH_ALL = {
   function: "fallback",
   handler: "handlers/http/fallback",
-  access: "provisioningWrite",
-  summary: "CORS preflight, 405 with Allow, JSON 404, and HEAD of templates",
+  data: NO_DATA,
+  summary: "CORS preflight, 405 with Allow, and JSON 404",
 } as const satisfies CatchAll;

@@ -1,22 +1,24 @@
-import type { Access } from "./endpoint";
+import type { DataAccess } from "../../dataAccess";
+import { POLLING } from "../provisioning/shared/dataAccess";
 
 /** A function that runs on a schedule (EventBridge on AWS; serverless offline runs it too under `npm start`). */
 export interface ScheduledFunction {
   function: string;
   /** The module exporting `handler`, from the repository root, without extension. */
   handler: string;
-  access: Access;
+  /** What it may do with the data (lib/dataAccess.ts). */
+  data: DataAccess;
   /** An EventBridge schedule expression. */
   rate: string;
   summary: string;
 }
 
-export const SCHEDULED: readonly ScheduledFunction[] = [
+export const SCHEDULED = [
   {
     function: "runPollers",
     handler: "handlers/provisioning/pollers/tick",
-    access: "provisioningWrite",
+    data: POLLING,
     rate: "rate(1 minute)",
     summary: "Runs every poller that is due (RackHD's poller scheduler), once a minute",
   },
-];
+] as const satisfies readonly ScheduledFunction[];

@@ -1,38 +1,98 @@
-import type { Access, CatchAll, Endpoint } from "./endpoint";
+import { createHash } from "node:crypto";
+import { type DataAccess, touchesData } from "../../dataAccess";
+import { accessOf } from "./access";
+import { type CatchAll, type Endpoint, methodsOf } from "./endpoint";
 import { CATCH_ALL, ROUTES } from "./index";
 import { SCHEDULED, type ScheduledFunction } from "./scheduled";
 
 type HttpApiEvent = { httpApi: { method: string; path: string } | "*" } | { schedule: string };
+export type Store = "memory" | "dynamodb";
 
 export interface ServerlessFunction {
   handler: string;
   role: string;
   events: HttpApiEvent[];
+  /** Every function logs to the stage's one log group (provider.logs.lambda), made before them. */
+  disableLogs: true;
+  dependsOn: ["FunctionsLogGroup"];
 }
 
-/** The role of an access class under the deployed store (serverless.yml custom.roles resolves it). */
-const role = (access: Access): string => `\${self:custom.roles.\${param:store}.${access}}`;
+/** What a function's role must allow: its data access, and the user list if it may ask for Basic credentials. */
+export interface Needs {
+  access: DataAccess;
+  basicAuth: boolean;
+}
+
+const ASKS_FOR_CREDENTIALS: ReadonlySet<string> = new Set(["tasksList", "tasks", "northbound"]);
+
+/** Every function of the service (one per registry entry, the catch-all, the scheduled ones) with what it needs. */
+export function allFunctions(routes: readonly Endpoint[], catchAll: CatchAll, scheduled: readonly ScheduledFunction[]) {
+  return [
+    ...routes.map((route) => ({
+      name: route.function,
+      handler: route.handler,
+      events: methodsOf(route).map((method): HttpApiEvent => ({ httpApi: { method, path: route.path } })),
+      needs: { access: accessOf(route), basicAuth: ASKS_FOR_CREDENTIALS.has(route.auth) },
+    })),
+    {
+      name: catchAll.function,
+      handler: catchAll.handler,
+      events: [{ httpApi: "*" as const }],
+      needs: { access: catchAll.data, basicAuth: false },
+    },
+    ...scheduled.map((entry) => ({
+      name: entry.function,
+      handler: entry.handler,
+      events: [{ schedule: entry.rate }],
+      needs: { access: entry.data, basicAuth: false },
+    })),
+  ];
+}
+
+/** In words, for the role's description: "reads nodes; writes workflows; file bytes: read; the user list". */
+export const describe = ({ access, basicAuth }: Needs): string =>
+  [
+    access.read && `reads ${access.read.join(", ")}`,
+    access.write && `writes ${access.write.join(", ")}`,
+    access.fileBytes && `file bytes: ${access.fileBytes}`,
+    basicAuth && "the user list",
+  ]
+    .filter(Boolean)
+    .join("; ") || "logs only";
+
+/**
+ * The role of a function: with STORE=dynamodb, one role per distinct set of needs (functions that
+ * need the same share it, which keeps the stack under CloudFormation's 500 resources); with
+ * STORE=memory, whose functions touch no AWS data, the one role that writes logs.
+ */
+export function roleOf(store: Store, needs: Needs): string {
+  if (store === "memory") return "ApiFunctionRole";
+  if (!touchesData(needs.access) && !needs.basicAuth) return "NoDataRole";
+  return `DataRole${createHash("sha256").update(describe(needs)).digest("hex").slice(0, 10)}`;
+}
 
 /**
  * The `functions:` block of serverless.yml, derived from the route registry: one function per
- * endpoint (its own bundle, its own role), plus the `$default` catch-all and the scheduled functions.
+ * endpoint (its own bundle, its own least-privilege role), plus the `$default` catch-all and the
+ * scheduled functions. They share one log group: a group per function would cost 119 of the
+ * stack's 500 resources, which the roles need (each log line names its function).
  */
 export function serverlessFunctions(
+  store: Store,
   routes: readonly Endpoint[] = ROUTES,
   catchAll: CatchAll = CATCH_ALL,
   scheduled: readonly ScheduledFunction[] = SCHEDULED,
 ): Record<string, ServerlessFunction> {
-  const functions: Record<string, ServerlessFunction> = {};
-  for (const route of routes) {
-    functions[route.function] = {
-      handler: `${route.handler}.handler`,
-      role: role(route.access),
-      events: [{ httpApi: { method: route.method, path: route.path } }],
-    };
-  }
-  functions[catchAll.function] = { handler: `${catchAll.handler}.handler`, role: role(catchAll.access), events: [{ httpApi: "*" }] };
-  for (const entry of scheduled) {
-    functions[entry.function] = { handler: `${entry.handler}.handler`, role: role(entry.access), events: [{ schedule: entry.rate }] };
-  }
-  return functions;
+  return Object.fromEntries(
+    allFunctions(routes, catchAll, scheduled).map((fn) => [
+      fn.name,
+      {
+        handler: `${fn.handler}.handler`,
+        role: roleOf(store, fn.needs),
+        events: fn.events,
+        disableLogs: true,
+        dependsOn: ["FunctionsLogGroup"],
+      },
+    ]),
+  );
 }

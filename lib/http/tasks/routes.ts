@@ -1,3 +1,4 @@
+import { NO_DATA } from "../../dataAccess";
 import { tasksRoute } from "../routes/entryBuilders";
 import * as check from "../schemas/validators.generated";
 
@@ -68,7 +69,7 @@ export const tasksOpenApi = /* @__PURE__ */ tasksRoute({
   path: "/todo/api/v1.0/openapi.json",
   handler: "handlers/docs/tasksOpenApi",
   auth: "none",
-  access: "noData",
+  data: NO_DATA,
   summary: "This service's OpenAPI 3.1 document",
   request: {},
   responses: { 200: "OpenApiDocument" },
@@ -80,7 +81,7 @@ export const tasksDocs = /* @__PURE__ */ tasksRoute({
   path: "/todo/api/v1.0/docs",
   handler: "handlers/docs/tasksDocs",
   auth: "none",
-  access: "noData",
+  data: NO_DATA,
   summary: "The docs page (HTML), rendered from openapi.json",
   request: {},
   responses: { 200: "Html" },
@@ -92,7 +93,7 @@ export const tasksDocsViewer = /* @__PURE__ */ tasksRoute({
   path: "/todo/api/v1.0/docs/redoc.js",
   handler: "handlers/docs/tasksDocsViewer",
   auth: "none",
-  access: "noData",
+  data: NO_DATA,
   summary: "The docs page's viewer (Redoc), served here so that the page loads nothing from elsewhere",
   request: {},
   responses: { 200: "ViewerScript" },

@@ -1,5 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { STORE_NAMES, type StoreName } from "../../../lib/dataAccess";
+import { LEADING_KEYS } from "../../../lib/store/dynamodb/iamPolicy";
 
 const ROOT = join(__dirname, "../../..");
 const STORE = join(ROOT, "lib/store/dynamodb");
@@ -7,47 +9,46 @@ const STORE = join(ROOT, "lib/store/dynamodb");
 /** Upper-case string literals of the DynamoDB adapters that are not partition keys. */
 const NOT_PARTITIONS = new Set(["HASH", "RANGE", "ALL_NEW", "UPDATED_NEW", "PAY_PER_REQUEST", "KEYS_ONLY", "LAST", "TOTAL"]);
 
-/** Every partition key, and every GSI1 key prefix (`NODEWF#` as `NODEWF#*`), the adapters write or read. */
-function partitionsInCode(): Set<string> {
+/** Every partition key, and every GSI1 key prefix (`NODEWF#` as `NODEWF#*`), in a source text. */
+function partitionsIn(source: string): Set<string> {
   const found = new Set<string>();
-  for (const file of readdirSync(STORE).filter((name) => name.endsWith(".ts"))) {
-    const source = readFileSync(join(STORE, file), "utf8");
-    for (const [, word] of source.matchAll(/"([A-Z][A-Z]+)"/g)) if (!NOT_PARTITIONS.has(word) && !word.startsWith("E")) found.add(word);
-    for (const [, prefix] of source.matchAll(/`([A-Z]+)#\$\{/g)) found.add(`${prefix}#*`);
-  }
+  for (const [, word] of source.matchAll(/"([A-Z][A-Z]+)"/g)) if (!NOT_PARTITIONS.has(word) && !word.startsWith("E")) found.add(word);
+  for (const [, prefix] of source.matchAll(/`([A-Z]+)#\$\{/g)) found.add(`${prefix}#*`);
   return found;
 }
 
-/** The LeadingKeys each role of deploy/resources.dynamodb.yml may touch. */
-function leadingKeys(): Map<string, Set<string>> {
-  const roles = new Map<string, Set<string>>();
-  let role = "";
-  let inKeys = false;
-  for (const line of readFileSync(join(ROOT, "deploy/resources.dynamodb.yml"), "utf8").split("\n")) {
-    const roleLine = /^ {2}(\w+Role):/.exec(line);
-    if (roleLine) role = roleLine[1];
-    if (/dynamodb:LeadingKeys:/.test(line)) {
-      inKeys = true;
-      continue;
-    }
-    const key = /^\s+- "([^"]+)"$/.exec(line);
-    if (inKeys && key) roles.set(role, (roles.get(role) ?? new Set()).add(key[1]));
-    else inKeys = false;
-  }
-  return roles;
-}
+const read = (file: string) => readFileSync(join(STORE, file), "utf8");
 
-describe("the deployed roles' DynamoDB partitions", () => {
-  it("grant the provisioning roles every partition the provisioning adapters use, and the task roles theirs", () => {
-    const code = partitionsInCode();
-    const roles = leadingKeys();
-    const taskPartitions = new Set(["TASK", "TASKS"]);
-    const provisioningCode = [...code].filter((key) => !taskPartitions.has(key) && key !== "IDEMPOTENCY").sort();
-    expect(provisioningCode.length).toBeGreaterThan(15);
-    for (const role of ["ProvisioningReadRole", "ProvisioningWriteRole"]) {
-      expect([...(roles.get(role) ?? [])].filter((key) => key !== "IDEMPOTENCY").sort()).toEqual(provisioningCode);
+/** The adapter file of each store with a class of its own. */
+const ADAPTERS: Partial<Record<StoreName, string>> = {
+  nodes: "nodeStore.ts",
+  workflows: "workflowStore.ts",
+  lookups: "lookupStore.ts",
+  definitions: "definitionStore.ts",
+  catalogs: "catalogStore.ts",
+  tasks: "taskStore.ts",
+  idempotency: "idempotencyStore.ts",
+};
+
+/** The stores kept by the generic record store, with their partition (provisioningStores.ts). */
+const recordStores = (): Map<string, string> =>
+  new Map(
+    [...read("provisioningStores.ts").matchAll(/(\w+): new DynamoRecordStore\(client, table, "([A-Z]+)"\)/g)].map((m) => [m[1], m[2]]),
+  );
+
+describe("the table's keys by store, from which each function's IAM policy is made (least privilege)", () => {
+  it("name each store's own partitions, as its adapter writes them", () => {
+    for (const [store, file] of Object.entries(ADAPTERS)) {
+      expect([...partitionsIn(read(file))].sort()).toEqual([...LEADING_KEYS[store as StoreName]].sort());
     }
-    expect(roles.get("ProvisioningWriteRole")).toContain("IDEMPOTENCY");
-    expect([...(roles.get("TaskWriteRole") ?? [])].sort()).toEqual(["IDEMPOTENCY", "TASK", "TASKS"]);
+    for (const [store, partition] of recordStores()) expect(LEADING_KEYS[store as StoreName]).toEqual([partition]);
+    expect(Object.keys(ADAPTERS).length + recordStores().size).toBe(STORE_NAMES.length);
+  });
+
+  it("cover every partition the adapters use, each in one store only", () => {
+    const inCode = new Set(readdirSync(STORE).flatMap((file) => (file.endsWith(".ts") ? [...partitionsIn(read(file))] : [])));
+    const declared = Object.values(LEADING_KEYS).flat();
+    expect(new Set(declared).size).toBe(declared.length);
+    expect([...inCode].sort()).toEqual([...declared].sort());
   });
 });

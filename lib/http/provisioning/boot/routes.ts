@@ -1,5 +1,6 @@
 import { provisioningRoute } from "../../routes/entryBuilders";
 import * as check from "../../schemas/validators.generated";
+import { withProgress } from "../shared/dataAccess";
 
 /** Southbound: what a booting machine calls (profiles, templates, the notification): routes (see lib/http/routes/index.ts for what an entry says). */
 
@@ -8,8 +9,8 @@ export const bootProfile = /* @__PURE__ */ provisioningRoute({
   method: "GET",
   path: "/api/{version}/profiles",
   handler: "handlers/provisioning/boot/profiles",
+  data: /* @__PURE__ */ withProgress({ read: ["profiles"], write: ["lookups"] }),
   auth: "boot",
-  access: "provisioningWrite",
   summary:
     'The iPXE script: without `?macs=`, one that collects the MACs and chains back; unknown MACs: discovery (node named after the first MAC) and a disk boot; an install task waiting: its profile; otherwise "Unable to locate active workflow." and a disk boot; a value that is not a MAC: 400',
   request: { params: check.VersionParams, query: check.Query },
@@ -21,8 +22,8 @@ export const switchProfile = /* @__PURE__ */ provisioningRoute({
   method: "GET",
   path: "/api/{version}/profiles/switch/{vendor}",
   handler: "handlers/provisioning/boot/switchProfile",
+  data: /* @__PURE__ */ withProgress({ read: ["profiles"], write: ["lookups"] }),
   auth: "boot",
-  access: "provisioningWrite",
   summary:
     "What a switch's zero-touch provisioning fetches (cisco, arista, brocade; 400 otherwise): its waiting task's profile, else the task runner (Python) that runs its workflow's commands; the switch is known by `?macs=` or its address's lookup, and created as a `switch` node",
   request: { params: check.VendorParams, query: check.Query },
@@ -33,11 +34,12 @@ export const nodeTemplate = /* @__PURE__ */ provisioningRoute({
   function: "nodeTemplate",
   method: "GET",
   path: "/api/{version}/templates/{name}",
+  head: true,
   handler: "handlers/provisioning/boot/templates",
+  data: /* @__PURE__ */ withProgress({ read: ["lookups", "templates"] }),
   auth: "boot",
-  access: "provisioningWrite",
   summary:
-    "`centos-ks`, `ubuntu-preseed`, `pxe-cloud-config.yml`, `esx-ks`, `renasar-ansible.pub` for the node `?nodeId=` with its workflow's `?token=` (403 otherwise); with BOOT_TOKENS=off, the node found by `?nodeId=`, then `?macs=`, then the source IP that last fetched a profile (HEAD too, through the catch-all)",
+    "`centos-ks`, `ubuntu-preseed`, `pxe-cloud-config.yml`, `esx-ks`, `renasar-ansible.pub` for the node `?nodeId=` with its workflow's `?token=` (403 otherwise); with BOOT_TOKENS=off, the node found by `?nodeId=`, then `?macs=`, then the source IP that last fetched a profile (HEAD too: a completion signal)",
   request: { params: check.NameParams, query: check.Query },
   responses: { 401: "RackhdError", 200: "Script", 400: "RackhdError", 403: "RackhdError", 404: "RackhdError" },
 });
@@ -47,6 +49,7 @@ export const notification = /* @__PURE__ */ provisioningRoute({
   method: "POST",
   path: "/api/{version}/notification",
   handler: "handlers/provisioning/boot/notification",
+  data: /* @__PURE__ */ withProgress(),
   auth: "boot",
   summary:
     "The node says its install is done (`?nodeId=` with its workflow's `?token=`, 403 otherwise; no token with BOOT_TOKENS=off): completes its waiting task; 201 with the message",

@@ -1,3 +1,4 @@
+import { NO_DATA } from "../../../dataAccess";
 import { provisioningRoute } from "../../routes/entryBuilders";
 import * as check from "../../schemas/validators.generated";
 
@@ -8,6 +9,7 @@ export const getConfig = /* @__PURE__ */ provisioningRoute({
   method: "GET",
   path: "/api/{version}/config",
   handler: "handlers/provisioning/operations/getConfig",
+  data: { read: ["config"] },
   summary: "The service's config: the deployment's keys (RackHD's names where they apply) and those set at run time; every secret redacted",
   request: { params: check.VersionParams, query: check.Query },
   responses: { 200: "ServiceConfig", 401: "RackhdError" },
@@ -18,6 +20,7 @@ export const patchConfig = /* @__PURE__ */ provisioningRoute({
   method: "PATCH",
   path: "/api/{version}/config",
   handler: "handlers/provisioning/operations/patchConfig",
+  data: { write: ["config"] },
   idempotent: true,
   summary: "Set top-level config keys for every container; a deployment key only to the value it has (400 otherwise: it takes a deploy)",
   request: { params: check.VersionParams, query: check.Query, body: check.ConfigPatchBody },
@@ -29,7 +32,7 @@ export const getVersions = /* @__PURE__ */ provisioningRoute({
   method: "GET",
   path: "/api/{version}/versions",
   handler: "handlers/provisioning/operations/versions",
-  access: "noData",
+  data: NO_DATA,
   summary: "The versions of what serves the API: this service and its runtime (RackHD listed its on-* packages)",
   request: { params: check.VersionParams, query: check.Query },
   responses: { 200: "VersionList", 401: "RackhdError" },

@@ -1,3 +1,4 @@
+import { NO_DATA } from "../../../dataAccess";
 import { provisioningRoute } from "../../routes/entryBuilders";
 import * as check from "../../schemas/validators.generated";
 
@@ -9,7 +10,7 @@ export const provisioningOpenApi = /* @__PURE__ */ provisioningRoute({
   path: "/api/{version}/openapi.json",
   handler: "handlers/docs/provisioningOpenApi",
   auth: "none",
-  access: "noData",
+  data: NO_DATA,
   summary: "This service's OpenAPI 3.1 document",
   request: { params: check.VersionParams, query: check.Query },
   responses: { 200: "OpenApiDocument" },
@@ -21,7 +22,7 @@ export const provisioningDocs = /* @__PURE__ */ provisioningRoute({
   path: "/api/{version}/docs",
   handler: "handlers/docs/provisioningDocs",
   auth: "none",
-  access: "noData",
+  data: NO_DATA,
   summary: "The docs page (HTML), rendered from openapi.json (RackHD served its apidoc here)",
   request: { params: check.VersionParams, query: check.Query },
   responses: { 200: "Html" },
@@ -33,7 +34,7 @@ export const provisioningDocsViewer = /* @__PURE__ */ provisioningRoute({
   path: "/api/{version}/docs/redoc.js",
   handler: "handlers/docs/provisioningDocsViewer",
   auth: "none",
-  access: "noData",
+  data: NO_DATA,
   summary: "The docs page's viewer (Redoc), served here so that the page loads nothing from elsewhere",
   request: { params: check.VersionParams, query: check.Query },
   responses: { 200: "ViewerScript" },
@@ -44,7 +45,7 @@ export const schemaList = /* @__PURE__ */ provisioningRoute({
   method: "GET",
   path: "/api/{version}/schemas",
   handler: "handlers/docs/schemaList",
-  access: "noData",
+  data: NO_DATA,
   summary: "RackHD's serializable schemas (Serializables.V1.Node, …), from the same schemas that check the bodies",
   request: { params: check.VersionParams, query: check.Query },
   responses: { 200: "SerializableSchemaList" },
@@ -55,7 +56,7 @@ export const schemaEntry = /* @__PURE__ */ provisioningRoute({
   method: "GET",
   path: "/api/{version}/schemas/{id}",
   handler: "handlers/docs/schemaEntry",
-  access: "noData",
+  data: NO_DATA,
   summary: "One serializable schema; 204 for an unknown id (RackHD's answer)",
   request: { params: check.SchemaIdParams, query: check.Query },
   responses: { 200: "SerializableSchema", 204: "NoContent" },

@@ -1,5 +1,6 @@
 import { provisioningRoute } from "../../routes/entryBuilders";
 import * as check from "../../schemas/validators.generated";
+import { withProgress } from "../shared/dataAccess";
 
 /** The graph and task library (RackHD 1.1 §4, eras B/C): routes (see lib/http/routes/index.ts for what an entry says). */
 
@@ -8,6 +9,7 @@ export const graphLibrary = /* @__PURE__ */ provisioningRoute({
   method: "GET",
   path: "/api/{version}/workflows/library",
   handler: "handlers/provisioning/workflows/library",
+  data: { read: ["definitions"] },
   summary: "Every graph definition",
   paged: true,
   request: { params: check.VersionParams, query: check.Query },
@@ -19,6 +21,7 @@ export const taskLibrary = /* @__PURE__ */ provisioningRoute({
   method: "GET",
   path: "/api/{version}/workflows/tasks/library",
   handler: "handlers/provisioning/workflows/taskLibrary",
+  data: { read: ["definitions"] },
   summary: "Every task definition the graphs are built from (RackHD era B/C: concrete tasks, not base tasks); secrets redacted",
   paged: true,
   request: { params: check.VersionParams, query: check.Query },
@@ -31,6 +34,7 @@ export const taskList = /* @__PURE__ */ provisioningRoute({
   method: "GET",
   path: "/api/{version}/workflows/tasks",
   handler: "handlers/provisioning/workflows/taskList",
+  data: { read: ["definitions"] },
   summary: "The task library, as `GET /workflows/tasks/library` answers it",
   paged: true,
   request: { params: check.VersionParams, query: check.Query },
@@ -43,6 +47,7 @@ export const defineTask = /* @__PURE__ */ provisioningRoute({
   method: "PUT",
   path: "/api/{version}/workflows/tasks",
   handler: "handlers/provisioning/workflows/defineTask",
+  data: { write: ["definitions"] },
   summary:
     "Define or replace a task: `friendlyName`, `injectableName`, `implementsTask`, `options`, `properties` required (RackHD B/C); answers the stored definition",
   request: { params: check.VersionParams, query: check.Query, body: check.TaskDefinitionBody },
@@ -55,6 +60,7 @@ export const defineGraph = /* @__PURE__ */ provisioningRoute({
   method: "PUT",
   path: "/api/{version}/workflows",
   handler: "handlers/provisioning/workflows/defineGraph",
+  data: { write: ["definitions"] },
   summary:
     "Define or replace a graph; 400 with RackHD's text for an unknown task or base task, a duplicate label, a cycle, a missing option; answers its name",
   request: { params: check.VersionParams, query: check.Query, body: check.GraphDefinitionBody },
@@ -67,6 +73,7 @@ export const runGraph = /* @__PURE__ */ provisioningRoute({
   method: "POST",
   path: "/api/{version}/workflows",
   handler: "handlers/provisioning/workflows/run",
+  data: /* @__PURE__ */ withProgress(),
   idempotent: true,
   summary: "Run a graph with no node (`{name, options}` or `?name=`); 400 when one of its tasks needs a machine",
   request: { params: check.VersionParams, query: check.Query, body: check.StartWorkflowBody, bodyOptional: true },
@@ -78,6 +85,7 @@ export const graphLibraryEntry = /* @__PURE__ */ provisioningRoute({
   method: "GET",
   path: "/api/{version}/workflows/library/{name}",
   handler: "handlers/provisioning/workflows/libraryEntry",
+  data: { read: ["definitions"] },
   summary: "One graph definition; `*` answers all of them",
   request: { params: check.NameParams, query: check.Query },
   responses: { 200: "GraphOrList", 401: "RackhdError", 404: "RackhdError" },

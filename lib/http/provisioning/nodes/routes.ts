@@ -1,5 +1,6 @@
 import { provisioningRoute } from "../../routes/entryBuilders";
 import * as check from "../../schemas/validators.generated";
+import { withProgress } from "../shared/dataAccess";
 
 /** Nodes and their SSH settings (RackHD 1.1 §2.1): routes (see lib/http/routes/index.ts for what an entry says). */
 
@@ -8,6 +9,7 @@ export const listNodes = /* @__PURE__ */ provisioningRoute({
   method: "GET",
   path: "/api/{version}/nodes",
   handler: "handlers/provisioning/nodes/list",
+  data: { read: ["nodes"] },
   summary: "Every node in creation order; equality filters on top-level fields (`?type=compute`, `?identifiers=<mac>`)",
   paged: true,
   request: { params: check.VersionParams, query: check.Query },
@@ -19,6 +21,7 @@ export const createNode = /* @__PURE__ */ provisioningRoute({
   method: "POST",
   path: "/api/{version}/nodes",
   handler: "handlers/provisioning/nodes/create",
+  data: { write: ["nodes"] },
   idempotent: true,
   summary:
     "Create a node: `name` required; a client-supplied unused 24-hex `id` and extra keys are kept; 409 for an identifier another node has",
@@ -31,6 +34,7 @@ export const getNode = /* @__PURE__ */ provisioningRoute({
   method: "GET",
   path: "/api/{version}/nodes/{identifier}",
   handler: "handlers/provisioning/nodes/get",
+  data: { read: ["nodes"] },
   summary: "One node, by id or by one of its MACs (any spelling)",
   request: { params: check.NodeParams, query: check.Query },
   responses: { 200: "Node", 401: "RackhdError", 404: "RackhdError" },
@@ -41,6 +45,7 @@ export const patchNode = /* @__PURE__ */ provisioningRoute({
   method: "PATCH",
   path: "/api/{version}/nodes/{identifier}",
   handler: "handlers/provisioning/nodes/patch",
+  data: { write: ["nodes"] },
   idempotent: true,
   summary: "Change a node (404, then 400); a whole node echoed back is accepted",
   request: { params: check.NodeParams, query: check.Query, body: check.NodePatchBody },
@@ -52,6 +57,7 @@ export const deleteNode = /* @__PURE__ */ provisioningRoute({
   method: "DELETE",
   path: "/api/{version}/nodes/{identifier}",
   handler: "handlers/provisioning/nodes/remove",
+  data: /* @__PURE__ */ withProgress({ write: ["catalogs", "lookups", "pollerSamples"] }),
   summary: "Delete a node and answer it; 409 while a workflow is active",
   request: { params: check.NodeParams, query: check.Query },
   responses: { 200: "Node", 401: "RackhdError", 404: "RackhdError", 409: "RackhdError" },
@@ -62,6 +68,7 @@ export const getNodeSsh = /* @__PURE__ */ provisioningRoute({
   method: "GET",
   path: "/api/{version}/nodes/{identifier}/ssh",
   handler: "handlers/provisioning/operations/getSsh",
+  data: { read: ["nodes"] },
   summary: "The node's SSH settings, password and private key redacted; 204 when it has none (RackHD era C)",
   request: { params: check.NodeParams, query: check.Query },
   responses: { 200: "SshSettings", 204: "NoContent", 401: "RackhdError", 404: "RackhdError" },
@@ -72,6 +79,7 @@ export const setNodeSsh = /* @__PURE__ */ provisioningRoute({
   method: "POST",
   path: "/api/{version}/nodes/{identifier}/ssh",
   handler: "handlers/provisioning/operations/setSsh",
+  data: { write: ["nodes"] },
   idempotent: true,
   summary:
     "Set the node's SSH settings (`host`, `user`, and `password` or `privateKey`); 201 with the node, secrets redacted; 400 `Invalid SSH body`",

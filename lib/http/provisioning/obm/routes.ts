@@ -1,3 +1,4 @@
+import { NO_DATA } from "../../../dataAccess";
 import { provisioningRoute } from "../../routes/entryBuilders";
 import * as check from "../../schemas/validators.generated";
 
@@ -8,6 +9,7 @@ export const getNodeObm = /* @__PURE__ */ provisioningRoute({
   method: "GET",
   path: "/api/{version}/nodes/{identifier}/obm",
   handler: "handlers/provisioning/obms/getNodeObm",
+  data: { read: ["nodes"] },
   summary: "The node's OBM settings (`[{service, config}]`), secrets redacted",
   request: { params: check.NodeParams, query: check.Query },
   responses: { 200: "ObmSettingList", 401: "RackhdError", 404: "RackhdError" },
@@ -18,6 +20,7 @@ export const setNodeObm = /* @__PURE__ */ provisioningRoute({
   method: "POST",
   path: "/api/{version}/nodes/{identifier}/obm",
   handler: "handlers/provisioning/obms/setNodeObm",
+  data: { write: ["nodes"] },
   idempotent: true,
   summary:
     "Add OBM settings (one or an array), upsert per service; 404, then 400 (bad body, unknown service, service the node type does not support)",
@@ -30,7 +33,7 @@ export const obmLibrary = /* @__PURE__ */ provisioningRoute({
   method: "GET",
   path: "/api/{version}/obms/library",
   handler: "handlers/provisioning/obms/library",
-  access: "noData",
+  data: NO_DATA,
   summary: "The OBM services known, with their config fields",
   paged: true,
   request: { params: check.VersionParams, query: check.Query },
@@ -42,7 +45,7 @@ export const obmLibraryEntry = /* @__PURE__ */ provisioningRoute({
   method: "GET",
   path: "/api/{version}/obms/library/{service}",
   handler: "handlers/provisioning/obms/libraryEntry",
-  access: "noData",
+  data: NO_DATA,
   summary: "One OBM service",
   request: { params: check.ObmServiceParams, query: check.Query },
   responses: { 200: "ObmService", 401: "RackhdError", 404: "RackhdError" },
@@ -53,6 +56,7 @@ export const getNodeIdentify = /* @__PURE__ */ provisioningRoute({
   method: "GET",
   path: "/api/{version}/nodes/{identifier}/obm/identify",
   handler: "handlers/provisioning/operations/getIdentify",
+  data: { read: ["nodes"] },
   summary: "What the chassis identify light was last set to (RackHD routed only the POST)",
   request: { params: check.NodeParams, query: check.Query },
   responses: { 200: "IdentifyState", 401: "RackhdError", 404: "RackhdError" },
@@ -63,6 +67,7 @@ export const setNodeIdentify = /* @__PURE__ */ provisioningRoute({
   method: "POST",
   path: "/api/{version}/nodes/{identifier}/obm/identify",
   handler: "handlers/provisioning/operations/setIdentify",
+  data: { write: ["nodes", "relayJobs"] },
   summary:
     'Turn the chassis identify light on (`{"value": true}`) or off through the node\'s OBM service; 422 for a service this function cannot drive',
   request: { params: check.NodeParams, query: check.Query, body: check.IdentifyBody, bodyOptional: true },

@@ -1,5 +1,6 @@
 import { provisioningRoute } from "../../routes/entryBuilders";
 import * as check from "../../schemas/validators.generated";
+import { withProgress } from "../shared/dataAccess";
 
 /** Workflows: running graphs and their state (RackHD 1.1 §4): routes (see lib/http/routes/index.ts for what an entry says). */
 
@@ -8,7 +9,7 @@ export const listWorkflows = /* @__PURE__ */ provisioningRoute({
   method: "GET",
   path: "/api/{version}/workflows",
   handler: "handlers/provisioning/workflows/list",
-  access: "provisioningWrite",
+  data: /* @__PURE__ */ withProgress(),
   summary: "Every workflow, brought up to date; `?active=true|false` filters",
   paged: true,
   request: { params: check.VersionParams, query: check.Query },
@@ -20,7 +21,7 @@ export const getWorkflow = /* @__PURE__ */ provisioningRoute({
   method: "GET",
   path: "/api/{version}/workflows/{id}",
   handler: "handlers/provisioning/workflows/get",
-  access: "provisioningWrite",
+  data: /* @__PURE__ */ withProgress(),
   summary: "One workflow, by instanceId or record id",
   request: { params: check.WorkflowIdParams, query: check.Query },
   responses: { 200: "Workflow", 401: "RackhdError", 404: "RackhdError" },
@@ -31,7 +32,7 @@ export const listNodeWorkflows = /* @__PURE__ */ provisioningRoute({
   method: "GET",
   path: "/api/{version}/nodes/{identifier}/workflows",
   handler: "handlers/provisioning/workflows/listForNode",
-  access: "provisioningWrite",
+  data: /* @__PURE__ */ withProgress(),
   summary: "The node's workflows, past and active",
   paged: true,
   request: { params: check.NodeParams, query: check.Query },
@@ -43,6 +44,7 @@ export const startWorkflow = /* @__PURE__ */ provisioningRoute({
   method: "POST",
   path: "/api/{version}/nodes/{identifier}/workflows",
   handler: "handlers/provisioning/workflows/start",
+  data: /* @__PURE__ */ withProgress(),
   idempotent: true,
   summary: "Run a graph on the node: `{name, options}` or `?name=`",
   request: { params: check.NodeParams, query: check.Query, body: check.StartWorkflowBody, bodyOptional: true },
@@ -54,7 +56,7 @@ export const getActiveWorkflow = /* @__PURE__ */ provisioningRoute({
   method: "GET",
   path: "/api/{version}/nodes/{identifier}/workflows/active",
   handler: "handlers/provisioning/workflows/getActive",
-  access: "provisioningWrite",
+  data: /* @__PURE__ */ withProgress(),
   summary: "The node's active workflow; 204 when none",
   request: { params: check.NodeParams, query: check.Query },
   responses: { 200: "Workflow", 204: "NoContent", 401: "RackhdError", 404: "RackhdError" },
@@ -65,6 +67,7 @@ export const cancelActiveWorkflow = /* @__PURE__ */ provisioningRoute({
   method: "DELETE",
   path: "/api/{version}/nodes/{identifier}/workflows/active",
   handler: "handlers/provisioning/workflows/cancelActive",
+  data: /* @__PURE__ */ withProgress(),
   summary: "Cancel the node's active workflow; 404 when none",
   request: { params: check.NodeParams, query: check.Query },
   responses: { 200: "Workflow", 401: "RackhdError", 404: "RackhdError" },

@@ -1,0 +1,73 @@
+/**
+ * What a function may do with the data (issue 25, least privilege): the stores it reads, the
+ * stores it writes, and what it does with the files' bytes. Each registry entry declares its own
+ * (lib/http/routes); the same declaration becomes the function's IAM policy when deployed
+ * (lib/store/dynamodb/iamPolicy.ts) and is enforced on every store call when run locally
+ * (lib/store/accessGuard.ts), so a missing grant fails the tests, not a deployment.
+ */
+
+/** The record stores, by the name of their port (the provisioning ports, the task list, the idempotency keys). */
+export const STORE_NAMES = [
+  "nodes",
+  "workflows",
+  "lookups",
+  "definitions",
+  "catalogs",
+  "skus",
+  "tags",
+  "config",
+  "templates",
+  "profiles",
+  "pollers",
+  "pollerSamples",
+  "files",
+  "fileIds",
+  "sites",
+  "relayCredentials",
+  "relayJobs",
+  "tasks",
+  "idempotency",
+] as const;
+
+export type StoreName = (typeof STORE_NAMES)[number];
+
+/** The files' bytes (S3): read them, write them too, or delete them too. */
+export type FileBytesAccess = "read" | "write" | "delete";
+
+export interface DataAccess {
+  /** Stores read only. */
+  readonly read?: readonly StoreName[];
+  /**
+   * Stores written (and read): create, update, delete. One level for all three because a store's
+   * update removes the index items it replaces (a node's old tags, say), so it deletes anyway.
+   */
+  readonly write?: readonly StoreName[];
+  readonly fileBytes?: FileBytesAccess;
+}
+
+/** Touches no data (static libraries, the console's pages, the catch-all). */
+export const NO_DATA: DataAccess = {};
+
+export type Level = "read" | "write" | "delete";
+
+const BYTE_LEVELS: readonly Level[] = ["read", "write", "delete"];
+
+/** Whether `access` allows `level` on a store (`write` covers the rest) or on the files' bytes (each level covers the ones before it). */
+export function allows(access: DataAccess, store: StoreName | "fileBytes", level: Level): boolean {
+  if (store === "fileBytes") return access.fileBytes !== undefined && BYTE_LEVELS.indexOf(level) <= BYTE_LEVELS.indexOf(access.fileBytes);
+  if (access.write?.includes(store)) return true;
+  return level === "read" && access.read?.includes(store) === true;
+}
+
+/** Both declarations in one (the stores written are not listed as read as well). */
+export function combine(a: DataAccess, b: DataAccess): DataAccess {
+  const write = [...new Set([...(a.write ?? []), ...(b.write ?? [])])].sort();
+  const read = [...new Set([...(a.read ?? []), ...(b.read ?? [])])].filter((store) => !write.includes(store)).sort();
+  const bytes = [a.fileBytes, b.fileBytes].filter((level) => level !== undefined);
+  const fileBytes = bytes.sort((x, y) => BYTE_LEVELS.indexOf(y) - BYTE_LEVELS.indexOf(x))[0];
+  return { ...(read.length > 0 && { read }), ...(write.length > 0 && { write }), ...(fileBytes && { fileBytes }) };
+}
+
+/** Whether `access` touches any data at all. */
+export const touchesData = (access: DataAccess): boolean =>
+  (access.read?.length ?? 0) + (access.write?.length ?? 0) > 0 || access.fileBytes !== undefined;

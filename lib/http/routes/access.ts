@@ -1,0 +1,17 @@
+import { combine, type DataAccess } from "../../dataAccess";
+import type { Endpoint } from "./endpoint";
+
+/**
+ * What a function may do with the data: what its entry declares, and what its entry's other
+ * fields imply (an `Idempotency-Key` is kept in the idempotency store; a relay's credential, which
+ * a relay route or a boot route a relay forwarded checks, records when the relay was last seen).
+ */
+export function accessOf(entry: Pick<Endpoint, "data" | "idempotent" | "auth">): DataAccess {
+  const implied: DataAccess = {
+    write: [
+      ...(entry.idempotent ? (["idempotency"] as const) : []),
+      ...(entry.auth === "relay" || entry.auth === "boot" ? (["relayCredentials"] as const) : []),
+    ],
+  };
+  return combine(entry.data, implied);
+}
