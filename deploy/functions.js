@@ -12,13 +12,18 @@ function checkedSettings() {
   const { readSettings } = tsxRequire("../lib/config/settings.ts", __filename);
   const settings = readSettings(process.env);
   assertSafeDeploy(process.argv, process.env);
+  // Deploy-only settings (they configure the stack, not the functions).
+  const tracing = process.env.TRACING?.trim();
+  if (tracing && tracing !== "on" && tracing !== "off") throw new Error(`TRACING must be one of on, off (got "${tracing}")`);
   return settings;
 }
 
 module.exports.functions = () => registry().serverlessFunctions(checkedSettings().store);
 
-module.exports.roles = () =>
-  tsxRequire("../lib/deploy/serverlessRoles.ts", __filename).serverlessRoles(
-    checkedSettings().store,
-    process.env.AUTH_USERS_PARAMETER ?? "",
-  );
+// The roles, the user-list policy and the alarm subscription (lib/deploy/serverlessRoles.ts).
+module.exports.resources = () =>
+  tsxRequire("../lib/deploy/serverlessRoles.ts", __filename).stackResources(checkedSettings().store, {
+    authUsersParameter: process.env.AUTH_USERS_PARAMETER?.trim() ?? "",
+    tracing: process.env.TRACING?.trim() === "on",
+    alarmEmail: process.env.ALARM_EMAIL?.trim() ?? "",
+  });

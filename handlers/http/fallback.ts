@@ -2,6 +2,7 @@ import type { Context } from "aws-lambda";
 import { MethodNotAllowedError, NotFoundError } from "../../lib/errors";
 import type { HttpEvent, HttpHandler } from "../../lib/http/event";
 import { preflight } from "../../lib/http/preflight";
+import { CATCH_ALL } from "../../lib/http/routes";
 import { methodsAt } from "../../lib/http/routeTable";
 import { httpRoute } from "../../lib/http/stack";
 
@@ -20,7 +21,7 @@ const answer: HttpHandler = async (event) => {
 
 const isTaskPath = (path: string | undefined): boolean => (path ?? "").toLowerCase().includes("/todo/");
 
-const tasksStyle = httpRoute({ style: "tasks" }, answer);
-const rackhdStyle = httpRoute({ style: "rackhd" }, answer);
+const tasksStyle = httpRoute({ function: CATCH_ALL.function, access: CATCH_ALL.data, style: "tasks" }, answer);
+const rackhdStyle = httpRoute({ function: CATCH_ALL.function, access: CATCH_ALL.data, style: "rackhd" }, answer);
 
 export const handler = (event: HttpEvent, context: Context) => (isTaskPath(event.rawPath) ? tasksStyle : rackhdStyle)(event, context);

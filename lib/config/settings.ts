@@ -1,5 +1,6 @@
 import { parseUsers, type UserTable } from "../auth/users";
 import { ConfigError } from "../errors";
+import { LOG_LEVELS, type LogLevel } from "../logger";
 
 export type PublicForm = "off" | "list" | "all";
 export type TasksAuth = "off" | "list" | "all";
@@ -46,6 +47,10 @@ export interface Settings {
   memoryStoreCapacity: number;
   memoryStoreMaxBytes: number;
   logRequests: boolean;
+  /** The least severe log line written (lib/logger.ts reads LOG_LEVEL itself: a logger never fails). */
+  logLevel: LogLevel;
+  /** Whether each invocation writes its metrics line (CloudWatch embedded metric format, lib/metrics.ts). */
+  metrics: boolean;
   /** The function's time-out (serverless.yml provider.timeout): store calls end well inside it. */
   functionTimeoutSeconds: number;
 }
@@ -79,6 +84,8 @@ export const SETTING_NAMES = [
   "MEMORY_STORE_CAPACITY",
   "MEMORY_STORE_MAX_BYTES",
   "LOG_REQUESTS",
+  "LOG_LEVEL",
+  "METRICS",
   "FUNCTION_TIMEOUT_SECONDS",
 ] as const;
 
@@ -175,6 +182,8 @@ export function readSettings(env: Env): Settings {
     memoryStoreCapacity: positiveInteger(env, "MEMORY_STORE_CAPACITY", 100_000),
     memoryStoreMaxBytes: positiveInteger(env, "MEMORY_STORE_MAX_BYTES", 256 * 1024 * 1024),
     logRequests: oneOf(env, "LOG_REQUESTS", ["on", "off"] as const, "on") === "on",
+    logLevel: oneOf(env, "LOG_LEVEL", LOG_LEVELS, "info"),
+    metrics: oneOf(env, "METRICS", ["on", "off"] as const, "on") === "on",
     functionTimeoutSeconds: positiveInteger(env, "FUNCTION_TIMEOUT_SECONDS", 10),
   };
 }

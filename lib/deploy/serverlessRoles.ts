@@ -14,9 +14,14 @@ const LAMBDA_TRUST = {
   Version: "2012-10-17",
   Statement: [{ Effect: "Allow", Principal: { Service: "lambda.amazonaws.com" }, Action: "sts:AssumeRole" }],
 };
+/** Logs; and X-Ray's segments when the stage traces (TRACING=on). */
+const LOGS = "arn:aws:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole";
+const TRACES = "arn:aws:iam::aws:policy/AWSXRayDaemonWriteAccess";
 const TARGETS = {
   table: { "Fn::GetAtt": ["DataTable", "Arn"] },
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: CloudFormation's Fn::Sub, not a template string
   index: { "Fn::Sub": "${DataTable.Arn}/index/GSI1" },
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: CloudFormation's Fn::Sub, not a template string
   bucketObjects: { "Fn::Sub": "${FilesBucket.Arn}/files/*" },
 };
 
@@ -24,7 +29,6 @@ const TARGETS = {
 function userListPolicy(roles: string[], parameter: string) {
   return {
     Type: "AWS::IAM::ManagedPolicy",
-    Condition: "ReadsAuthUsersParameter",
     Properties: {
       Description: "Read the user list (AUTH_USERS_PARAMETER) from SSM Parameter Store",
       Roles: roles.map((name) => ({ Ref: name })),
@@ -41,6 +45,7 @@ function userListPolicy(roles: string[], parameter: string) {
             Effect: "Allow",
             Action: "kms:Decrypt",
             Resource: "*",
+            // biome-ignore lint/suspicious/noTemplateCurlyInString: CloudFormation's Fn::Sub, not a template string
             Condition: { StringEquals: { "kms:ViaService": { "Fn::Sub": "ssm.${AWS::Region}.amazonaws.com" } } },
           },
         ],
@@ -50,14 +55,19 @@ function userListPolicy(roles: string[], parameter: string) {
 }
 
 /** A role allowing what `needs` says and no more (its logs aside). */
-function role(needs: Needs) {
-  const statements = dataStatements(needs.access, TARGETS);
+function role(needs: Needs, tracing: boolean) {
+  const statements = [
+    ...dataStatements(needs.access, TARGETS),
+    ...(needs.deadLetters
+      ? [{ Effect: "Allow", Action: ["sqs:SendMessage"], Resource: [{ "Fn::GetAtt": ["PollerDeadLetters", "Arn"] }] }]
+      : []),
+  ];
   return {
     Type: "AWS::IAM::Role",
     Properties: {
       Description: `Functions that need: ${describe(needs)}`.slice(0, 1000),
       AssumeRolePolicyDocument: LAMBDA_TRUST,
-      ManagedPolicyArns: ["arn:aws:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole"],
+      ManagedPolicyArns: [LOGS, ...(tracing ? [TRACES] : [])],
       ...(statements.length > 0 && {
         Policies: [{ PolicyName: "Data", PolicyDocument: { Version: "2012-10-17", Statement: statements } }],
       }),
@@ -65,24 +75,46 @@ function role(needs: Needs) {
   };
 }
 
+/** What the deploying shell says about the stack (not about the functions: lib/config/settings.ts has those). */
+export interface StackSettings {
+  /** AUTH_USERS_PARAMETER: the SSM parameter holding the user list, or "". */
+  authUsersParameter: string;
+  /** TRACING=on: X-Ray traces of the functions. */
+  tracing: boolean;
+  /** ALARM_EMAIL: an address subscribed to the alarm topic, or "". */
+  alarmEmail: string;
+}
+
 /**
- * The functions' roles as CloudFormation resources: with STORE=dynamodb one per distinct set of
- * needs, each allowing exactly what its functions' entries declare (STORE=memory has its one
- * logs-only role in deploy/resources.memory.yml); and the user list readable by the roles of the
- * functions that ask for credentials only.
+ * The stack's resources that depend on the registry or on the deploying shell, made here rather
+ * than with CloudFormation conditions (which cfn-lint rightly calls constant once the framework
+ * has put the values in): the functions' roles (with STORE=dynamodb one per distinct set of needs,
+ * each allowing exactly what its functions' entries declare; with STORE=memory, whose functions
+ * touch no AWS data, one logs-only role), the user list readable by the roles of the functions
+ * that ask for credentials only, and the alarm topic's email subscription.
  */
-export function serverlessRoles(
+export function stackResources(
   store: Store,
-  authUsersParameter: string,
+  stack: StackSettings,
   routes: readonly Endpoint[] = ROUTES,
   catchAll: CatchAll = CATCH_ALL,
   scheduled: readonly ScheduledFunction[] = SCHEDULED,
 ): { Resources: Record<string, unknown> } {
   const roles = new Map<string, Needs>();
-  for (const fn of allFunctions(routes, catchAll, scheduled)) roles.set(roleOf(store, fn.needs), fn.needs);
+  for (const fn of allFunctions(routes, catchAll, scheduled)) {
+    const name = roleOf(store, fn.needs);
+    // Memory: one role for all, so it carries every function's non-data needs (the dead letters).
+    roles.set(name, store === "memory" ? { access: {}, basicAuth: true, deadLetters: true } : fn.needs);
+  }
   const resources: Record<string, unknown> = {};
-  if (store === "dynamodb") for (const [name, needs] of roles) resources[name] = role(needs);
-  const readers = [...roles].filter(([, needs]) => store === "memory" || needs.basicAuth).map(([name]) => name);
-  resources.AuthUsersParameterAccess = userListPolicy(readers, authUsersParameter);
+  for (const [name, needs] of roles) resources[name] = role(needs, stack.tracing);
+  const readers = [...roles].filter(([, needs]) => needs.basicAuth).map(([name]) => name);
+  if (stack.authUsersParameter) resources.AuthUsersParameterAccess = userListPolicy(readers, stack.authUsersParameter);
+  if (stack.alarmEmail) {
+    resources.AlarmEmailSubscription = {
+      Type: "AWS::SNS::Subscription",
+      Properties: { TopicArn: { Ref: "AlarmTopic" }, Protocol: "email", Endpoint: stack.alarmEmail },
+    };
+  }
   return { Resources: resources };
 }

@@ -1,9 +1,6 @@
-import type middy from "@middy/core";
-import type { Context } from "aws-lambda";
 import { NotFoundError } from "../errors";
-import { runAs } from "../invocation";
 import { type BootGate, passBootGate } from "./bootGate";
-import type { HttpEvent, HttpResult } from "./event";
+import type { HttpEvent, HttpHandler, HttpResult } from "./event";
 import type { IdempotentRunner } from "./idempotentRequest";
 import { parseJsonBody } from "./middleware/jsonBody";
 import { accessOf } from "./routes/access";
@@ -59,27 +56,24 @@ const noSuchPath = (entry: Endpoint, event: HttpEvent): NotFoundError =>
  * entry's auth rule, body limit), then path parameters (404 when they do not fit), the query
  * (400), and a body reader the handler calls when the contract's order of checks says so.
  */
-export function endpoint<E extends Endpoint>(
-  entry: E,
-  handler: EndpointHandler<E>,
-  ports: EndpointPorts = {},
-): middy.MiddyfiedHandler<HttpEvent, HttpResult, Error, Context> {
+export function endpoint<E extends Endpoint>(entry: E, handler: EndpointHandler<E>, ports: EndpointPorts = {}): HttpHandler {
   const { request } = entry;
   const idempotent = ports.idempotency;
   if (entry.idempotent && !idempotent) {
     throw new Error(`${entry.function} is idempotent: its handler must give endpoint() { idempotency: idempotentWith(…) }`);
   }
   const gate = ports.bootGate;
-  const invocation = { function: entry.function, access: accessOf(entry) };
   if (entry.auth === "boot" && !gate) throw new Error(`${entry.function} is a boot route: its handler must give endpoint() { bootGate }`);
   return httpRoute(
     {
+      function: entry.function,
+      access: accessOf(entry),
       style: entry.service === "tasks" ? "tasks" : "rackhd",
       isProtected: (config) => requiresAuth(entry.auth, config),
       bodyLimit: !entry.fileBody,
     },
     async (event) => {
-      const result = await runAs(invocation, () => answer(event));
+      const result = await answer(event);
       return event.requestContext.http.method === "HEAD" ? { ...result, body: "" } : result;
     },
   );

@@ -1,8 +1,10 @@
 import middy from "@middy/core";
 import type { Context } from "aws-lambda";
 import type { Settings } from "../config/settings";
+import type { DataAccess } from "../dataAccess";
+import { invocationOf, runAs } from "../invocation";
 import type { ErrorStyle } from "./errorMapping";
-import type { HttpEvent, HttpHandler, HttpResult } from "./event";
+import { type HttpEvent, type HttpHandler, type HttpResult, header } from "./event";
 import { basicAuth } from "./middleware/basicAuth";
 import { bodyLimit } from "./middleware/bodyLimit";
 import { cors } from "./middleware/cors";
@@ -10,6 +12,10 @@ import { errorResponder } from "./middleware/errorResponder";
 import { requestLogger } from "./middleware/requestLogger";
 
 export interface RouteOptions {
+  /** The function's name (its registry entry's), on every log line and metric of it. */
+  function: string;
+  /** What it may do with the data (lib/dataAccess.ts): checked on every store call. */
+  access: DataAccess;
   /** Error body style. */
   style: ErrorStyle;
   /** Whether this route needs Basic auth under the current settings. */
@@ -24,9 +30,29 @@ export interface RouteOptions {
  * `after`/`onError` run bottom to top: errors become JSON answers, then CORS headers are added,
  * then the request is logged with its final status.
  */
-export function httpRoute(options: RouteOptions, handler: HttpHandler): middy.MiddyfiedHandler<HttpEvent, HttpResult, Error, Context> {
+export function httpRoute(options: RouteOptions, handler: HttpHandler): HttpHandler {
   const stack = middy<HttpEvent, HttpResult, Error, Context>().use(requestLogger()).use(cors()).use(errorResponder(options.style));
   if (options.isProtected) stack.use(basicAuth(options.isProtected));
   if (options.bodyLimit !== false) stack.use(bodyLimit());
-  return stack.handler(handler);
+  const run = stack.handler(handler);
+  return (event, context) =>
+    runAs(invocationOf(options.function, options.access, requestFields(event, context)), () => run(event, context));
+}
+
+const CORRELATION_ID = /^[\w.:-]{1,128}$/;
+
+/**
+ * The ids a request's log lines carry: API Gateway's request id (`requestId`), Lambda's
+ * (`awsRequestId`), and a correlation id: the caller's `X-Correlation-Id` when it is a plain token
+ * (a client tying its own calls together), else API Gateway's request id. The answer says it back.
+ */
+export function requestFields(event: HttpEvent, context: Context | undefined): Record<string, string> {
+  const requestId = event.requestContext?.requestId;
+  const given = header(event, "x-correlation-id");
+  const correlationId = given && CORRELATION_ID.test(given) ? given : requestId;
+  return {
+    ...(requestId && { requestId }),
+    ...(context?.awsRequestId && { awsRequestId: context.awsRequestId }),
+    ...(correlationId && { correlationId }),
+  };
 }

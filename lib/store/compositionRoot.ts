@@ -13,6 +13,7 @@ import { guarded } from "./accessGuard";
 import { MemoryIdempotencyStore } from "./memory/idempotencyStore";
 import { memoryProvisioningStores } from "./memory/provisioningStores";
 import { MemoryTaskStore } from "./memory/taskStore";
+import { observedNodes, observedWorkflows } from "./observedStores";
 import { processSingleton, resetProcessSingleton } from "./processSingleton";
 
 /**
@@ -93,12 +94,17 @@ function dynamoStores(config: Settings): ProvisioningStores {
   return dynamoProvisioningStores(documentClient(config), config.dynamodbTable, fileBlobs);
 }
 
-/** Every port checked against the running function's declared data access (lib/store/accessGuard.ts). */
-function guardedStores(stores: ProvisioningStores): ProvisioningStores {
-  const names = Object.keys(stores).filter((name) => name !== "fileBlobs") as (keyof ProvisioningStores & StoreName)[];
-  const out = Object.fromEntries(names.map((name) => [name, guarded(name, stores[name])])) as unknown as ProvisioningStores;
+/**
+ * Every port checked against the running function's declared data access (lib/store/accessGuard.ts),
+ * and the nodes and workflows observed (lib/store/observedStores.ts).
+ */
+function guardedStores(raw: ProvisioningStores): ProvisioningStores {
+  const observed: Partial<ProvisioningStores> = { nodes: observedNodes(raw.nodes), workflows: observedWorkflows(raw.workflows) };
+  // Not `{ ...raw }`: that would call the fileBlobs getter, and make the S3 client, in every function.
+  const names = Object.keys(raw).filter((name) => name !== "fileBlobs") as (keyof ProvisioningStores & StoreName)[];
+  const out = Object.fromEntries(names.map((name) => [name, guarded(name, observed[name] ?? raw[name])])) as unknown as ProvisioningStores;
   // The files' bytes stay made on first use (the S3 client only in the functions that touch them).
-  return Object.defineProperty(out, "fileBlobs", { get: () => guarded("fileBytes", stores.fileBlobs), enumerable: true });
+  return Object.defineProperty(out, "fileBlobs", { get: () => guarded("fileBytes", raw.fileBlobs), enumerable: true });
 }
 
 /** This container's provisioning stores, chosen by STORE, with the demo nodes when DEMO_NODES=on. */

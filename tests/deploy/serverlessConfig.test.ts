@@ -13,6 +13,9 @@ import { LEADING_KEYS } from "../../lib/store/dynamodb/iamPolicy";
 
 const run = promisify(execFile);
 
+/** The logical id of a function resource's role (`Fn::Sub: "${Role.Arn}"`). */
+const roleOf = (fn: { Properties: Record<string, any> }): string => /^\$\{(\w+)\.Arn\}$/.exec(fn.Properties.Role["Fn::Sub"])![1];
+
 /** The test's environment with these settings: a value replaces, `undefined` removes one. */
 const envWith = (env: Record<string, string | undefined>): NodeJS.ProcessEnv =>
   Object.fromEntries(
@@ -29,7 +32,7 @@ async function printed(
   env: Record<string, string | undefined> = {},
   stage?: string,
 ): Promise<{
-  functions: Record<string, { handler: string; role: string; events: unknown[] }>;
+  functions: Record<string, { handler: string; role: unknown; events: unknown[] }>;
   custom: { esbuild: { outputWorkFolder: string } };
   provider: { environment: Record<string, string> };
 }> {
@@ -62,10 +65,12 @@ describe("serverless print", () => {
       expect(functions.nodeTemplate.events).toContainEqual({ httpApi: { method: "HEAD", path: "/api/{version}/templates/{name}" } });
       expect(functions[CATCH_ALL.function].events).toEqual([{ httpApi: "*" }]);
       for (const entry of SCHEDULED) expect(functions[entry.function].events).toEqual([{ schedule: entry.rate }]);
-      const roles = new Set(Object.values(functions).map((fn) => fn.role));
-      if (store === "memory") expect([...roles]).toEqual(["ApiFunctionRole"]);
+      const roles = new Set(Object.values(functions).map((fn) => JSON.stringify(fn.role)));
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: CloudFormation's Fn::Sub, not a template string
+      if (store === "memory") expect([...roles]).toEqual([JSON.stringify({ "Fn::Sub": "${ApiFunctionRole.Arn}" })]);
       // One role per distinct set of needs: the catch-all's is the one that touches nothing.
-      else expect(functions[CATCH_ALL.function].role).toBe("NoDataRole");
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: CloudFormation's Fn::Sub, not a template string
+      else expect(functions[CATCH_ALL.function].role).toEqual({ "Fn::Sub": "${NoDataRole.Arn}" });
       if (store === "dynamodb") expect(roles.size).toBeGreaterThan(40);
     },
   );
@@ -127,14 +132,14 @@ describe.each(["memory", "dynamodb"])("serverless package (STORE=%s)", (store) =
   beforeAll(async () => {
     await run(process.execPath, [join(ROOT, "node_modules/serverless/bin/serverless.js"), "package", "--stage", "prod", "--package", out], {
       cwd: ROOT,
-      env: {
-        ...process.env,
+      // A deployment's defaults: none of the test run's quiet settings.
+      env: envWith({
         STORE: store,
         AUTH_USERS_PARAMETER: "/lambda-tasks-provisioning/prod/auth-users",
         ESBUILD_WORK_FOLDER: join(out, ".esbuild"),
-        SLS_TELEMETRY_DISABLED: "1",
-        SLS_NOTIFICATIONS_MODE: "off",
-      },
+        LOG_REQUESTS: undefined,
+        METRICS: undefined,
+      }),
       maxBuffer: 16 << 20,
     });
     template = JSON.parse(readFileSync(join(out, "cloudformation-template-update-stack.json"), "utf8"));
@@ -190,12 +195,13 @@ describe.each(["memory", "dynamodb"])("serverless package (STORE=%s)", (store) =
           template.Resources[id].Type === "AWS::Lambda::Function" &&
           template.Resources[id].Properties.FunctionName.endsWith(`-${functionName}`),
       )!;
-      const role = template.Resources[template.Resources[logicalId].Properties.Role["Fn::GetAtt"][0]];
+      const role = template.Resources[roleOf(template.Resources[logicalId])];
       const statements = (role.Properties.Policies ?? []).flatMap((policy: any) => policy.PolicyDocument.Statement);
       const pairs = new Set<string>();
       for (const statement of statements) {
         const keys: string[] = statement.Condition?.["ForAllValues:StringLike"]?.["dynamodb:LeadingKeys"] ?? ["*"];
-        for (const action of statement.Action) for (const key of keys) pairs.add(action.startsWith("s3:") ? action : `${action} ${key}`);
+        for (const action of statement.Action)
+          for (const key of keys) pairs.add(action.startsWith("dynamodb:") ? `${action} ${key}` : action);
       }
       return pairs;
     };
@@ -220,7 +226,8 @@ describe.each(["memory", "dynamodb"])("serverless package (STORE=%s)", (store) =
     it("gives each function a role that allows what its registry entry declares and nothing more (issue 25)", () => {
       for (const route of ROUTES)
         expect([route.function, [...allowed(route.function)].sort()]).toEqual([route.function, [...needed(accessOf(route))].sort()]);
-      for (const entry of SCHEDULED) expect([...allowed(entry.function)].sort()).toEqual([...needed(entry.data)].sort());
+      // A scheduled function sends its failed runs to the dead-letter queue, too.
+      for (const entry of SCHEDULED) expect([...allowed(entry.function)].sort()).toEqual([...needed(entry.data), "sqs:SendMessage"].sort());
       expect(allowed(CATCH_ALL.function).size).toBe(0);
     });
 
@@ -280,15 +287,56 @@ describe.each(["memory", "dynamodb"])("serverless package (STORE=%s)", (store) =
     });
   }
 
-  it("passes cfn-lint with no error", async () => {
+  it("watches the stage: alarms to a topic, a dashboard, one log group kept 14 days, the poller's dead letters (issue 25)", () => {
+    const alarms = Object.entries(template.Resources).filter(([, resource]) => resource.Type === "AWS::CloudWatch::Alarm");
+    expect(alarms.map(([id]) => id).sort()).toEqual(
+      [
+        "ApiServerErrorRateAlarm",
+        "LambdaThrottlesAlarm",
+        "PollerDeadLettersAlarm",
+        "PollerErrorsAlarm",
+        "StoreUnavailableAlarm",
+        "UnexpectedErrorsAlarm",
+        "WorkflowsFailingAlarm",
+        ...(store === "dynamodb" ? ["DynamoThrottlesAlarm"] : []),
+      ].sort(),
+    );
+    for (const [, alarm] of alarms) expect(alarm.Properties.AlarmActions).toEqual([{ Ref: "AlarmTopic" }]);
+    expect(template.Resources.AlarmTopic.Type).toBe("AWS::SNS::Topic");
+    // No ALARM_EMAIL: no subscription (subscribe anything to AlarmTopic after the deploy).
+    expect(template.Resources.AlarmEmailSubscription).toBeUndefined();
+    const dashboard = JSON.stringify(template.Resources.Dashboard.Properties.DashboardBody);
+    for (const metric of ["Requests", "ServerErrors", "Boots", "WorkflowsFailed", "PollerFailures"]) expect(dashboard).toContain(metric);
+    expect(template.Resources.FunctionsLogGroup.Properties).toEqual({
+      LogGroupName: "/aws/lambda/lambda-tasks-provisioning-prod",
+      RetentionInDays: 14,
+    });
+    const functions = Object.values(template.Resources).filter((resource) => resource.Type === "AWS::Lambda::Function");
+    for (const fn of functions) {
+      expect(fn.Properties.LoggingConfig).toEqual({ LogGroup: "/aws/lambda/lambda-tasks-provisioning-prod" });
+      expect(fn.Properties.Environment.Variables).toMatchObject({
+        METRICS: "on",
+        METRICS_NAMESPACE: "lambda-tasks-provisioning/prod",
+        LOG_LEVEL: "info",
+      });
+      // Tracing is off unless the stage says TRACING=on.
+      expect(fn.Properties.TracingConfig).toEqual({ Mode: "PassThrough" });
+    }
+    const poller = functions.find((fn) => fn.Properties.FunctionName.endsWith("-runPollers"))!;
+    expect(poller.Properties.DeadLetterConfig).toEqual({ TargetArn: { "Fn::GetAtt": ["PollerDeadLetters", "Arn"] } });
+    const pollerRole = JSON.stringify(template.Resources[roleOf(poller)]);
+    expect(pollerRole).toContain("sqs:SendMessage");
+    expect(pollerRole).not.toContain("AWSXRayDaemonWriteAccess");
+  });
+
+  it("passes cfn-lint with no error and no warning", async () => {
     const lint = await run("cfn-lint", ["--format", "parseable", join(out, "cloudformation-template-update-stack.json")]).then(
       (result) => ({ code: 0, stdout: result.stdout }),
       (error: { code: number; stdout: string }) => ({ code: error.code, stdout: error.stdout }),
     );
-    // cfn-lint's exit code is a bit mask: 2 errors, 4 warnings, 8 informational.
-    const errors = lint.stdout.split("\n").filter((line) => /:E\d{4}:/.test(line));
-    expect(errors).toEqual([]);
-    expect(lint.code & 2).toBe(0);
+    // cfn-lint's exit code is a bit mask: 2 errors, 4 warnings, 8 informational. None of any (issue 25).
+    expect(lint.stdout.split("\n").filter((line) => line.trim() !== "")).toEqual([]);
+    expect(lint.code).toBe(0);
   });
 });
 
@@ -323,6 +371,8 @@ describe("serverless package with every setting given (issue 25)", () => {
     MEMORY_STORE_CAPACITY: "5000",
     MEMORY_STORE_MAX_BYTES: "1048576",
     LOG_REQUESTS: "off",
+    LOG_LEVEL: "warn",
+    METRICS: "off",
   };
   const out = mkdtempSync(join(tmpdir(), "package-settings-"));
   afterAll(() => rmSync(out, { recursive: true, force: true }));
@@ -330,19 +380,36 @@ describe("serverless package with every setting given (issue 25)", () => {
   it("hands each function every setting as the deploying shell gave it", async () => {
     await run(process.execPath, [join(ROOT, "node_modules/serverless/bin/serverless.js"), "package", "--stage", "lab", "--package", out], {
       cwd: ROOT,
-      env: envWith({ ...given, AUTH_USERS: undefined, ESBUILD_WORK_FOLDER: join(out, ".esbuild") }),
+      env: envWith({
+        ...given,
+        AUTH_USERS: undefined,
+        TRACING: "on",
+        ALARM_EMAIL: "ops@example.com",
+        ESBUILD_WORK_FOLDER: join(out, ".esbuild"),
+      }),
       maxBuffer: 16 << 20,
     });
     const template = JSON.parse(readFileSync(join(out, "cloudformation-template-update-stack.json"), "utf8")) as {
-      Resources: Record<string, { Type: string; Properties: { Environment?: { Variables: Record<string, string> } } }>;
+      Resources: Record<
+        string,
+        { Type: string; Properties: Record<string, any> & { Environment?: { Variables: Record<string, string> } } }
+      >;
     };
+    // The deploy-only settings: X-Ray tracing of the stage (its roles may write traces), and an address for its alarms.
+    expect(template.Resources.AlarmEmailSubscription.Properties).toMatchObject({ Protocol: "email", Endpoint: "ops@example.com" });
+    expect(template.Resources.ApiFunctionRole.Properties.ManagedPolicyArns).toContain("arn:aws:iam::aws:policy/AWSXRayDaemonWriteAccess");
     const functions = Object.values(template.Resources).filter((resource) => resource.Type === "AWS::Lambda::Function");
     expect(functions.length).toBe(ROUTES.length + 1 + SCHEDULED.length);
     expect(Object.keys(given).sort()).toEqual(
       SETTING_NAMES.filter((name) => name !== "AUTH_USERS" && name !== "FUNCTION_TIMEOUT_SECONDS").sort(),
     );
     for (const fn of functions) {
-      expect(fn.Properties.Environment?.Variables).toMatchObject({ ...given, AUTH_USERS: "", FUNCTION_TIMEOUT_SECONDS: "10" });
+      expect(fn.Properties.Environment?.Variables).toMatchObject({
+        ...given,
+        AUTH_USERS: "",
+        FUNCTION_TIMEOUT_SECONDS: "10",
+        METRICS_NAMESPACE: "lambda-tasks-provisioning/lab",
+      });
     }
   }, 240_000);
 });

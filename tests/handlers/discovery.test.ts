@@ -256,3 +256,34 @@ describe("a discovery whose machine never starts the microkernel", () => {
     expect(install.status).toBe(201);
   });
 });
+
+describe("following a machine's boot in the logs and metrics (issue 25)", () => {
+  it("names the node and its workflow on every line about them, and counts the boot and the workflow's start and end", async () => {
+    Object.assign(process.env, { LOG_REQUESTS: "on", METRICS: "on" });
+    const lines: string[] = [];
+    const spy = jest.spyOn(process.stdout, "write").mockImplementation((chunk) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    try {
+      await discoverMachine(MAC);
+    } finally {
+      spy.mockRestore();
+      Object.assign(process.env, { LOG_REQUESTS: "off", METRICS: "off" });
+    }
+    const parsed = lines.map((line) => JSON.parse(line));
+    const requests = parsed.filter((line) => line.msg === "request");
+    const metrics = parsed.filter((line) => line._aws);
+    const [workflow] = (await get(`${A}/nodes/${NODE}/workflows`)).body;
+    // The first request (no MACs yet) is about no node; from the profile with its MACs on, each is about this node and its discovery.
+    const aboutTheNode = requests.filter((line) => line.route !== "GET /api/{version}/profiles" || line.nodeId);
+    expect(aboutTheNode.length).toBeGreaterThan(5);
+    for (const line of aboutTheNode) expect(line).toMatchObject({ nodeId: NODE, workflowId: workflow.instanceId });
+    const total = (name: string) => metrics.reduce((sum, line) => sum + (line[name] ?? 0), 0);
+    expect(total("Boots")).toBe(1);
+    expect(total("WorkflowsStarted")).toBe(1);
+    expect(total("WorkflowsSucceeded")).toBe(1);
+    expect(total("WorkflowsFailed")).toBe(0);
+    expect(total("Requests")).toBe(requests.length);
+  });
+});

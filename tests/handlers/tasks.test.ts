@@ -399,9 +399,51 @@ describe("request log", () => {
     expect(typeof created.durationMs).toBe("number");
     expect(created.requestId).toMatch(/^req-/);
     expect(created.awsRequestId).toMatch(/^aws-/);
-    expect(refused.status).toBe(401);
+    // Every line of a request names its function, and a correlation id (API Gateway's request id unless the caller gave one).
+    expect(created).toMatchObject({ function: "createTask", correlationId: created.requestId });
+    expect(refused).toMatchObject({ status: 401, function: "listTasks" });
     const all = lines.join("");
     for (const secret of ["python", "bWlndWVs", "secret-title", "authorization", "wrong"]) expect(all).not.toContain(secret);
+  });
+});
+
+describe("metrics and correlation (issue 25)", () => {
+  it("writes one embedded-metric-format line per request, per function and for the service, under METRICS=on", async () => {
+    process.env.METRICS = "on";
+    const lines: string[] = [];
+    const spy = jest.spyOn(process.stdout, "write").mockImplementation((chunk) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    try {
+      await post({ title: "one" });
+      await taskApi({ method: "GET", path: `${TASKS}/999`, headers: JSON_HEADERS });
+    } finally {
+      spy.mockRestore();
+      process.env.METRICS = "off";
+    }
+    const [created, missing] = lines.map((line) => JSON.parse(line));
+    expect(created._aws.CloudWatchMetrics).toEqual([
+      {
+        Namespace: "lambda-tasks-provisioning",
+        Dimensions: [["function"], []],
+        Metrics: [
+          { Name: "Requests", Unit: "Count" },
+          { Name: "ClientErrors", Unit: "Count" },
+          { Name: "ServerErrors", Unit: "Count" },
+          { Name: "Latency", Unit: "Milliseconds" },
+        ],
+      },
+    ]);
+    expect(created).toMatchObject({ function: "createTask", Requests: 1, ClientErrors: 0, ServerErrors: 0 });
+    expect(missing).toMatchObject({ function: "getTask", Requests: 1, ClientErrors: 1, ServerErrors: 0 });
+  });
+
+  it("says the correlation id back: the caller's when it is a plain token, else API Gateway's request id", async () => {
+    const given = await taskApi({ method: "GET", path: TASKS, headers: { ...JSON_HEADERS, "x-correlation-id": "boot-42.a" } });
+    expect(given.headers["x-correlation-id"]).toBe("boot-42.a");
+    const odd = await taskApi({ method: "GET", path: TASKS, headers: { ...JSON_HEADERS, "x-correlation-id": "no spaces <here>" } });
+    expect(odd.headers["x-correlation-id"]).toMatch(/^req-/);
   });
 });
 

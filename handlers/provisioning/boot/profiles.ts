@@ -4,6 +4,7 @@ import { endpoint } from "../../../lib/http/endpoint";
 import { bootProfile } from "../../../lib/http/provisioning/boot/routes";
 import { apiContext } from "../../../lib/http/requestContext";
 import { text } from "../../../lib/http/responses";
+import { count } from "../../../lib/invocation";
 import { bootProfile as profile } from "../../../lib/provisioning/boot/bootService";
 import { bootGate, provisioningStores } from "../../../lib/store/compositionRoot";
 
@@ -14,6 +15,8 @@ export const handler = endpoint(
     const { sourceIp } = event.requestContext.http;
     const discovery = { graph: settings().discoveryGraph, site: relayOf(event)?.site };
     const script = await profile(await provisioningStores(), query.macs ?? [], sourceIp, apiContext(event), new Date(), discovery);
+    // A machine's boot (the first request, without its MACs, only chains back to this one).
+    if (query.macs?.length) count("Boots");
     return text(200, script);
   },
   { bootGate },

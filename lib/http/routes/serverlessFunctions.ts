@@ -10,23 +10,35 @@ export type Store = "memory" | "dynamodb";
 
 export interface ServerlessFunction {
   handler: string;
-  role: string;
+  /** Its role's ARN (a `Fn::Sub`, which the framework leaves as it is: a role's name would get a `DependsOn` beside the reference, which cfn-lint flags). */
+  role: { "Fn::Sub": string };
   events: HttpApiEvent[];
   /** Every function logs to the stage's one log group (provider.logs.lambda), made before them. */
   disableLogs: true;
   dependsOn: ["FunctionsLogGroup"];
+  /** A scheduled function's failed runs, after Lambda's two retries (deploy/resources.observability.yml). */
+  onError?: { "Fn::GetAtt": ["PollerDeadLetters", "Arn"] };
 }
 
 /** What a function's role must allow: its data access, and the user list if it may ask for Basic credentials. */
 export interface Needs {
   access: DataAccess;
   basicAuth: boolean;
+  /** Sends its failed runs to the dead-letter queue (the scheduled functions). */
+  deadLetters?: true;
 }
 
 const ASKS_FOR_CREDENTIALS: ReadonlySet<string> = new Set(["tasksList", "tasks", "northbound"]);
 
 /** Every function of the service (one per registry entry, the catch-all, the scheduled ones) with what it needs. */
-export function allFunctions(routes: readonly Endpoint[], catchAll: CatchAll, scheduled: readonly ScheduledFunction[]) {
+interface FunctionNeeds {
+  name: string;
+  handler: string;
+  events: HttpApiEvent[];
+  needs: Needs;
+}
+
+export function allFunctions(routes: readonly Endpoint[], catchAll: CatchAll, scheduled: readonly ScheduledFunction[]): FunctionNeeds[] {
   return [
     ...routes.map((route) => ({
       name: route.function,
@@ -37,25 +49,26 @@ export function allFunctions(routes: readonly Endpoint[], catchAll: CatchAll, sc
     {
       name: catchAll.function,
       handler: catchAll.handler,
-      events: [{ httpApi: "*" as const }],
+      events: [{ httpApi: "*" }],
       needs: { access: catchAll.data, basicAuth: false },
     },
     ...scheduled.map((entry) => ({
       name: entry.function,
       handler: entry.handler,
       events: [{ schedule: entry.rate }],
-      needs: { access: entry.data, basicAuth: false },
+      needs: { access: entry.data, basicAuth: false, deadLetters: true as const },
     })),
   ];
 }
 
 /** In words, for the role's description: "reads nodes; writes workflows; file bytes: read; the user list". */
-export const describe = ({ access, basicAuth }: Needs): string =>
+export const describe = ({ access, basicAuth, deadLetters }: Needs): string =>
   [
     access.read && `reads ${access.read.join(", ")}`,
     access.write && `writes ${access.write.join(", ")}`,
     access.fileBytes && `file bytes: ${access.fileBytes}`,
     basicAuth && "the user list",
+    deadLetters && "the dead-letter queue",
   ]
     .filter(Boolean)
     .join("; ") || "logs only";
@@ -67,7 +80,7 @@ export const describe = ({ access, basicAuth }: Needs): string =>
  */
 export function roleOf(store: Store, needs: Needs): string {
   if (store === "memory") return "ApiFunctionRole";
-  if (!touchesData(needs.access) && !needs.basicAuth) return "NoDataRole";
+  if (!touchesData(needs.access) && !needs.basicAuth && !needs.deadLetters) return "NoDataRole";
   return `DataRole${createHash("sha256").update(describe(needs)).digest("hex").slice(0, 10)}`;
 }
 
@@ -88,10 +101,11 @@ export function serverlessFunctions(
       fn.name,
       {
         handler: `${fn.handler}.handler`,
-        role: roleOf(store, fn.needs),
+        role: { "Fn::Sub": `\${${roleOf(store, fn.needs)}.Arn}` },
         events: fn.events,
         disableLogs: true,
         dependsOn: ["FunctionsLogGroup"],
+        ...(fn.needs.deadLetters && { onError: { "Fn::GetAtt": ["PollerDeadLetters", "Arn"] } }),
       },
     ]),
   );
