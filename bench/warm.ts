@@ -2,6 +2,7 @@ import type { RouteFunction } from "../lib/http/routes";
 import { DEMO_MACS } from "../lib/provisioning/demoNodes";
 import { nodeIdForMac } from "../lib/provisioning/ids";
 import { alternate, type Call, call, deferred, type Handler, type Handlers, measuring, then } from "./harness";
+import { cloudInitCases } from "./warmCloudInit";
 import { discoveryCases } from "./warmDiscovery";
 import { consoleCases, fileCases, libraryCases, operationsCases, pollerCases } from "./warmOperations";
 import { relayCases } from "./warmRelays";
@@ -531,6 +532,7 @@ export async function warmCases(h: Handlers) {
     ...(await fileCases(h)),
     ...consoleCases(h, await consoleScriptName(h)),
     ...(await relayCases(h)),
+    ...(await cloudInitCases(h)),
   ];
 }
 

@@ -25,6 +25,7 @@ export const STORE_NAMES = [
   "sites",
   "relayCredentials",
   "relayJobs",
+  "instances",
   "tasks",
   "idempotency",
 ] as const;

@@ -1,4 +1,5 @@
 import type { CatalogStore } from "./catalogs/catalogStore";
+import type { InstanceRecord } from "./cloudInit/instance";
 import type { FileBlobs } from "./files/fileBlobs";
 import type { FileId, FileRecord } from "./files/fileRecord";
 import type { DefinitionStore } from "./graphs/definitionStore";
@@ -45,6 +46,8 @@ export interface ProvisioningStores {
   sites: RecordStore<Site>;
   relayCredentials: RecordStore<RelayCredential>;
   relayJobs: RecordStore<RelayJob>;
+  /** Each node's installed system as cloud-init sees it: instance id, credential hash, user-data (cloudInit/). */
+  instances: RecordStore<InstanceRecord>;
   /** The files' bytes (S3 beside DynamoDB). */
   fileBlobs: FileBlobs;
 }

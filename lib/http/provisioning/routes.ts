@@ -7,6 +7,7 @@
 
 export * from "./boot/routes";
 export * from "./catalogs/routes";
+export * from "./cloudInit/routes";
 export * from "./config/routes";
 export * from "./discovery/routes";
 export * from "./docs/routes";

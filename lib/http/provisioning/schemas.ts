@@ -10,6 +10,7 @@
 export { ConsoleAsset, ConsoleAssetParams, ConsoleNotFound, Html, OpenApiDocument, Query, ViewerScript } from "../schemas/common";
 export * from "./boot/schemas";
 export * from "./catalogs/schemas";
+export * from "./cloudInit/schemas";
 export * from "./config/schemas";
 export * from "./discovery/schemas";
 export * from "./docs/schemas";

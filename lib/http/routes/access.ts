@@ -4,14 +4,16 @@ import type { Endpoint } from "./endpoint";
 /**
  * What a function may do with the data: what its entry declares, and what its entry's other
  * fields imply (an `Idempotency-Key` is kept in the idempotency store; a relay's credential, which
- * a relay route or a boot route a relay forwarded checks, records when the relay was last seen).
+ * a relay route or a boot route a relay forwarded checks, records when the relay was last seen; a
+ * node named by `{identifier}` is found by its id, a MAC, or the address it booted from, a lookup).
  */
-export function accessOf(entry: Pick<Endpoint, "data" | "idempotent" | "auth">): DataAccess {
+export function accessOf(entry: Pick<Endpoint, "data" | "idempotent" | "auth" | "path">): DataAccess {
   const implied: DataAccess = {
     write: [
       ...(entry.idempotent ? (["idempotency"] as const) : []),
       ...(entry.auth === "relay" || entry.auth === "boot" ? (["relayCredentials"] as const) : []),
     ],
   };
-  return combine(entry.data, implied);
+  const named: DataAccess = entry.path.includes("{identifier}") ? { read: ["lookups", "nodes"] } : {};
+  return combine(combine(entry.data, implied), named);
 }

@@ -26,6 +26,8 @@ export interface FileRecord {
   /** Absent until the first upload through a presigned URL completes. */
   content?: FileContent;
   pending?: PendingUpload;
+  /** Bytes a completed upload replaced, seen by a read (which deletes nothing): the next write or deletion drops them. */
+  staleBlobs?: string[];
   createdAt: string;
   updatedAt: string;
 }

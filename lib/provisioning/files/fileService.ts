@@ -75,8 +75,8 @@ export async function putFile(stores: FileStores, basename: string, bytes: Buffe
   }
   const content = { blobKey: newBlobKey(), ...digestOf(bytes) };
   await stores.fileBlobs.put(content.blobKey, bytes);
-  const { before, after } = await upsert(stores, basename, now, (current) => ({ ...current, content }));
-  await dropBlobs(stores, [before?.content?.blobKey]);
+  const { before, after } = await upsert(stores, basename, now, ({ staleBlobs: _dropped, ...current }) => ({ ...current, content }));
+  await dropBlobs(stores, [before?.content?.blobKey, ...(before?.staleBlobs ?? [])]);
   return after as StoredFile;
 }
 
@@ -96,35 +96,50 @@ export async function startUpload(stores: FileStores, basename: string, size: nu
   const location = await stores.fileBlobs.uploadUrl(blobKey, size, URL_SECONDS);
   if (!location) return undefined;
   const expiresAt = new Date(now.getTime() + URL_SECONDS * 1000).toISOString();
-  const { before, after } = await upsert(stores, basename, now, (current) => ({ ...current, pending: { blobKey, size, expiresAt } }));
-  await dropBlobs(stores, [before?.pending?.blobKey]);
+  const { before, after } = await upsert(stores, basename, now, ({ staleBlobs: _dropped, ...current }) => ({
+    ...current,
+    pending: { blobKey, size, expiresAt },
+  }));
+  await dropBlobs(stores, [before?.pending?.blobKey, ...(before?.staleBlobs ?? [])]);
   return { uuid: after.uuid, location, expiresInSeconds: URL_SECONDS };
 }
 
 /** Forgets a file: its record, its uuid and its bytes. */
 async function removeFile(stores: FileStores, record: FileRecord): Promise<void> {
+  await forgetRecord(stores, record);
+  await dropBlobs(stores, [record.content?.blobKey, record.pending?.blobKey, ...(record.staleBlobs ?? [])]);
+}
+
+const forgetRecord = async (stores: FileStores, record: FileRecord): Promise<void> => {
   await stores.files.delete(record.id);
   await stores.fileIds.delete(record.uuid);
-  await dropBlobs(stores, [record.content?.blobKey, record.pending?.blobKey]);
-}
+};
 
 /**
  * Makes a completed presigned upload the file's bytes (digesting them once), or forgets one whose
  * URL has expired with nothing uploaded. Answers the record as it is now; undefined when it went.
+ * A read does this, and reads delete no bytes (a booting machine's routes may not: least
+ * privilege), so the bytes it replaces are left to the file's next write or deletion (`staleBlobs`).
  */
 async function settle(stores: FileStores, record: FileRecord, now: Date): Promise<FileRecord | undefined> {
   const { pending } = record;
   if (!pending) return record;
   const digest = await stores.fileBlobs.digest(pending.blobKey);
   if (!digest && Date.parse(pending.expiresAt) > now.getTime()) return record;
-  const { before, after } = await upsert(stores, record.id, now, (current) => {
+  const { after } = await upsert(stores, record.id, now, (current) => {
     if (current.pending?.blobKey !== pending.blobKey) return current;
     const { pending: _done, ...rest } = current;
-    return digest ? { ...rest, content: { blobKey: pending.blobKey, ...digest } } : rest;
+    if (!digest) return rest;
+    const replaced = current.content?.blobKey;
+    return {
+      ...rest,
+      content: { blobKey: pending.blobKey, ...digest },
+      ...(replaced && { staleBlobs: [...(current.staleBlobs ?? []), replaced] }),
+    };
   });
-  if (before?.pending?.blobKey === pending.blobKey && digest) await dropBlobs(stores, [before.content?.blobKey]);
   if (after.content || after.pending) return after;
-  await removeFile(stores, after);
+  // Nothing was uploaded and there were no bytes before: only the record goes (there are no bytes to drop).
+  await forgetRecord(stores, after);
   return undefined;
 }
 

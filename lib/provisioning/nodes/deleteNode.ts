@@ -20,6 +20,11 @@ export async function deleteNode(stores: ProvisioningStores, identifier: string,
   const deleted = await stores.nodes.delete(node.id, node);
   if (!deleted) throw new NotFoundError(`Could not find node with identifier ${identifier}`);
   // Its catalogs and pollers go with it (RackHD); its lookups lose their node.
-  await Promise.all([forgetNode(stores, node.id, now), stores.catalogs.removeNode(node.id), removeNodePollers(stores, node.id)]);
+  await Promise.all([
+    forgetNode(stores, node.id, now),
+    stores.catalogs.removeNode(node.id),
+    removeNodePollers(stores, node.id),
+    stores.instances.delete(node.id),
+  ]);
   return deleted;
 }

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { newToken, parseToken } from "../credentialToken";
 
 /** A site: one place with machines, one or more relays, and the nodes that belong to it. */
 export interface Site {
@@ -31,24 +31,15 @@ export type RelayCredentialView = Omit<RelayCredential, "secretSha256"> & { onli
 /** A relay heard from within this long is online. */
 export const ONLINE_WITHIN_MS = 60_000;
 
-export const sha256 = (text: string): string => createHash("sha256").update(text).digest("hex");
+export { secretMatches, sha256 } from "../credentialToken";
 
 /** A new secret and the token a relay presents: `<credential id>.<secret>`, URL-safe. */
-export function newRelayToken(credentialId: string): { token: string; secretSha256: string } {
-  const secret = randomBytes(32).toString("base64url");
-  return { token: `${credentialId}.${secret}`, secretSha256: sha256(secret) };
-}
+export const newRelayToken = (credentialId: string): { token: string; secretSha256: string } => newToken(credentialId);
 
-/** The credential id a token names, and whether its secret is the one kept (in constant time). */
+/** The credential id a token names, and its secret. */
 export function parseRelayToken(token: string): { credentialId: string; secret: string } | undefined {
-  const match = /^([0-9a-f]{24})\.([\w-]{43})$/.exec(token);
-  return match ? { credentialId: match[1], secret: match[2] } : undefined;
-}
-
-export function secretMatches(secret: string, secretSha256: string): boolean {
-  const given = Buffer.from(sha256(secret), "hex");
-  const kept = Buffer.from(secretSha256, "hex");
-  return given.length === kept.length && timingSafeEqual(given, kept);
+  const parsed = parseToken(token);
+  return parsed && { credentialId: parsed.id, secret: parsed.secret };
 }
 
 export function viewCredential(credential: RelayCredential, now: Date): RelayCredentialView {

@@ -23,6 +23,7 @@ export const LEADING_KEYS: Readonly<Record<StoreName, readonly string[]>> = {
   sites: ["SITE"],
   relayCredentials: ["RELAYCRED"],
   relayJobs: ["RELAYJOB"],
+  instances: ["INSTANCE"],
   tasks: ["TASK", "TASKS"],
   idempotency: ["IDEMPOTENCY"],
 };

@@ -34,6 +34,7 @@ export const dynamoProvisioningStores = (
   sites: new DynamoRecordStore(client, table, "SITE"),
   relayCredentials: new DynamoRecordStore(client, table, "RELAYCRED"),
   relayJobs: new DynamoRecordStore(client, table, "RELAYJOB"),
+  instances: new DynamoRecordStore(client, table, "INSTANCE"),
   get fileBlobs() {
     return fileBlobs();
   },

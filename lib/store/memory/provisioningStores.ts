@@ -27,5 +27,6 @@ export const memoryProvisioningStores = (limits: BudgetLimits, loopbackUploads =
   sites: new MemoryRecordStore(limits, "site"),
   relayCredentials: new MemoryRecordStore(limits, "relay credential"),
   relayJobs: new MemoryRecordStore(limits, "relay job"),
+  instances: new MemoryRecordStore(limits, "instance"),
   fileBlobs: new MemoryFileBlobs(limits, loopbackUploads),
 });

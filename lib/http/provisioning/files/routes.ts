@@ -1,10 +1,17 @@
+import type { DataAccess } from "../../../dataAccess";
 import { consoleRoute, provisioningRoute } from "../../routes/entryBuilders";
 import * as check from "../../schemas/validators.generated";
 
 /**
- * The file store (RackHD 1.1 §8): bytes by name, each file with a uuid. Reads may write (the first
- * read after a presigned upload records its digests), so every file route has the write role. The byte reads take no credentials, as RackHD served
- * them on its southbound side to booting machines; the metadata, list, put and delete do.
+ * What a read of the file store needs: the bytes (or their digest), and the records, which a read
+ * brings up to date when an upload through a presigned URL has completed (it deletes no bytes).
+ */
+const FILE_READS: DataAccess = { write: ["fileIds", "files"], fileBytes: "read" };
+
+/**
+ * The file store (RackHD 1.1 §8): bytes by name, each file with a uuid. The byte reads take no
+ * credentials, as RackHD served them on its southbound side to booting machines; the metadata,
+ * list, put and delete do.
  */
 
 export const putFile = /* @__PURE__ */ provisioningRoute({
@@ -26,7 +33,7 @@ export const getFile = /* @__PURE__ */ provisioningRoute({
   method: "GET",
   path: "/api/{version}/files/{name}",
   handler: "handlers/provisioning/files/get",
-  data: { read: ["fileIds", "files"], fileBytes: "read" },
+  data: FILE_READS,
   auth: "boot",
   summary: "A file's bytes, by uuid or name; a large one → 302 to a presigned URL",
   request: { params: check.NameParams, query: check.Query },
@@ -49,7 +56,7 @@ export const latestFile = /* @__PURE__ */ provisioningRoute({
   method: "GET",
   path: "/api/{version}/files/{name}/latest",
   handler: "handlers/provisioning/files/latest",
-  data: { read: ["files"], fileBytes: "read" },
+  data: FILE_READS,
   auth: "boot",
   summary: "The bytes of the file of that name (RackHD era B/C); a large one → 302 to a presigned URL",
   request: { params: check.NameParams, query: check.Query },
@@ -61,7 +68,7 @@ export const commonFile = /* @__PURE__ */ consoleRoute({
   method: "GET",
   path: "/common/{name}",
   handler: "handlers/provisioning/files/common",
-  data: { read: ["files"], fileBytes: "read" },
+  data: FILE_READS,
   auth: "boot",
   // Outside both API documents, as RackHD's static file server was outside its API.
   summary:
@@ -76,7 +83,7 @@ export const fileMd5 = /* @__PURE__ */ provisioningRoute({
   method: "GET",
   path: "/api/{version}/files/md5/{name}/latest",
   handler: "handlers/provisioning/files/md5",
-  data: { read: ["files"] },
+  data: FILE_READS,
   auth: "boot",
   summary: "The md5 of the file of that name, as a JSON string",
   request: { params: check.NameParams, query: check.Query },
@@ -88,7 +95,7 @@ export const fileMetadata = /* @__PURE__ */ provisioningRoute({
   method: "GET",
   path: "/api/{version}/files/metadata/{name}",
   handler: "handlers/provisioning/files/metadata",
-  data: { read: ["files"] },
+  data: FILE_READS,
   summary: "The metadata of the file of that name, in an array (basename, filename, uuid, md5, sha256, size, version)",
   request: { params: check.NameParams, query: check.Query },
   responses: { 200: "FileMetadataList", 401: "RackhdError", 404: "FileNotFound" },
@@ -99,7 +106,7 @@ export const listFiles = /* @__PURE__ */ provisioningRoute({
   method: "GET",
   path: "/api/{version}/files/list/all",
   handler: "handlers/provisioning/files/list",
-  data: { read: ["files"] },
+  data: FILE_READS,
   summary: "The metadata of every file, oldest first",
   paged: true,
   request: { params: check.VersionParams, query: check.Query },

@@ -1,0 +1,27 @@
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+
+/**
+ * The credentials the service hands to machines and relays: `<record id>.<secret>`, URL-safe
+ * (no `;`, `%`, `&` or `/`, so it sits in a kernel line and a URL path as it is), shown once; only
+ * the secret's SHA-256 is kept. The id names the record, so checking one is one read.
+ */
+export const sha256 = (text: string): string => createHash("sha256").update(text).digest("hex");
+
+/** A new secret for the record `id`, and the token that carries it. */
+export function newToken(id: string): { token: string; secretSha256: string } {
+  const secret = randomBytes(32).toString("base64url");
+  return { token: `${id}.${secret}`, secretSha256: sha256(secret) };
+}
+
+/** The record id a token names, and its secret; undefined for anything else. */
+export function parseToken(token: string): { id: string; secret: string } | undefined {
+  const match = /^([0-9a-f]{24})\.([\w-]{43})$/.exec(token);
+  return match ? { id: match[1], secret: match[2] } : undefined;
+}
+
+/** Whether `secret` is the one whose hash was kept, in constant time. */
+export function secretMatches(secret: string, secretSha256: string): boolean {
+  const given = Buffer.from(sha256(secret), "hex");
+  const kept = Buffer.from(secretSha256, "hex");
+  return given.length === kept.length && timingSafeEqual(given, kept);
+}
