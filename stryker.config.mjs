@@ -17,8 +17,8 @@ export default {
   timeoutMS: 5000,
   reporters: ["clear-text", "progress", "json"],
   jsonReporter: { fileName: "reports/mutation/mutation.json" },
-  // break: under today's scores (services 71.9 %, see BENCHMARKS.md), to be raised as tests are added.
-  thresholds: { high: 85, low: 70, break: 50 },
+  // break: under the whole domain's score (67.7 %, 2026-11-24, see BENCHMARKS.md); raise it as tests are added.
+  thresholds: { high: 85, low: 70, break: 65 },
   tempDirName: ".stryker-tmp",
   cleanTempDir: "always",
 };
