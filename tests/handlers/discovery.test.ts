@@ -2,6 +2,7 @@ import { nodeIdForMac } from "../../lib/provisioning/ids";
 import { sampleMachine } from "../../scripts/microkernel";
 import { api, freshContainer, get, send } from "../support/api";
 import { discoverMachine, tasksPathFor } from "../support/microkernelInProcess";
+import { stdoutLines } from "../support/stdoutLines";
 
 const A = "/api/1.1";
 const MAC = "52:54:00:aa:00:01";
@@ -260,17 +261,9 @@ describe("a discovery whose machine never starts the microkernel", () => {
 describe("following a machine's boot in the logs and metrics (issue 25)", () => {
   it("names the node and its workflow on every line about them, and counts the boot and the workflow's start and end", async () => {
     Object.assign(process.env, { LOG_REQUESTS: "on", METRICS: "on" });
-    const lines: string[] = [];
-    const spy = jest.spyOn(process.stdout, "write").mockImplementation((chunk) => {
-      lines.push(String(chunk));
-      return true;
-    });
-    try {
-      await discoverMachine(MAC);
-    } finally {
-      spy.mockRestore();
+    const lines = await stdoutLines(() => discoverMachine(MAC)).finally(() => {
       Object.assign(process.env, { LOG_REQUESTS: "off", METRICS: "off" });
-    }
+    });
     const parsed = lines.map((line) => JSON.parse(line));
     const requests = parsed.filter((line) => line.msg === "request");
     const metrics = parsed.filter((line) => line._aws);

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { handler as listHandler } from "../../handlers/tasks/list";
 import { hashPassword } from "../../lib/auth/passwordHash";
 import { basic, invoke } from "../support/apiGatewayEvent";
+import { stdoutLines } from "../support/stdoutLines";
 import { freshTaskStore, JSON_HEADERS, TASKS, taskApi } from "../support/taskApi";
 
 const SETTINGS = [
@@ -410,18 +411,12 @@ describe("request log", () => {
 describe("metrics and correlation (issue 25)", () => {
   it("writes one embedded-metric-format line per request, per function and for the service, under METRICS=on", async () => {
     process.env.METRICS = "on";
-    const lines: string[] = [];
-    const spy = jest.spyOn(process.stdout, "write").mockImplementation((chunk) => {
-      lines.push(String(chunk));
-      return true;
-    });
-    try {
+    const lines = await stdoutLines(async () => {
       await post({ title: "one" });
       await taskApi({ method: "GET", path: `${TASKS}/999`, headers: JSON_HEADERS });
-    } finally {
-      spy.mockRestore();
+    }).finally(() => {
       process.env.METRICS = "off";
-    }
+    });
     const [created, missing] = lines.map((line) => JSON.parse(line));
     expect(created._aws.CloudWatchMetrics).toEqual([
       {
