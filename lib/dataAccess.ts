@@ -26,6 +26,7 @@ export const STORE_NAMES = [
   "relayCredentials",
   "relayJobs",
   "instances",
+  "installReports",
   "tasks",
   "idempotency",
 ] as const;
@@ -44,7 +45,12 @@ export interface DataAccess {
    */
   readonly write?: readonly StoreName[];
   readonly fileBytes?: FileBytesAccess;
+  /** The install logs' bytes (S3, under their own prefix): read them, or write them too. */
+  readonly logBytes?: "read" | "write";
 }
+
+/** The byte stores a declaration grants levels on. */
+export type ByteStore = "fileBytes" | "logBytes";
 
 /** Touches no data (static libraries, the console's pages, the catch-all). */
 export const NO_DATA: DataAccess = {};
@@ -54,8 +60,11 @@ export type Level = "read" | "write" | "delete";
 const BYTE_LEVELS: readonly Level[] = ["read", "write", "delete"];
 
 /** Whether `access` allows `level` on a store (`write` covers the rest) or on the files' bytes (each level covers the ones before it). */
-export function allows(access: DataAccess, store: StoreName | "fileBytes", level: Level): boolean {
-  if (store === "fileBytes") return access.fileBytes !== undefined && BYTE_LEVELS.indexOf(level) <= BYTE_LEVELS.indexOf(access.fileBytes);
+export function allows(access: DataAccess, store: StoreName | ByteStore, level: Level): boolean {
+  if (store === "fileBytes" || store === "logBytes") {
+    const granted = access[store];
+    return granted !== undefined && BYTE_LEVELS.indexOf(level) <= BYTE_LEVELS.indexOf(granted);
+  }
   if (access.write?.includes(store)) return true;
   return level === "read" && access.read?.includes(store) === true;
 }
@@ -64,11 +73,22 @@ export function allows(access: DataAccess, store: StoreName | "fileBytes", level
 export function combine(a: DataAccess, b: DataAccess): DataAccess {
   const write = [...new Set([...(a.write ?? []), ...(b.write ?? [])])].sort();
   const read = [...new Set([...(a.read ?? []), ...(b.read ?? [])])].filter((store) => !write.includes(store)).sort();
-  const bytes = [a.fileBytes, b.fileBytes].filter((level) => level !== undefined);
-  const fileBytes = bytes.sort((x, y) => BYTE_LEVELS.indexOf(y) - BYTE_LEVELS.indexOf(x))[0];
-  return { ...(read.length > 0 && { read }), ...(write.length > 0 && { write }), ...(fileBytes && { fileBytes }) };
+  const fileBytes = highest(a.fileBytes, b.fileBytes);
+  const logBytes = highest(a.logBytes, b.logBytes);
+  return {
+    ...(read.length > 0 && { read }),
+    ...(write.length > 0 && { write }),
+    ...(fileBytes && { fileBytes }),
+    ...(logBytes && { logBytes }),
+  };
+}
+
+/** The higher of two byte levels, if either is given. */
+function highest<L extends Level>(a: L | undefined, b: L | undefined): L | undefined {
+  const levels = [a, b].filter((level) => level !== undefined);
+  return levels.sort((x, y) => BYTE_LEVELS.indexOf(y) - BYTE_LEVELS.indexOf(x))[0];
 }
 
 /** Whether `access` touches any data at all. */
 export const touchesData = (access: DataAccess): boolean =>
-  (access.read?.length ?? 0) + (access.write?.length ?? 0) > 0 || access.fileBytes !== undefined;
+  (access.read?.length ?? 0) + (access.write?.length ?? 0) > 0 || access.fileBytes !== undefined || access.logBytes !== undefined;

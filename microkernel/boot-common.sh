@@ -1,6 +1,6 @@
 # Sourced by an initramfs /init (the microkernel's init.sh, the boot tests' installer-init.sh), with MARK
 # set to the marker their serial lines start with: busybox's applets, /proc, /sys and /dev, the
-# virtio-net modules, the kernel command line's words (as cmdline_<NAME>), and the interface
+# virtio-net and virtio-blk modules, the kernel command line's words (as cmdline_<NAME>), and the interface
 # whose MAC BOOTIF names, up with a DHCP address (as $interface).
 /bin/busybox --install -s /bin
 mount -t proc proc /proc
@@ -10,7 +10,7 @@ mkdir -p /tmp /root
 echo "$MARK: started"
 fail() { echo "$MARK: FAILED $*"; poweroff -f; }
 
-for module in virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev virtio_pci failover net_failover virtio_net; do
+for module in virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev virtio_pci failover net_failover virtio_net virtio_blk; do
   insmod "/lib/modules/$module.ko" 2>/dev/null
 done
 

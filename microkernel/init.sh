@@ -1,7 +1,8 @@
 #!/bin/busybox sh
 # /init of the discovery microkernel (`npm run microkernel` builds and publishes it): it does
 # what RackHD's microkernel did, with what busybox has. It reads API_BASE, NODE_ID, BOOT_TOKEN
-# and BOOTIF from the kernel command line, brings up that interface, then asks the service for
+# and BOOTIF from the kernel command line, brings up that interface, then (given INSTALL_SCRIPT, an
+# install) runs the script the service renders for it, or asks the service for
 # commands, runs each against this machine's own hardware (dmidecode's text from
 # /sys/class/dmi/id, lspci's from /sys/bus/pci, lshw's JSON from /sys/class/net; other tools are
 # missing, exit 127), posts the results back as JSON, and reboots when told to (the next network
@@ -15,6 +16,15 @@ node=$(cmdline NODE_ID)
 token=$(cmdline BOOT_TOKEN)
 [ -n "$api" ] && [ -n "$node" ] || fail "no API_BASE or NODE_ID on the kernel command line"
 up_bootif
+
+# An install (the image install graph): the service's install script for this machine, run with
+# busybox's sh in place of the discovery loop. It reports, writes the disk, and reboots.
+script=$(cmdline INSTALL_SCRIPT)
+if [ -n "$script" ]; then
+  wget -q -O /tmp/install.sh "$script" || fail "GET $script"
+  echo "$MARK: running the install script"
+  exec sh /tmp/install.sh
+fi
 
 tasks="$api/tasks/$node?token=$token"
 dmi() { cat "/sys/class/dmi/id/$1" 2>/dev/null || echo "Not Specified"; }

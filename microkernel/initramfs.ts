@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import type { KernelAssets } from "./assets";
 
-/** The modules virtio-net needs in Debian's cloud kernel, in load order (init loads them so). */
+/** The modules virtio-net and virtio-blk need in Debian's cloud kernel, in load order (init loads them so; ext4 is built in). */
 const MODULES = [
   "drivers/virtio/virtio_ring.ko",
   "drivers/virtio/virtio.ko",
@@ -14,6 +14,8 @@ const MODULES = [
   "net/core/failover.ko",
   "drivers/net/net_failover.ko",
   "drivers/net/virtio_net.ko",
+  // The image install writes the machine's disk.
+  "drivers/block/virtio_blk.ko",
 ];
 
 function listTree(root: string, dir = root): string[] {

@@ -4,7 +4,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
  * The relay's boot server: its site's machines boot from it on the local network, and it forwards
  * their boot requests to the service with its credential, so that with BOOT_VIA_RELAY=on nothing
  * about booting faces the internet. Only the routes a booting machine uses pass (profiles,
- * templates, the notification, the microkernel's tasks, the file byte routes, /common); each goes
+ * templates, the notification, the microkernel's tasks, the file byte routes, /common, cloud-init's
+ * seed and the machine's reports); each goes
  * with the machine's address (X-Forwarded-For) and the relay's own URL (X-Relay-Base), which the
  * service renders into the scripts so that every later request comes here too. A file the service
  * answers with a redirect (a large one, in its bucket) is fetched here and streamed on: a machine
@@ -25,6 +26,9 @@ const BOOT_PATHS = [
   /^\/api\/(1\.1|current|common)\/templates\/[^/]+$/,
   /^\/api\/(1\.1|current|common)\/files\/(md5\/)?[^/]+(\/latest)?$/,
   /^\/common\/[^/]+$/,
+  // cloud-init's seed and the machine's reports and logs (issue 26): the installed system talks to the relay too.
+  /^\/api\/(1\.1|current|common)\/nocloud\/[^/]+\/[^?]+$/,
+  /^\/api\/(1\.1|current|common)\/reports\/[^/]+(\/logs\/[^/]+)?$/,
 ];
 
 export const isBootPath = (path: string): boolean => BOOT_PATHS.some((pattern) => pattern.test(path));

@@ -23,6 +23,8 @@ const TARGETS = {
   index: { "Fn::Sub": "${DataTable.Arn}/index/GSI1" },
   // biome-ignore lint/suspicious/noTemplateCurlyInString: CloudFormation's Fn::Sub, not a template string
   bucketObjects: { "Fn::Sub": "${FilesBucket.Arn}/files/*" },
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: CloudFormation's Fn::Sub, not a template string
+  logObjects: { "Fn::Sub": "${FilesBucket.Arn}/install-logs/*" },
 };
 
 /** Reads the user list (AUTH_USERS_PARAMETER) from SSM, for the roles of the functions that ask for credentials. */

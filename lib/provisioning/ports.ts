@@ -3,6 +3,7 @@ import type { InstanceRecord } from "./cloudInit/instance";
 import type { FileBlobs } from "./files/fileBlobs";
 import type { FileId, FileRecord } from "./files/fileRecord";
 import type { DefinitionStore } from "./graphs/definitionStore";
+import type { InstallReport } from "./installReports/installReport";
 import type { LibraryRecord } from "./library/libraryRecord";
 import type { LookupStore } from "./lookups/lookupStore";
 import type { NodeStore } from "./nodes/nodeStore";
@@ -48,6 +49,10 @@ export interface ProvisioningStores {
   relayJobs: RecordStore<RelayJob>;
   /** Each node's installed system as cloud-init sees it: instance id, credential hash, user-data (cloudInit/). */
   instances: RecordStore<InstanceRecord>;
+  /** Each node's install reports and the index of its install logs (installReports/). */
+  installReports: RecordStore<InstallReport>;
+  /** The install logs' bytes (S3 beside DynamoDB, under `install-logs/`, which expires them). */
+  logBlobs: FileBlobs;
   /** The files' bytes (S3 beside DynamoDB). */
   fileBlobs: FileBlobs;
 }

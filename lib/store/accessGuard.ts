@@ -1,4 +1,4 @@
-import { allows, type Level, type StoreName } from "../dataAccess";
+import { allows, type ByteStore, type Level, type StoreName } from "../dataAccess";
 import { currentInvocation } from "../invocation";
 import { logLine } from "../logger";
 
@@ -16,10 +16,10 @@ const WRITES = new Set(["create", "update", "delete", "add", "removeNode", "putG
 /** The files' bytes: what each method needs (reading the bytes, a digest or a download URL: read). */
 const BYTE_LEVELS: Readonly<Record<string, Level>> = { put: "write", uploadUrl: "write", delete: "delete" };
 
-const levelOf = (store: StoreName | "fileBytes", method: string): Level =>
-  store === "fileBytes" ? (BYTE_LEVELS[method] ?? "read") : WRITES.has(method) ? "write" : "read";
+const levelOf = (store: StoreName | ByteStore, method: string): Level =>
+  store === "fileBytes" || store === "logBytes" ? (BYTE_LEVELS[method] ?? "read") : WRITES.has(method) ? "write" : "read";
 
-function check(store: StoreName | "fileBytes", method: string): void {
+function check(store: StoreName | ByteStore, method: string): void {
   const invocation = currentInvocation();
   if (!invocation) return;
   const level = levelOf(store, method);
@@ -31,7 +31,7 @@ function check(store: StoreName | "fileBytes", method: string): void {
 }
 
 /** `store` with each method call checked against the running function's declaration. */
-export function guarded<T extends object>(name: StoreName | "fileBytes", store: T): T {
+export function guarded<T extends object>(name: StoreName | ByteStore, store: T): T {
   return new Proxy(store, {
     get(target, property, receiver) {
       const value = Reflect.get(target, property, receiver);

@@ -101,9 +101,10 @@ function dynamoStores(config: Settings): ProvisioningStores {
 function guardedStores(raw: ProvisioningStores): ProvisioningStores {
   const observed: Partial<ProvisioningStores> = { nodes: observedNodes(raw.nodes), workflows: observedWorkflows(raw.workflows) };
   // Not `{ ...raw }`: that would call the fileBlobs getter, and make the S3 client, in every function.
-  const names = Object.keys(raw).filter((name) => name !== "fileBlobs") as (keyof ProvisioningStores & StoreName)[];
+  const names = Object.keys(raw).filter((name) => name !== "fileBlobs" && name !== "logBlobs") as (keyof ProvisioningStores & StoreName)[];
   const out = Object.fromEntries(names.map((name) => [name, guarded(name, observed[name] ?? raw[name])])) as unknown as ProvisioningStores;
-  // The files' bytes stay made on first use (the S3 client only in the functions that touch them).
+  // The bytes stay made on first use (the S3 client only in the functions that touch them).
+  Object.defineProperty(out, "logBlobs", { get: () => guarded("logBytes", raw.logBlobs), enumerable: true });
   return Object.defineProperty(out, "fileBlobs", { get: () => guarded("fileBytes", raw.fileBlobs), enumerable: true });
 }
 

@@ -27,7 +27,7 @@ describe("cloud-init's NoCloud seed over HTTP", () => {
     expect(meta.raw).toContain(`instance-id: "${issued.body.instanceId}"`);
     expect((await get(`${path}user-data`)).raw).toBe("#cloud-config\nhostname: web-1\n");
     expect((await get(`${path}vendor-data`)).status).toBe(200);
-    expect((await get(`${path}network-config`)).status).toBe(404);
+    expect((await get(`${path}network-config`)).status).toBe(200);
     expect((await get(`${path}other-data`)).status).toBe(404);
     expect((await get(`${A}/nodes/${node}/user-data`)).body).toEqual({
       set: true,

@@ -382,7 +382,12 @@ describe("workflows", () => {
     await new Promise((resolve) => setTimeout(resolve, 50));
     const read = await get(`${A}/workflows/${workflow.instanceId}`);
     expect(read.body._status).toBe("failed");
-    expect((Object.values(read.body.tasks) as any[])[2]).toMatchObject({ state: "timeout", error: "Task timed out after 30 ms" });
+    expect((Object.values(read.body.tasks) as any[])[2]).toMatchObject({
+      state: "timeout",
+      reason: "never-booted",
+      error: expect.stringMatching(/^Task timed out after 30 ms: the machine never booted from the network/),
+    });
+    expect(read.body.failure).toMatchObject({ reason: "never-booted", task: "install-os", timeline: `nodes/${DEMO_ID}/timeline` });
     expect((await get(`${A}/nodes/${DEMO_ID}/workflows/active`)).status).toBe(204);
   });
 

@@ -227,7 +227,8 @@ export function openApiDocument(name: ServiceName, routes: readonly Endpoint[]):
   const service = SERVICES[name];
   const paths: Record<string, Record<string, unknown>> = {};
   for (const entry of routes.filter((route) => route.service === name)) {
-    const path = entry.path.slice(service.prefix.length);
+    // A greedy parameter (`{path+}`, API Gateway's) is one parameter to OpenAPI: its value may hold `/`.
+    const path = entry.path.slice(service.prefix.length).replace(/\{(\w+)\+\}/g, "{$1}");
     paths[path] ??= {};
     paths[path][entry.method.toLowerCase()] = operation(service, entry);
   }

@@ -13,6 +13,7 @@ export * from "./discovery/routes";
 export * from "./docs/routes";
 export * from "./files/routes";
 export * from "./graphs/routes";
+export * from "./installReports/routes";
 export * from "./library/routes";
 export * from "./lookups/routes";
 export * from "./nodes/routes";

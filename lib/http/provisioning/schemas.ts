@@ -16,6 +16,7 @@ export * from "./discovery/schemas";
 export * from "./docs/schemas";
 export * from "./files/schemas";
 export * from "./graphs/schemas";
+export * from "./installReports/schemas";
 export * from "./library/schemas";
 export * from "./lookups/schemas";
 export * from "./nodes/schemas";

@@ -1,5 +1,6 @@
 import { ForbiddenError, isDomainError, NotFoundError, ValidationError } from "../../errors";
 import type { ApiContext } from "../apiContext";
+import { type MachineCredential, machineCredential } from "../cloudInit/instanceService";
 import { nodeIdForMac } from "../ids";
 import type { LibraryRecord } from "../library/libraryRecord";
 import { renderEntry } from "../library/textLibrary";
@@ -15,7 +16,7 @@ import { ACTIVE_CONFLICT, type Workflow } from "../workflows/workflow";
 import { activeWorkflowOf, completeNodeInstall, startWorkflow } from "../workflows/workflowService";
 import { tokenMatches } from "./bootToken";
 import { isTemplateName, renderInstallTemplate, type TemplateContext } from "./installTemplates";
-import { discoveredScript, messageScript, profileScript, profileWith, redirectScript } from "./ipxe";
+import { discoveredScript, messageScript, NEEDS_INSTANCE, profileScript, profileWith, redirectScript } from "./ipxe";
 
 export const NO_ACTIVE_WORKFLOW = "Unable to locate active workflow.";
 
@@ -68,10 +69,38 @@ export const bootMacOf = (node: Node, macs: readonly string[]): string => macs.f
  * A workflow task's boot profile rendered for the node: the profile put under that name, else the
  * built-in one; undefined when neither exists.
  */
-export async function taskProfile(stores: ProvisioningStores, context: TemplateContext): Promise<string | undefined> {
+export async function taskProfile(
+  stores: ProvisioningStores,
+  context: TemplateContext,
+  issue: CredentialIssuer,
+): Promise<string | undefined> {
   const profileName = String(context.options.profile);
   const put = fitsKey(profileName) ? await stores.profiles.get(profileName) : undefined;
-  return put ? putProfileScript(put, context) : profileScript(profileName, context);
+  const rendering = await withInstance(context, profileName, put, issue);
+  return put ? putProfileScript(put, rendering) : profileScript(profileName, rendering);
+}
+
+/** Issues the machine a credential for what it is about to fetch (cloudInit/instanceService.ts). */
+export type CredentialIssuer = () => Promise<MachineCredential>;
+
+/** The issuer for a node's workflow: one credential per profile or script that names it. */
+export const issuerFor =
+  (stores: ProvisioningStores, node: Node, workflow: Workflow, api: ApiContext, now: Date): CredentialIssuer =>
+  () =>
+    machineCredential(stores, node, workflow.id, api, now);
+
+/**
+ * The context with the machine's credential when the profile or template names it (a built-in one
+ * of NEEDS_INSTANCE, or a put one that says `instance.`): only those cost the write of a new one.
+ */
+async function withInstance(
+  context: TemplateContext,
+  name: string,
+  put: LibraryRecord | undefined,
+  issue: CredentialIssuer,
+): Promise<TemplateContext> {
+  const needs = put ? put.contents.includes("instance.") : NEEDS_INSTANCE.has(name);
+  return needs ? { ...context, instance: await issue() } : context;
 }
 
 /** What the profiles route does with a machine it has not seen: DISCOVERY_GRAPH, or nothing but record it. */
@@ -112,7 +141,11 @@ export async function bootProfile(
   const task = workflow && bootingTask(workflow);
   if (!workflow) return messageScript(NO_ACTIVE_WORKFLOW);
   if (!task) return messageScript("The active workflow has no boot profile for this node yet.");
-  const script = await taskProfile(stores, { options: task.options, api, nodeId: node.id, mac: bootMac, token: workflow.bootToken });
+  const script = await taskProfile(
+    stores,
+    { options: task.options, api, nodeId: node.id, mac: bootMac, token: workflow.bootToken },
+    issuerFor(stores, node, workflow, api, now),
+  );
   if (!script) return messageScript(`Unknown boot profile ${String(task.options.profile)}`);
   await rememberAddress();
   // bootedAt is the first boot of the task: a node that boots again costs no write.
@@ -201,7 +234,12 @@ export async function nodeTemplate(
   const task = workflow && waitingInstallTask(workflow);
   if (!task) throw new NotFoundError(`${NO_ACTIVE_WORKFLOW} (node ${node.id})`);
   checkToken(policy, workflow, node, who.token);
-  const context = { options: task.options, api, nodeId: node.id, mac: node.identifiers[0] ?? "", token: workflow.bootToken };
+  const context = await withInstance(
+    { options: task.options, api, nodeId: node.id, mac: node.identifiers[0] ?? "", token: workflow.bootToken },
+    name,
+    put,
+    issuerFor(stores, node, workflow, api, now),
+  );
   const text = put ? renderEntry(put, context) : renderInstallTemplate(name, context);
   const completionUri = String(task.options.completionUri ?? "");
   if (completionUri !== "" && path.includes(completionUri)) await completeNodeInstall(stores, node, now, workflow);

@@ -1,15 +1,9 @@
-import type { ApiContext } from "../apiContext";
 import { bootQuery } from "./bootToken";
-import { oneLine } from "./ipxe";
+import { CLOUD_INIT_TEMPLATES } from "./cloudInitTemplates";
+import { oneLine, type ProfileContext } from "./ipxe";
 
-export interface TemplateContext {
-  options: Record<string, unknown>;
-  api: ApiContext;
-  nodeId: string;
-  mac: string;
-  /** The workflow's boot token (see bootToken.ts). */
-  token?: string;
-}
+/** What a template renders with: the same as a profile (the task's options, the servers, the node, its credentials). */
+export type TemplateContext = ProfileContext;
 
 const asArray = (value: unknown): Record<string, unknown>[] =>
   Array.isArray(value) ? value.filter((item): item is Record<string, unknown> => item !== null && typeof item === "object") : [];
@@ -129,6 +123,7 @@ const TEMPLATES: Record<string, (context: TemplateContext) => string> = {
   "pxe-cloud-config.yml": coreosCloudConfig,
   "esx-ks": esxKickstart,
   "renasar-ansible.pub": completionMarker,
+  ...CLOUD_INIT_TEMPLATES,
 };
 
 export const TEMPLATE_NAMES: readonly string[] = Object.keys(TEMPLATES);

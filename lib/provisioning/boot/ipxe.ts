@@ -1,4 +1,5 @@
 import type { ApiContext } from "../apiContext";
+import type { MachineCredential } from "../cloudInit/instanceService";
 import { bootQuery } from "./bootToken";
 
 /**
@@ -56,9 +57,28 @@ export interface ProfileContext {
   mac: string;
   /** The workflow's boot token (see bootToken.ts). */
   token?: string;
+  /** The machine's credential, for the profiles and templates that name it (NEEDS_INSTANCE). */
+  instance?: MachineCredential;
 }
 
-const installScriptUrl = ({ options, api, nodeId, token }: ProfileContext): string =>
+/** The built-in profiles and templates that carry the machine's seed URL and report URL. */
+export const NEEDS_INSTANCE: ReadonlySet<string> = new Set([
+  "install-image.ipxe",
+  "install-ubuntu-autoinstall.ipxe",
+  "install-debian.ipxe",
+  "install-el9.ipxe",
+  "install-image.sh",
+  "debian-preseed",
+  "el9-ks",
+]);
+
+/** The credential a profile or template that NEEDS_INSTANCE renders with (the boot service always gives one). */
+export function instanceIn(context: ProfileContext): MachineCredential {
+  if (!context.instance) throw new Error("A cloud-init profile or template was rendered without the machine's credential");
+  return context.instance;
+}
+
+export const installScriptUrl = ({ options, api, nodeId, token }: ProfileContext): string =>
   `${api.templates}/${oneLine(options.installScript)}?${bootQuery(nodeId, token)}`;
 
 /**
@@ -66,7 +86,7 @@ const installScriptUrl = ({ options, api, nodeId, token }: ProfileContext): stri
  * named is the installer's console, so the serial one goes last (a server's or a VM's usual
  * console) unless the workflow's `console` option is "screen".
  */
-const consoles = ({ options }: ProfileContext): string => {
+export const consoles = ({ options }: ProfileContext): string => {
   const serial = `console=${oneLine(options.comport)},115200n8`;
   return options.console === "screen" ? `${serial} console=tty0` : `console=tty0 ${serial}`;
 };
@@ -172,6 +192,73 @@ const PROFILES: Record<string, (context: ProfileContext) => string[]> = {
     return [
       `echo Starting ESXi ${oneLine(context.options.version ?? "")} installer for ${context.mac}`,
       ...bootInstaller(context, `${repo}/mboot.c32 -c ${repo}/boot.cfg ks=${installScriptUrl(context)}`),
+    ];
+  },
+  /**
+   * The image install: the product's microkernel runs the install script (install-image.sh),
+   * which writes the image to the disk and points its cloud-init at the node's seed.
+   */
+  "install-image.ipxe": (context) => {
+    const { options, api, mac, nodeId, token } = context;
+    const initrd = oneLine(options.initrdUri);
+    const args = [
+      `initrd=${initrd.split("/").pop()}`,
+      `API_BASE=${oneLine(api.base)}`,
+      `NODE_ID=${oneLine(nodeId)}`,
+      ...(token ? [`BOOT_TOKEN=${oneLine(token)}`] : []),
+      `BOOTIF=01-${mac.replace(/:/g, "-")}`,
+      `INSTALL_SCRIPT=${installScriptUrl(context)}`,
+      consoles(context),
+    ];
+    return [
+      `echo Starting the image installer for ${mac}`,
+      ...bootInstaller(
+        context,
+        `${oneLine(options.kernelUri)} ${args.join(" ")}`,
+        initrd,
+        oneLine(options.kernelUri),
+        "the image installer",
+      ),
+    ];
+  },
+  /** Ubuntu 20.04 and later: the live server's kernel, its ISO, and `autoinstall` with the node's installer seed. */
+  "install-ubuntu-autoinstall.ipxe": (context) => {
+    const { options, mac } = context;
+    const repo = oneLine(options.repo);
+    const seed = `${instanceIn(context).seedUrl}autoinstall/`;
+    return [
+      `echo Starting the Ubuntu ${oneLine(options.version)} installer (autoinstall) for ${mac}`,
+      ...bootInstaller(
+        context,
+        `${repo}/casper/vmlinuz initrd=initrd ip=dhcp url=${repo}/${oneLine(options.iso)} autoinstall ds=nocloud;s=${seed} cloud-config-url=/dev/null ${consoles(context)}`,
+        `${repo}/casper/initrd`,
+      ),
+    ];
+  },
+  /** Debian's netboot installer with its preseed (debian-preseed). */
+  "install-debian.ipxe": (context) => {
+    const { options, mac } = context;
+    const base = `${oneLine(options.repo)}/dists/${oneLine(options.version)}/main/installer-amd64/current/images/netboot/debian-installer/amd64`;
+    return [
+      `echo Starting the Debian ${oneLine(options.version)} installer for ${mac}`,
+      ...bootInstaller(
+        context,
+        `${base}/linux initrd=initrd.gz auto=true priority=critical url=${installScriptUrl(context)} interface=auto ${consoles(context)}`,
+        `${base}/initrd.gz`,
+      ),
+    ];
+  },
+  /** Rocky and Alma Linux 9: anaconda with its kickstart (el9-ks). */
+  "install-el9.ipxe": (context) => {
+    const { options, mac } = context;
+    const repo = oneLine(options.repo);
+    return [
+      `echo Starting the EL ${oneLine(options.version)} installer for ${mac}`,
+      ...bootInstaller(
+        context,
+        `${repo}/images/pxeboot/vmlinuz initrd=initrd.img inst.repo=${repo} inst.ks=${installScriptUrl(context)} inst.text ip=dhcp ${consoles(context)}`,
+        `${repo}/images/pxeboot/initrd.img`,
+      ),
     ];
   },
 };

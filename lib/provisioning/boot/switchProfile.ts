@@ -4,7 +4,7 @@ import { recordAddress } from "../lookups/lookupService";
 import type { ProvisioningStores } from "../ports";
 import { bootingTask } from "../workflows/progress";
 import { activeWorkflowOf } from "../workflows/workflowService";
-import { bootMacOf, discoverNode, nodeForMacs, parseMacs, taskProfile } from "./bootService";
+import { bootMacOf, discoverNode, issuerFor, nodeForMacs, parseMacs, taskProfile } from "./bootService";
 import { bootQuery } from "./bootToken";
 import { taskRunnerScript } from "./taskRunner";
 
@@ -44,7 +44,13 @@ export async function switchProfile(
   await recordAddress(stores, mac, node.id, sourceIp, now);
   const workflow = await activeWorkflowOf(stores, node, now);
   const task = workflow && bootingTask(workflow);
-  const profile = task && (await taskProfile(stores, { options: task.options, api, nodeId: node.id, mac, token: workflow.bootToken }));
+  const profile =
+    task &&
+    (await taskProfile(
+      stores,
+      { options: task.options, api, nodeId: node.id, mac, token: workflow.bootToken },
+      issuerFor(stores, node, workflow, api, now),
+    ));
   if (profile) return profile;
   const profileUrl = `${api.profiles}/switch/${vendor.toLowerCase()}?macs=${macs[0]}`;
   return taskRunnerScript(`${api.base}/tasks/${node.id}?${bootQuery(node.id, workflow?.bootToken)}`, profileUrl);

@@ -6,7 +6,7 @@ import { findNode } from "../nodes/findNode";
 import type { Node } from "../nodes/node";
 import type { ProvisioningStores } from "../ports";
 import { updateOrCreate } from "../recordStore";
-import { type InstanceRecord, type SeedDocument, USER_DATA_MAX_BYTES } from "./instance";
+import { type InstanceRecord, MACHINE_SECRETS_KEPT, USER_DATA_MAX_BYTES } from "./instance";
 
 /** What an operator is given once: the token, and the seed URL cloud-init is pointed at (`ds=nocloud;s=<seedUrl>`). */
 export interface IssuedCredential {
@@ -93,53 +93,57 @@ const statusOf = (record: InstanceRecord | undefined): UserDataStatus =>
     ? { set: false, bytes: 0 }
     : { set: true, bytes: Buffer.byteLength(record.userData), sha256: sha256(record.userData), updatedAt: record.userDataUpdatedAt };
 
-/** The machine holding `credential`, or a 404 that says no more (a wrong token is no oracle). */
-async function instanceOf(stores: ProvisioningStores, credential: string): Promise<{ record: InstanceRecord; node: Node }> {
+/**
+ * The machine holding `credential`, or a 404 that says no more (a wrong token is no oracle): the
+ * operator's credential or one handed to the machine by its install workflow.
+ */
+export async function instanceOf(stores: ProvisioningStores, credential: string): Promise<{ record: InstanceRecord; node: Node }> {
   const parsed = parseToken(credential);
   const record = parsed ? await stores.instances.get(parsed.id) : undefined;
-  const node =
-    record && parsed && record.secretSha256 !== "" && secretMatches(parsed.secret, record.secretSha256)
-      ? await stores.nodes.get(record.id)
-      : undefined;
+  const secrets = record ? [record.secretSha256, ...(record.machineSecrets ?? [])].filter((hash) => hash !== "") : [];
+  const node = parsed && secrets.some((hash) => secretMatches(parsed.secret, hash)) ? await stores.nodes.get(record!.id) : undefined;
   if (!record || !node) throw new NotFoundError("No such seed");
   return { record, node };
 }
 
-/** A host name cloud-init can set: the node's name, else its id, in the letters a host name may hold. */
-const hostNameOf = (node: Node): string =>
-  node.name
-    .toLowerCase()
-    .replace(/[^a-z0-9-]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 63) || node.id;
+/** What an install workflow renders into the machine's kernel line or install script. */
+export interface MachineCredential {
+  credential: string;
+  instanceId: string;
+  /** cloud-init's NoCloud seed URL for the installed system (`ds=nocloud;s=…`, or `seedfrom`). */
+  seedUrl: string;
+  /** Where the machine posts its reports (cloud-init's webhook format) and, under `/logs/`, its logs. */
+  reportUrl: string;
+}
 
-/** A cloud-config that asks for nothing (`cloud-init schema` wants a mapping, even an empty one). */
-const EMPTY_CLOUD_CONFIG = "#cloud-config\n{}\n";
-
-/** A YAML line whose value is a JSON string (JSON's strings are YAML's double-quoted scalars). */
-const yamlLine = (key: string, value: string): string => `${key}: ${JSON.stringify(value)}\n`;
+/** The URL a machine posts its reports to. */
+export const reportUrlOf = (context: ApiContext, credential: string): string => `${context.base}/reports/${credential}`;
 
 /**
- * One document of cloud-init's NoCloud datasource for the machine holding `credential`:
- * `meta-data` (its instance id, host name and SSH keys), `user-data` (its own, or an empty
- * `#cloud-config`: cloud-init fails the datasource on a 404 here), `vendor-data` (the service's
- * defaults), `network-config` (404: cloud-init then configures the network as it finds it).
+ * A credential for the machine that `workflowId` installs, handed out in what it fetches. The
+ * first for a workflow starts a new instance (a new instance id, so the installed system's
+ * cloud-init runs its first boot; the credentials of the install before stop working); later ones
+ * join the ones already handed out (see InstanceRecord.machineSecrets).
  */
-export async function seedDocument(stores: ProvisioningStores, credential: string, document: SeedDocument): Promise<string> {
-  const { record, node } = await instanceOf(stores, credential);
-  switch (document) {
-    case "meta-data": {
-      const key = (node.sshSettings as { publicKey?: string } | undefined)?.publicKey;
-      const keys = key ? `public-keys:\n  - ${JSON.stringify(key)}\n` : "public-keys: []\n";
-      return `${yamlLine("instance-id", record.instanceId)}${yamlLine("local-hostname", hostNameOf(node))}${keys}`;
-    }
-    case "user-data":
-      return record.userData ?? EMPTY_CLOUD_CONFIG;
-    case "vendor-data":
-      return EMPTY_CLOUD_CONFIG;
-    default:
-      throw new NotFoundError("No network-config: cloud-init configures the network as it finds it");
-  }
+export async function machineCredential(
+  stores: ProvisioningStores,
+  node: Node,
+  workflowId: string,
+  context: ApiContext,
+  now: Date,
+): Promise<MachineCredential> {
+  const { token, secretSha256 } = newToken(node.id);
+  const stamp = now.toISOString();
+  const record = await updateOrCreate(
+    stores.instances,
+    node.id,
+    (current) =>
+      current.workflowId === workflowId
+        ? { ...current, machineSecrets: [...(current.machineSecrets ?? []), secretSha256].slice(-MACHINE_SECRETS_KEPT), updatedAt: stamp }
+        : { ...current, instanceId: newInstanceId(), workflowId, machineSecrets: [secretSha256], updatedAt: stamp },
+    () => blankRecord(node, now),
+  );
+  return { credential: token, instanceId: record.instanceId, seedUrl: seedUrlOf(context, token), reportUrl: reportUrlOf(context, token) };
 }
 
 /** Forgets a node's instance (node deletion). */

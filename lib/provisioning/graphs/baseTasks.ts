@@ -45,6 +45,11 @@ const base = (
 export const BASE_TASKS: readonly BaseTask[] = [
   base("Task.Base.Obm.Node", "Base Obm Task", "Job.Obm.Node", "obm", ["action"], { power: {} }),
   base("Task.Base.Os.Install", "Install OS", "Job.Os.Install", "install", ["profile", "completionUri"], { os: { type: "install" } }),
+  // Today's installs (cloud-init): their image or repository is checked when a workflow starts (installOptions.ts).
+  base("Task.Base.Os.Install.Image", "Install a disk image", "Job.Os.Install", "install", ["profile", "installScript"], {
+    os: { type: "install" },
+  }),
+  base("Task.Base.Os.Install.Repo", "Install OS from a repository", "Job.Os.Install", "install", ["profile"], { os: { type: "install" } }),
   // RackHD fetches the repository to learn the installer's layout; this implementation uses the
   // standard ESXi layout, so the step has nothing to do and succeeds at once.
   base("Task.Base.Os.Analyze.Repo", "Analyze OS Repository", "Job.Os.Analyze.Repo", "instant"),

@@ -55,6 +55,16 @@ export const GRAPH_LIBRARY: readonly GraphDefinition[] = [
   esxGraph("Graph.InstallEsx"),
   // RackHD era C's name for the same graph.
   esxGraph("Graph.InstallESXi"),
+  // Today's systems, configured by cloud-init (cloudInitTasks.ts, docs/cloud-init.md).
+  installGraph("Graph.InstallImage", "Install a disk image", "install-os", "Task.Os.Install.Image", {}),
+  installGraph("Graph.InstallUbuntuAutoinstall", "Install Ubuntu (autoinstall)", "install-os", "Task.Os.Install.Ubuntu.Autoinstall", {}),
+  installGraph("Graph.InstallDebian", "Install Debian", "install-os", "Task.Os.Install.Debian", {}),
+  installGraph("Graph.InstallRocky", "Install Rocky Linux 9", "install-os", "Task.Os.Install.EL9", {
+    defaults: { repo: "http://dl.rockylinux.org/pub/rocky/9/BaseOS/x86_64/os" },
+  }),
+  installGraph("Graph.InstallAlma", "Install AlmaLinux 9", "install-os", "Task.Os.Install.EL9", {
+    defaults: { repo: "http://repo.almalinux.org/almalinux/9/BaseOS/x86_64/os" },
+  }),
   single("Graph.Reboot.Node", "Reboot Node", "reboot", "Task.Obm.Node.Reboot"),
   single("Graph.PowerOn.Node", "Power On Node", "power-on", "Task.Obm.Node.PowerOn"),
   single("Graph.PowerOff.Node", "Power Off Node", "power-off", "Task.Obm.Node.PowerOff"),

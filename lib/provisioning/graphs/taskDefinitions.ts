@@ -4,8 +4,10 @@
  */
 import { deepMerge } from "../../json";
 import { baseTask } from "./baseTasks";
+import { CLOUD_INIT_TASKS } from "./cloudInitTasks";
 import { DISCOVERY_TASKS } from "./discoveryTasks";
 import type { LibraryTask, TaskDefinition } from "./graphTypes";
+import { installTask } from "./installTask";
 
 /** Finds a library task by injectableName (the built-in ones, or the library a caller holds). */
 export type TaskFinder = (name: string) => LibraryTask | undefined;
@@ -17,37 +19,6 @@ const obmTask = (injectableName: string, friendlyName: string, action: string): 
   // obmServiceName: null means "the node's single OBM setting" (RackHD era C).
   options: { action, obmServiceName: null },
   properties: { power: {} },
-});
-
-const installTask = (
-  injectableName: string,
-  friendlyName: string,
-  os: Record<string, unknown>,
-  options: Record<string, unknown>,
-): LibraryTask => ({
-  friendlyName,
-  injectableName,
-  implementsTask: "Task.Base.Os.Install",
-  options: {
-    osType: "linux",
-    version: null,
-    repo: null,
-    rootPassword: "RackHDRocks!",
-    rootSshKey: null,
-    hostname: "localhost",
-    comport: "ttyS0",
-    // Which console the installer uses: "serial" (comport, named last on the kernel command line)
-    // or "screen" (tty0 last). Not a RackHD option: RackHD put the screen last for CentOS.
-    console: "serial",
-    domain: "rackhd",
-    users: [],
-    networkDevices: [],
-    dnsServers: [],
-    installDisk: null,
-    kvm: false,
-    ...options,
-  },
-  properties: { os: { ...os, type: "install" } },
 });
 
 const BUILT_IN_TASKS: readonly LibraryTask[] = [
@@ -124,6 +95,7 @@ const BUILT_IN_TASKS: readonly LibraryTask[] = [
     options: { option1: 1, option2: 2, option3: 3, delay: 0 },
     properties: {},
   },
+  ...CLOUD_INIT_TASKS,
   ...DISCOVERY_TASKS,
 ];
 

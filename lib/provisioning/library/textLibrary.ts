@@ -30,6 +30,12 @@ const placeholderContext: TemplateContext = {
   nodeId: "<%=nodeId%>",
   mac: "<%=mac%>",
   token: "<%=token%>",
+  instance: {
+    credential: "<%=instance.credential%>",
+    instanceId: "<%=instance.instanceId%>",
+    seedUrl: "<%=instance.seedUrl%>",
+    reportUrl: "<%=instance.reportUrl%>",
+  },
 };
 
 const BUILT_IN: Record<LibraryKind, { names: readonly string[]; contents: (name: string) => string }> = {

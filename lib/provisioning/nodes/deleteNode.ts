@@ -25,6 +25,7 @@ export async function deleteNode(stores: ProvisioningStores, identifier: string,
     stores.catalogs.removeNode(node.id),
     removeNodePollers(stores, node.id),
     stores.instances.delete(node.id),
+    stores.installReports.delete(node.id),
   ]);
   return deleted;
 }

@@ -4,6 +4,7 @@ import { type GraphDefinition, type GraphTaskEntry, labelOf, type TaskDefinition
 import { builtInTask, resolveTask, type TaskFinder } from "../graphs/taskDefinitions";
 import { newObjectId, newUuid } from "../ids";
 import { redact } from "../secrets";
+import { checkInstallOptions } from "./installOptions";
 import { mergeGraphOptions, resolveTaskOptions } from "./options";
 import { sealInstallSecrets } from "./sealSecrets";
 import { renderDeep } from "./templateRender";
@@ -34,6 +35,7 @@ export function buildWorkflow(
     if (!definition) throw new ValidationError(`Graph ${graph.injectableName} names an unknown task ${entry.taskName}`);
     const resolved = resolveTaskOptions(graph, entry, definition, graphOptions);
     const rendered = renderDeep(resolved, { ...renderContext(api), options: resolved, task: { nodeId } });
+    if (definition.kind === "install") checkInstallOptions(definition, rendered);
     const instanceId = instanceIds.get(labelOf(entry))!;
     const waitingOn: Record<string, string> = {};
     for (const [label, state] of Object.entries(entry.waitOn ?? {})) {

@@ -1,7 +1,8 @@
 import type { TaskKind } from "../graphs/baseTasks";
 import type { ObmSetting } from "../obm/obmSetting";
+import { failureOf, timeoutOf } from "./failure";
 import { runObmAction } from "./obmAction";
-import { isTerminal, type TaskState, type Workflow, type WorkflowTask } from "./workflow";
+import { type FailureReason, isTerminal, type TaskState, type Workflow, type WorkflowTask } from "./workflow";
 
 /**
  * Brings a workflow up to date at `now`. A Lambda function has no background and no timers, so
@@ -28,7 +29,7 @@ export function advanceWorkflow(workflow: Workflow, obmSettings: readonly ObmSet
           const deadline = Date.parse(task.startedAt) + timeout;
           if (now.getTime() >= deadline) {
             const at = new Date(deadline).toISOString();
-            set(id, { state: "timeout", finishedAt: at, updatedAt: at, error: timeoutReason(task, timeout) });
+            set(id, { state: "timeout", finishedAt: at, updatedAt: at, ...timeoutOf(task, timeout) });
             progressed = true;
           }
         }
@@ -83,7 +84,8 @@ function settle(workflow: Workflow, now: Date): Workflow {
   const tasks = Object.values(workflow.tasks);
   const stamp = now.toISOString();
   if (tasks.some((task) => FAILED.includes(task.state) && !task.ignoreFailure)) {
-    return { ...cancelUnfinished(workflow, now, "The graph failed"), _status: "failed", updatedAt: stamp };
+    const failure = failureOf(tasks, workflow.node);
+    return { ...cancelUnfinished(workflow, now, "The graph failed"), _status: "failed", updatedAt: stamp, ...(failure && { failure }) };
   }
   if (tasks.every((task) => isTerminal(task.state))) return { ...workflow, _status: "succeeded", updatedAt: stamp };
   return workflow;
@@ -100,10 +102,11 @@ export function cancelUnfinished(workflow: Workflow, now: Date, why: string): Wo
 }
 
 /** DELETE .../workflows/active: the graph and its unfinished tasks become cancelled. */
-export const cancelWorkflow = (workflow: Workflow, now: Date): Workflow => ({
-  ...cancelUnfinished(workflow, now, "Cancelled by request"),
-  _status: "cancelled",
-});
+export function cancelWorkflow(workflow: Workflow, now: Date): Workflow {
+  const cancelled = cancelUnfinished(workflow, now, "Cancelled by request");
+  const failure = failureOf(Object.values(cancelled.tasks), workflow.node);
+  return { ...cancelled, _status: "cancelled", ...(failure && { failure: { ...failure, reason: "cancelled" as const } }) };
+}
 
 /** The running task of that kind, if any. */
 export const runningTask = (workflow: Workflow, kind: TaskKind): WorkflowTask | undefined =>
@@ -120,7 +123,7 @@ export const bootingTask = (workflow: Workflow): WorkflowTask | undefined =>
 export function finishTask(
   workflow: Workflow,
   taskId: string,
-  outcome: { state: "succeeded" | "failed"; error?: string },
+  outcome: { state: "succeeded" | "failed"; error?: string; reason?: FailureReason },
   obmSettings: readonly ObmSetting[] | undefined,
   now: Date,
 ): Workflow {
@@ -133,6 +136,7 @@ export function finishTask(
     finishedAt: stamp,
     updatedAt: stamp,
     ...(outcome.error && { error: outcome.error }),
+    ...(outcome.reason && { reason: outcome.reason }),
   };
   return advanceWorkflow({ ...workflow, tasks: { ...workflow.tasks, [taskId]: finished }, updatedAt: stamp }, obmSettings, now);
 }
@@ -145,18 +149,11 @@ export function completeWaitingTask(workflow: Workflow, obmSettings: readonly Ob
 }
 
 /** What the machine did for a task that boots it, kept with its time (the console says where an install stopped). */
-export type MachineStep = "bootedAt" | "templateFetchedAt";
+export type MachineStep = "bootedAt" | "templateFetchedAt" | "installerStartedAt" | "installedAt" | "firstBootAt";
 
 /** The node fetched the waiting task's boot profile (`bootedAt`) or its install script (`templateFetchedAt`). */
 export function markFromMachine(workflow: Workflow, taskId: string, step: MachineStep, now: Date): Workflow {
   const task = workflow.tasks[taskId];
   const stamp = now.toISOString();
   return { ...workflow, updatedAt: stamp, tasks: { ...workflow.tasks, [taskId]: { ...task, [step]: stamp, updatedAt: stamp } } };
-}
-
-/** Why a task timed out, in the words that help: a microkernel that never started names what it loads. */
-function timeoutReason(task: WorkflowTask, timeout: number): string {
-  if (task.kind !== "bootstrap") return `Task timed out after ${timeout} ms`;
-  const seconds = Math.round(timeout / 1000);
-  return `The machine did not start the discovery microkernel within ${seconds} s (it never asked for its commands): is ${String(task.options.kernelUri)} served, and does the machine boot from the network?`;
 }

@@ -1,5 +1,38 @@
 import type { TaskKind } from "../graphs/baseTasks";
 
+/**
+ * Why a workflow did not end well, from what the machine did (each step it took is kept on the
+ * task that booted it: bootedAt, templateFetchedAt, installerStartedAt, installedAt). The words
+ * tell an operator where to look: the network boot, the install script's URL, the installer's
+ * logs, the installed system's first boot, the BMC.
+ */
+export const FAILURE_REASONS = [
+  "never-booted",
+  "no-install-script",
+  "installer-silent",
+  "installer-failed",
+  "no-callback",
+  "first-boot-silent",
+  "first-boot-failed",
+  "power-control-failed",
+  "cancelled",
+  "timed-out",
+  "failed",
+] as const;
+export type FailureReason = (typeof FAILURE_REASONS)[number];
+
+/** What a failed, timed-out or cancelled workflow's record says about why. */
+export interface WorkflowFailure {
+  reason: FailureReason;
+  message: string;
+  /** The task that ended it: its label and instance id. */
+  task: string;
+  taskId: string;
+  at: string;
+  /** Where the machine's timeline and the installer's logs are read (relative to the API's root). */
+  timeline?: string;
+}
+
 export const TASK_TERMINAL_STATES = ["succeeded", "failed", "cancelled", "timeout"] as const;
 export type TaskState = "pending" | "running" | (typeof TASK_TERMINAL_STATES)[number];
 export type WorkflowStatus = "running" | "succeeded" | "failed" | "cancelled" | "timeout";
@@ -29,6 +62,14 @@ export interface WorkflowTask {
   bootedAt?: string;
   /** When the node first fetched this task's install script (its `installScript` template). */
   templateFetchedAt?: string;
+  /** When the installer first reported (cloud-init's webhook format, reports/). */
+  installerStartedAt?: string;
+  /** When the installer reported that it finished writing the system. */
+  installedAt?: string;
+  /** When the installed system's cloud-init reported that its first boot finished. */
+  firstBootAt?: string;
+  /** Why it failed or timed out (failure.ts). */
+  reason?: FailureReason;
   /** The relay job that runs this OBM task (its id), while a relay of the node's site drives the BMC. */
   relayJob?: string;
   error?: string;
@@ -51,6 +92,8 @@ export interface Workflow {
   };
   tasks: Record<string, WorkflowTask>;
   domain: string;
+  /** Why it failed, timed out or was cancelled: the reason, the task, when, where the logs are. */
+  failure?: WorkflowFailure;
   /** The token its boot requests must carry (BOOT_TOKENS=on); never answered. */
   bootToken?: string;
   /** The servers it was rendered for, so that a graph it starts (run-sku-graph) renders alike; never answered. */

@@ -24,6 +24,7 @@ export const LEADING_KEYS: Readonly<Record<StoreName, readonly string[]>> = {
   relayCredentials: ["RELAYCRED"],
   relayJobs: ["RELAYJOB"],
   instances: ["INSTANCE"],
+  installReports: ["INSTALLREPORT"],
   tasks: ["TASK", "TASKS"],
   idempotency: ["IDEMPOTENCY"],
 };
@@ -46,6 +47,8 @@ export interface PolicyTargets {
   table: unknown;
   index: unknown;
   bucketObjects: unknown;
+  /** The install logs' objects (`install-logs/*`). */
+  logObjects: unknown;
 }
 
 export interface Statement {
@@ -80,5 +83,6 @@ export function dataStatements(access: DataAccess, targets: PolicyTargets): Stat
     ...(readable.length > 0 ? [onKeys(READ_ACTIONS, readable, targets, true)] : []),
     ...(written.length > 0 ? [onKeys(WRITE_ACTIONS, written, targets, false)] : []),
     ...(access.fileBytes ? [{ Effect: "Allow" as const, Action: S3_ACTIONS[access.fileBytes], Resource: [targets.bucketObjects] }] : []),
+    ...(access.logBytes ? [{ Effect: "Allow" as const, Action: S3_ACTIONS[access.logBytes], Resource: [targets.logObjects] }] : []),
   ];
 }

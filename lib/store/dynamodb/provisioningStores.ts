@@ -1,6 +1,7 @@
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { FileBlobs } from "../../provisioning/files/fileBlobs";
 import type { ProvisioningStores } from "../../provisioning/ports";
+import { INSTALL_LOGS_PREFIX, prefixedBlobs } from "../prefixedBlobs";
 import { DynamoCatalogStore } from "./catalogStore";
 import { DynamoDefinitionStore } from "./definitionStore";
 import { DynamoLookupStore } from "./lookupStore";
@@ -35,6 +36,10 @@ export const dynamoProvisioningStores = (
   relayCredentials: new DynamoRecordStore(client, table, "RELAYCRED"),
   relayJobs: new DynamoRecordStore(client, table, "RELAYJOB"),
   instances: new DynamoRecordStore(client, table, "INSTANCE"),
+  installReports: new DynamoRecordStore(client, table, "INSTALLREPORT"),
+  get logBlobs() {
+    return prefixedBlobs(fileBlobs(), INSTALL_LOGS_PREFIX);
+  },
   get fileBlobs() {
     return fileBlobs();
   },

@@ -9,7 +9,7 @@ export const bootProfile = /* @__PURE__ */ provisioningRoute({
   method: "GET",
   path: "/api/{version}/profiles",
   handler: "handlers/provisioning/boot/profiles",
-  data: /* @__PURE__ */ withProgress({ read: ["profiles"], write: ["lookups"] }),
+  data: /* @__PURE__ */ withProgress({ read: ["profiles"], write: ["instances", "lookups"] }),
   auth: "boot",
   summary:
     'The iPXE script: without `?macs=`, one that collects the MACs and chains back; unknown MACs: discovery (node named after the first MAC) and a disk boot; an install task waiting: its profile; otherwise "Unable to locate active workflow." and a disk boot; a value that is not a MAC: 400',
@@ -22,7 +22,7 @@ export const switchProfile = /* @__PURE__ */ provisioningRoute({
   method: "GET",
   path: "/api/{version}/profiles/switch/{vendor}",
   handler: "handlers/provisioning/boot/switchProfile",
-  data: /* @__PURE__ */ withProgress({ read: ["profiles"], write: ["lookups"] }),
+  data: /* @__PURE__ */ withProgress({ read: ["profiles"], write: ["instances", "lookups"] }),
   auth: "boot",
   summary:
     "What a switch's zero-touch provisioning fetches (cisco, arista, brocade; 400 otherwise): its waiting task's profile, else the task runner (Python) that runs its workflow's commands; the switch is known by `?macs=` or its address's lookup, and created as a `switch` node",
@@ -36,7 +36,7 @@ export const nodeTemplate = /* @__PURE__ */ provisioningRoute({
   path: "/api/{version}/templates/{name}",
   head: true,
   handler: "handlers/provisioning/boot/templates",
-  data: /* @__PURE__ */ withProgress({ read: ["lookups", "templates"] }),
+  data: /* @__PURE__ */ withProgress({ read: ["lookups", "templates"], write: ["instances"] }),
   auth: "boot",
   summary:
     "`centos-ks`, `ubuntu-preseed`, `pxe-cloud-config.yml`, `esx-ks`, `renasar-ansible.pub` for the node `?nodeId=` with its workflow's `?token=` (403 otherwise); with BOOT_TOKENS=off, the node found by `?nodeId=`, then `?macs=`, then the source IP that last fetched a profile (HEAD too: a completion signal)",

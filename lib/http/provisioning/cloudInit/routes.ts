@@ -1,17 +1,18 @@
 import { provisioningRoute } from "../../routes/entryBuilders";
 import * as check from "../../schemas/validators.generated";
+import { withProgress } from "../shared/dataAccess";
 
 /** cloud-init's NoCloud datasource for installed systems, and each machine's instance credential and user-data: routes. */
 
 export const nocloudSeed = /* @__PURE__ */ provisioningRoute({
   function: "nocloudSeed",
   method: "GET",
-  path: "/api/{version}/nocloud/{credential}/{document}",
+  path: "/api/{version}/nocloud/{credential}/{path+}",
   handler: "handlers/provisioning/cloudInit/seed",
   auth: "boot",
-  data: { read: ["instances", "nodes"] },
+  data: withProgress({ read: ["instances", "nodes"] }),
   summary:
-    "cloud-init's NoCloud datasource (`ds=nocloud;s=<seedUrl>`) for the machine holding the credential: `meta-data` (instance id, host name, SSH keys), `user-data` (its own, else an empty `#cloud-config`), `vendor-data`, `network-config` (404: the network as cloud-init finds it); 404 for a credential that is not the node's current one",
+    "cloud-init's NoCloud datasource (`ds=nocloud;s=<seedUrl>`) for the machine holding the credential: `meta-data` (instance id, host name, SSH keys), `user-data` (its own, else an empty `#cloud-config`), `vendor-data` (reporting to the service), `network-config` (netplan v2 from its MACs); the EC2-style tree under `latest/` and `2009-04-04/` (other dated versions 404 at once); the Ubuntu installer's seed under `autoinstall/`; 404 for a credential that is not one of the node's",
   request: { params: check.SeedParams, query: check.Query },
   responses: { 200: "Script", 401: "RackhdError", 404: "RackhdError" },
 });

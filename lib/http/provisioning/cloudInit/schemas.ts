@@ -8,9 +8,9 @@ export const SeedParams = {
   properties: {
     version,
     credential: { type: "string", pattern: "^[0-9a-f]{24}\\.[\\w-]{43}$" },
-    document: { enum: ["meta-data", "user-data", "vendor-data", "network-config"] },
+    path: { type: "string", minLength: 1, maxLength: 256 },
   },
-  required: ["version", "credential", "document"],
+  required: ["version", "credential", "path"],
 } as const;
 
 /** PUT /nodes/{identifier}/user-data: the user-data (any text cloud-init reads: `#cloud-config`, a script, a MIME multipart), or null to remove it. */

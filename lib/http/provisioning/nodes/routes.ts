@@ -57,7 +57,7 @@ export const deleteNode = /* @__PURE__ */ provisioningRoute({
   method: "DELETE",
   path: "/api/{version}/nodes/{identifier}",
   handler: "handlers/provisioning/nodes/remove",
-  data: /* @__PURE__ */ withProgress({ write: ["catalogs", "instances", "lookups", "pollerSamples"] }),
+  data: /* @__PURE__ */ withProgress({ write: ["catalogs", "installReports", "instances", "lookups", "pollerSamples"] }),
   summary: "Delete a node and answer it; 409 while a workflow is active",
   request: { params: check.NodeParams, query: check.Query },
   responses: { 200: "Node", 401: "RackhdError", 404: "RackhdError", 409: "RackhdError" },

@@ -1,3 +1,4 @@
+import { FAILURE_REASONS } from "../../../provisioning/workflows/workflow";
 import { isoTime, NAME_MAX, name, objectId, version } from "../fields";
 
 /** Workflows: running graphs and their state (RackHD 1.1 §4): schemas. */
@@ -29,6 +30,23 @@ export const StartWorkflowBody = {
 
 const taskState = { enum: ["pending", "running", "succeeded", "failed", "cancelled", "timeout"] } as const;
 
+const failureReason = { enum: FAILURE_REASONS } as const;
+
+/** Why a workflow failed, timed out or was cancelled (provisioning/workflows/failure.ts). */
+export const WorkflowFailure = {
+  type: "object",
+  properties: {
+    reason: failureReason,
+    message: { type: "string" },
+    task: { type: "string" },
+    taskId: { type: "string" },
+    at: isoTime,
+    timeline: { type: "string" },
+  },
+  required: ["reason", "message", "task", "taskId", "at"],
+  additionalProperties: false,
+} as const;
+
 const workflow = {
   type: "object",
   properties: {
@@ -59,12 +77,18 @@ const workflow = {
           bootedAt: isoTime,
           /** When the machine fetched this task's install script (kickstart, preseed, …). */
           templateFetchedAt: isoTime,
+          /** When the installer first reported, finished writing the system, and the system's first boot finished. */
+          installerStartedAt: isoTime,
+          installedAt: isoTime,
+          firstBootAt: isoTime,
+          reason: failureReason,
           error: { type: "string" },
         },
         required: ["instanceId", "label", "injectableName", "friendlyName", "state", "options", "waitingOn", "createdAt"],
         not: { required: ["kind"] },
       },
     },
+    failure: WorkflowFailure,
     createdAt: isoTime,
     updatedAt: isoTime,
   },

@@ -1,10 +1,12 @@
 import fc from "fast-check";
 import { apiContextFor } from "../../../../lib/provisioning/apiContext";
-import { issueInstanceCredential, seedDocument, setUserData, userDataStatus } from "../../../../lib/provisioning/cloudInit/instanceService";
+import { issueInstanceCredential, setUserData, userDataStatus } from "../../../../lib/provisioning/cloudInit/instanceService";
+import { seedDocument as seedAt } from "../../../../lib/provisioning/cloudInit/seedService";
 import { deleteNode } from "../../../../lib/provisioning/nodes/deleteNode";
 import { aNode, later, memoryStores, T0 } from "./setUp";
 
 const API = apiContextFor("http://svc.example");
+const seedDocument = (stores: Parameters<typeof seedAt>[0], credential: string, path: string) => seedAt(stores, credential, path, API, T0);
 
 describe("instance credentials and cloud-init's NoCloud seed", () => {
   it("shows a credential once, URL-safe, with the seed URL cloud-init appends its documents to; keeps only its hash", async () => {
@@ -19,7 +21,7 @@ describe("instance credentials and cloud-init's NoCloud seed", () => {
     expect(kept).not.toContain(issued.credential.split(".")[1]);
   });
 
-  it("serves meta-data with the instance id and a host name, user-data (an empty #cloud-config when none), vendor-data; no network-config", async () => {
+  it("serves meta-data with the instance id and a host name, user-data (an empty #cloud-config when none), vendor-data, network-config", async () => {
     const stores = memoryStores();
     const node = await aNode(stores, "Web 01.rack_2");
     const { credential, instanceId } = await issueInstanceCredential(stores, node.id, API, T0);
@@ -27,8 +29,13 @@ describe("instance credentials and cloud-init's NoCloud seed", () => {
       `instance-id: "${instanceId}"\nlocal-hostname: "web-01-rack-2"\npublic-keys: []\n`,
     );
     expect(await seedDocument(stores, credential, "user-data")).toBe("#cloud-config\n{}\n");
-    expect(await seedDocument(stores, credential, "vendor-data")).toBe("#cloud-config\n{}\n");
-    await expect(seedDocument(stores, credential, "network-config")).rejects.toMatchObject({ kind: "not-found" });
+    expect(await seedDocument(stores, credential, "vendor-data")).toBe(
+      `#cloud-config\n${JSON.stringify({ reporting: { provisioner: { type: "webhook", endpoint: `http://svc.example/api/current/reports/${credential}` } } }, null, 2)}\n`,
+    );
+    expect(JSON.parse(await seedDocument(stores, credential, "network-config"))).toEqual({
+      version: 2,
+      ethernets: { nic0: { match: { macaddress: "52:54:00:00:00:01" }, "set-name": "nic0", dhcp4: true } },
+    });
     await setUserData(stores, node.id, "#cloud-config\nhostname: web-1\n", later(1));
     expect(await seedDocument(stores, credential, "user-data")).toBe("#cloud-config\nhostname: web-1\n");
   });

@@ -1,0 +1,69 @@
+#!/bin/sh
+# Builds a small Debian 12 disk image with cloud-init, from Debian's packages, with no loop
+# device and no mount (CI sandboxes have neither): mmdebstrap makes the root tree, `mkfs.ext4 -d`
+# makes the root file system from it, mtools and syslinux make a FAT boot partition that boots
+# by BIOS (syslinux) and by UEFI (syslinux.efi), and sfdisk joins them into one MBR disk.
+# The image's cloud-init finds its datasource where the installer says (the image install graph
+# writes /etc/cloud/cloud.cfg.d/90-provisioner.cfg into it); until then it has none.
+#
+#   images/build-debian-12.sh OUT.raw.gz
+#
+# Needs root (mmdebstrap's root mode), mmdebstrap, e2fsprogs, dosfstools, mtools, syslinux,
+# syslinux-efi, fdisk, gzip: `.ci/run` installs them.
+set -eu
+out=${1:?usage: build-debian-12.sh OUT.raw.gz}
+mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+root=$work/root
+
+mmdebstrap --mode=root --variant=minbase --quiet \
+  --include=systemd-sysv,udev,linux-image-cloud-amd64,initramfs-tools,cloud-init,openssh-server,ifupdown,isc-dhcp-client,netbase,iproute2,sudo,ca-certificates \
+  --customize-hook='echo "LABEL=root / ext4 defaults 0 1" > "$1/etc/fstab"' \
+  --customize-hook='rm -f "$1"/etc/ssh/ssh_host_*_key* "$1/etc/hostname"; : > "$1/etc/machine-id"' \
+  --customize-hook='printf "auto lo\niface lo inet loopback\nsource /etc/network/interfaces.d/*\n" > "$1/etc/network/interfaces"' \
+  --customize-hook='printf "datasource_list: [ NoCloud, None ]\n" > "$1/etc/cloud/cloud.cfg.d/05-datasources.cfg"' \
+  bookworm "$root" "$mirror"
+
+kernel=$(ls "$root"/boot/vmlinuz-* | head -n 1)
+initrd=$(ls "$root"/boot/initrd.img-* | head -n 1)
+
+# The root file system: what the tree holds and a third more, in 4 KiB blocks.
+used_kib=$(du -sk "$root" | cut -f1)
+root_mib=$(( used_kib * 4 / 3 / 1024 + 64 ))
+mkfs.ext4 -q -L root -d "$root" "$work/root.img" "${root_mib}M"
+
+# The boot partition: kernel, initrd, syslinux for BIOS and for UEFI, one config for both.
+boot_mib=$(( ( $(stat -c %s "$kernel") + $(stat -c %s "$initrd") ) / 1048576 + 16 ))
+mkfs.vfat -n BOOT -C "$work/boot.img" $(( boot_mib * 1024 )) > /dev/null
+cat > "$work/syslinux.cfg" <<CFG
+DEFAULT debian
+TIMEOUT 1
+PROMPT 0
+LABEL debian
+  LINUX /vmlinuz
+  INITRD /initrd.img
+  APPEND root=LABEL=root ro console=tty0 console=ttyS0,115200n8
+CFG
+export MTOOLS_SKIP_CHECK=1
+mcopy -i "$work/boot.img" "$kernel" ::/vmlinuz
+mcopy -i "$work/boot.img" "$initrd" ::/initrd.img
+mcopy -i "$work/boot.img" "$work/syslinux.cfg" ::/syslinux.cfg
+mmd -i "$work/boot.img" ::/EFI ::/EFI/BOOT
+mcopy -i "$work/boot.img" /usr/lib/SYSLINUX.EFI/efi64/syslinux.efi ::/EFI/BOOT/BOOTX64.EFI
+mcopy -i "$work/boot.img" /usr/lib/syslinux/modules/efi64/ldlinux.e64 ::/EFI/BOOT/ldlinux.e64
+mcopy -i "$work/boot.img" "$work/syslinux.cfg" ::/EFI/BOOT/syslinux.cfg
+syslinux --install "$work/boot.img"
+
+# One disk: 1 MiB for the table, the boot partition (active, type EF so UEFI finds it), the root.
+disk=$work/disk.raw
+boot_sectors=$(( $(stat -c %s "$work/boot.img") / 512 ))
+root_sectors=$(( $(stat -c %s "$work/root.img") / 512 ))
+truncate -s $(( (2048 + boot_sectors + root_sectors) * 512 )) "$disk"
+printf 'label: dos\nstart=2048, size=%s, type=ef, bootable\nstart=%s, size=%s, type=83\n' \
+  "$boot_sectors" $(( 2048 + boot_sectors )) "$root_sectors" | sfdisk --quiet "$disk"
+dd if=/usr/lib/syslinux/mbr/mbr.bin of="$disk" bs=440 count=1 conv=notrunc status=none
+dd if="$work/boot.img" of="$disk" bs=512 seek=2048 conv=notrunc,sparse status=none
+dd if="$work/root.img" of="$disk" bs=512 seek=$(( 2048 + boot_sectors )) conv=notrunc,sparse status=none
+gzip -1 -c "$disk" > "$out.partial"
+mv "$out.partial" "$out"

@@ -1,0 +1,179 @@
+import { machineFunctions, SEED_CONFIG_PATH, seedConfig, shellWord } from "../cloudInit/seedConfig";
+import { instanceIn, oneLine, type ProfileContext } from "./ipxe";
+
+/**
+ * The install scripts of today's installs (issue 26). Each reports its start and its end to the
+ * service in cloud-init's webhook format, uploads the installer's log when it ends (failed or
+ * not), and points the installed system's cloud-init at the node's seed (SEED_CONFIG_PATH).
+ */
+
+/** Where the image is read from: a file store name (this service's /files) or a URL as given. */
+const imageUrl = ({ options, api }: ProfileContext): string => {
+  const image = String(options.image);
+  return /^https?:\/\//.test(image) ? image : `${api.files}/${image}`;
+};
+
+/**
+ * The image installer (busybox sh, in the product's microkernel): writes the image to the disk,
+ * finds the partition that holds /etc/cloud, writes the seed config into it, reports, reboots.
+ */
+function imageInstallScript(context: ProfileContext): string {
+  const { options, nodeId } = context;
+  const instance = instanceIn(context);
+  const url = imageUrl(context);
+  const disk = options.installDisk ? oneLine(options.installDisk) : "";
+  const unzip = String(options.image).endsWith(".gz") ? "gunzip -c" : "cat";
+  return [
+    "#!/bin/sh",
+    `# Image install for node ${nodeId}: ${oneLine(options.image)} to ${disk || "the first disk"}, then cloud-init from the node's seed.`,
+    "set -o pipefail",
+    ...machineFunctions(instance.reportUrl),
+    "LOG=/tmp/install.log",
+    'log() { echo "INSTALLER: $*"; echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) $*" >> $LOG; }',
+    'die() { log "FAILED: $*"; upload_log installer $LOG; report finish install FAIL "$*"; sleep 2; poweroff -f; }',
+    "report start install '' 'The image installer started'",
+    `disk=${shellWord(disk)}`,
+    'if [ -z "$disk" ]; then for d in /sys/block/vd? /sys/block/sd? /sys/block/nvme?n1; do [ -e "$d" ] && disk=/dev/${d##*/} && break; done; fi',
+    '[ -b "$disk" ] || die "no disk to install to (${disk:-none found})"',
+    `log "writing ${oneLine(options.image)} to $disk"`,
+    `wget -q -O - ${shellWord(url)} | ${unzip} | dd of="$disk" bs=1M 2>> $LOG || die "could not write ${oneLine(options.image)} to $disk"`,
+    "sync",
+    // The kernel reads the new partition table; then each partition is tried for the installed system's /etc/cloud.
+    'blockdev --rereadpt "$disk" 2>> $LOG; sleep 1; mkdir -p /mnt; root=""',
+    'for part in "${disk}"[0-9]* "${disk}"p[0-9]*; do',
+    '  [ -b "$part" ] || continue',
+    '  if mount "$part" /mnt 2>/dev/null; then [ -d /mnt/etc/cloud ] && root=$part && break; umount /mnt; fi',
+    "done",
+    '[ -n "$root" ] || die "the image has no partition with /etc/cloud (is cloud-init installed in it?)"',
+    `mkdir -p /mnt/etc/cloud/cloud.cfg.d && printf '%s' ${shellWord(seedConfig(instance.seedUrl))} > /mnt${SEED_CONFIG_PATH} || die "could not write the seed config on $root"`,
+    'umount /mnt; sync; log "installed on $disk (cloud-init on $root)"',
+    "upload_log installer $LOG",
+    "report finish install SUCCESS 'The image installer wrote the system'",
+    "reboot -f",
+    "",
+  ].join("\n");
+}
+
+/**
+ * A script as one line that writes it to `file` and runs it: a preseed value is one line, so its
+ * newlines and backslashes become printf's `%b` escapes.
+ */
+const oneLineScript = (script: string, file: string): string =>
+  `printf '%b' ${shellWord(script.replace(/\\/g, "\\\\").replace(/\n/g, "\\n"))} > ${file}; sh ${file}`;
+
+/**
+ * Debian (12) preseed: cloud-init and curl installed, the root login off (the node's keys are
+ * the login, through cloud-init), the seed config written into the target, the install reported.
+ * d-i has no hook for its own failure: a failed d-i stops at its prompt and goes silent, which the
+ * service reports as `installer-silent` with the time of its start.
+ */
+function debianPreseed(context: ProfileContext): string {
+  const { options, nodeId } = context;
+  const instance = instanceIn(context);
+  const functions = machineFunctions(instance.reportUrl).join("\n");
+  const early = `${functions}\nreport start install '' 'The Debian installer started'`;
+  const late = [
+    functions,
+    `mkdir -p /target/etc/cloud/cloud.cfg.d && printf '%s' ${shellWord(seedConfig(instance.seedUrl))} > /target${SEED_CONFIG_PATH}`,
+    "upload_log installer /var/log/syslog",
+    "report finish install SUCCESS 'The Debian installer wrote the system'",
+  ].join("\n");
+  // The repository as d-i asks for it: host, then directory (a library placeholder stays as it is).
+  const repo = String(options.repo);
+  const mirror = URL.canParse(repo) ? new URL(repo) : { host: repo, pathname: "" };
+  return [
+    `# Debian preseed for node ${nodeId}`,
+    "d-i debian-installer/locale string en_US.UTF-8",
+    "d-i keyboard-configuration/xkb-keymap select us",
+    "d-i netcfg/choose_interface select auto",
+    `d-i netcfg/get_hostname string ${oneLine(options.hostname ?? "debian")}`,
+    "d-i netcfg/get_domain string local",
+    "d-i mirror/country string manual",
+    `d-i mirror/http/hostname string ${oneLine(mirror.host)}`,
+    `d-i mirror/http/directory string ${oneLine(mirror.pathname)}`,
+    "d-i mirror/http/proxy string",
+    "d-i passwd/root-login boolean false",
+    "d-i passwd/make-user boolean false",
+    "d-i clock-setup/utc boolean true",
+    "d-i time/zone string Etc/UTC",
+    `d-i partman-auto/disk string ${oneLine(options.installDisk ?? "")}`,
+    "d-i partman-auto/method string regular",
+    "d-i partman-auto/choose_recipe select atomic",
+    "d-i partman-partitioning/confirm_write_new_label boolean true",
+    "d-i partman/choose_partition select finish",
+    "d-i partman/confirm boolean true",
+    "d-i partman/confirm_nooverwrite boolean true",
+    "tasksel tasksel/first multiselect standard, ssh-server",
+    "d-i pkgsel/include string cloud-init curl",
+    "d-i grub-installer/only_debian boolean true",
+    "d-i grub-installer/bootdev string default",
+    `d-i preseed/early_command string ${oneLineScript(early, "/tmp/report-start.sh")}`,
+    `d-i preseed/late_command string ${oneLineScript(late, "/tmp/report-end.sh")}`,
+    "d-i finish-install/reboot_in_progress note",
+    "",
+  ].join("\n");
+}
+
+/**
+ * Rocky / Alma Linux 9 kickstart: cloud-init from the distribution, the seed config written by
+ * %post, the start reported by %pre, a failure by %onerror with anaconda's logs, the end by %post.
+ */
+function el9Kickstart(context: ProfileContext): string {
+  const { options, nodeId } = context;
+  const instance = instanceIn(context);
+  const functions = machineFunctions(instance.reportUrl);
+  const disk = options.installDisk ? oneLine(options.installDisk) : "";
+  return [
+    `# Rocky/Alma Linux 9 kickstart for node ${nodeId}`,
+    "text",
+    `url --url=${oneLine(options.repo)}`,
+    "lang en_US.UTF-8",
+    "keyboard us",
+    "network --bootproto=dhcp --activate",
+    "rootpw --lock",
+    "firewall --enabled --service=ssh",
+    "selinux --enforcing",
+    "timezone Etc/UTC --utc",
+    ...(disk ? [`ignoredisk --only-use=${disk}`] : []),
+    `bootloader --append="console=${oneLine(options.comport)},115200n8"`,
+    "zerombr",
+    "clearpart --all --initlabel",
+    "autopart",
+    "reboot",
+    "",
+    "%packages",
+    "@core",
+    "cloud-init",
+    "curl",
+    "%end",
+    "",
+    "%pre",
+    ...functions,
+    "report start install '' 'The EL9 installer started'",
+    "%end",
+    "",
+    "%onerror",
+    ...functions,
+    "cat /tmp/anaconda.log /tmp/storage.log /tmp/packaging.log > /tmp/installer.log 2>/dev/null",
+    "upload_log installer /tmp/installer.log",
+    "report finish install FAIL 'anaconda stopped on an error: see the installer log'",
+    "%end",
+    "",
+    "%post",
+    `mkdir -p /etc/cloud/cloud.cfg.d && printf '%s' ${shellWord(seedConfig(instance.seedUrl))} > ${SEED_CONFIG_PATH}`,
+    "%end",
+    "",
+    "%post --nochroot",
+    ...functions,
+    "upload_log installer /tmp/anaconda.log",
+    "report finish install SUCCESS 'The EL9 installer wrote the system'",
+    "%end",
+    "",
+  ].join("\n");
+}
+
+export const CLOUD_INIT_TEMPLATES: Record<string, (context: ProfileContext) => string> = {
+  "install-image.sh": imageInstallScript,
+  "debian-preseed": debianPreseed,
+  "el9-ks": el9Kickstart,
+};

@@ -1,0 +1,39 @@
+/**
+ * What an installer writes into the installed system so that its cloud-init finds the service
+ * (`/etc/cloud/cloud.cfg.d/90-provisioner.cfg`): the NoCloud datasource seeded from the machine's
+ * seed URL, and nothing else to try. Its first boot then reads its meta-data, the node's
+ * user-data and the service's vendor-data (which turns on reporting).
+ */
+export const SEED_CONFIG_PATH = "/etc/cloud/cloud.cfg.d/90-provisioner.cfg";
+
+export const seedConfig = (seedUrl: string): string =>
+  `${JSON.stringify({ datasource_list: ["NoCloud", "None"], datasource: { NoCloud: { seedfrom: seedUrl } } })}\n`;
+
+/** A shell word: the text in single quotes, each quote in it closed, escaped and reopened. */
+export const shellWord = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
+
+/**
+ * Shell functions every shipped install script defines, for busybox (wget) and full systems
+ * (curl) alike: `report TYPE NAME RESULT DESCRIPTION` posts one event in cloud-init's webhook
+ * format (start/finish; RESULT SUCCESS or FAIL on finish), `upload_log NAME FILE` posts a log in
+ * 256 KiB chunks numbered from 1 (each accepted once, so a retry is harmless). Neither fails the
+ * script: a report that does not arrive is a gap in the timeline, not a failed install.
+ */
+export const machineFunctions = (reportUrl: string): string[] => [
+  `REPORT_URL=${shellWord(reportUrl)}`,
+  "post() {",
+  '  if command -v curl >/dev/null 2>&1; then curl -fsS -m 60 -o /dev/null -X POST -H "Content-Type: $2" --data-binary @"$3" "$1"',
+  '  else wget -q -T 60 -O /dev/null --header "Content-Type: $2" --post-file "$3" "$1"; fi',
+  "}",
+  "report() {",
+  "  desc=$(printf '%s' \"$4\" | tr -d '\"\\\\' | tr '\\n\\t' '  ' | cut -c1-900)",
+  '  printf \'{"event_type":"%s","origin":"installer","name":"%s","result":"%s","description":"%s"}\' "$1" "$2" "$3" "$desc" > /tmp/.report.json',
+  '  post "$REPORT_URL" application/json /tmp/.report.json || true',
+  "}",
+  "upload_log() {",
+  '  [ -s "$2" ] || return 0',
+  '  rm -f /tmp/.log-part-*; split -b 262144 "$2" /tmp/.log-part-; n=1',
+  '  for part in /tmp/.log-part-*; do post "$REPORT_URL/logs/$1?seq=$n" text/plain "$part" || true; n=$((n + 1)); done',
+  "  rm -f /tmp/.log-part-*",
+  "}",
+];

@@ -1,0 +1,232 @@
+import { NotFoundError, PayloadTooLargeError, ValidationError } from "../../errors";
+import type { InstanceRecord } from "../cloudInit/instance";
+import { instanceOf } from "../cloudInit/instanceService";
+import type { Node } from "../nodes/node";
+import type { ProvisioningStores } from "../ports";
+import { updateOrCreate } from "../recordStore";
+import { waitingInstallTask } from "../workflows/progress";
+import type { Workflow } from "../workflows/workflow";
+import { activeWorkflowOf, settleEffects } from "../workflows/workflowService";
+import { applyMachineEvent } from "./installProgress";
+import { type InstallReport, LOG_NAME, type LogChunk, type MachineEvent, REPORT_LIMITS } from "./installReport";
+import { type PostedFile, parseMachineEvent } from "./machineEvent";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+const freshReport = (node: Node, instance: InstanceRecord, now: Date): InstallReport => ({
+  id: node.id,
+  instanceId: instance.instanceId,
+  events: [],
+  logs: [],
+  expiresAt: new Date(now.getTime() + REPORT_LIMITS.keepDays * DAY_MS).toISOString(),
+  createdAt: now.toISOString(),
+  updatedAt: now.toISOString(),
+});
+
+/** The report of the machine's current install: a report of an install before, or one expired, counts as none. */
+const isCurrent = (report: InstallReport | undefined, instance: InstanceRecord, now: Date): report is InstallReport =>
+  report !== undefined && report.instanceId === instance.instanceId && Date.parse(report.expiresAt) > now.getTime();
+
+/** Applies `change` to the current install's report, starting one when there is none. */
+const changeReport = (
+  stores: ProvisioningStores,
+  node: Node,
+  instance: InstanceRecord,
+  now: Date,
+  change: (report: InstallReport) => InstallReport,
+) =>
+  updateOrCreate(
+    stores.installReports,
+    node.id,
+    (current) => change(isCurrent(current, instance, now) ? current : freshReport(node, instance, now)),
+    () => freshReport(node, instance, now),
+  );
+
+const logBytes = (report: InstallReport): number => report.logs.reduce((sum, chunk) => sum + chunk.bytes, 0);
+
+/** The chunk `name`/`seq` added to the report, within its bounds (413 otherwise). */
+function withChunk(report: InstallReport, chunk: LogChunk): InstallReport {
+  if (report.logs.some((kept) => kept.name === chunk.name && kept.seq === chunk.seq)) return report;
+  if (report.logs.length >= REPORT_LIMITS.logChunks) {
+    throw new PayloadTooLargeError(`This install has sent its ${REPORT_LIMITS.logChunks} log chunks; no more are kept`);
+  }
+  if (logBytes(report) + chunk.bytes > REPORT_LIMITS.totalLogBytes) {
+    throw new PayloadTooLargeError(`This install's logs would pass ${REPORT_LIMITS.totalLogBytes} bytes; no more are kept`);
+  }
+  return { ...report, logs: [...report.logs, chunk], updatedAt: chunk.at };
+}
+
+const keyOf = (node: Node, instance: InstanceRecord, name: string, seq: number): string =>
+  `${node.id}/${instance.instanceId}/${name}/${seq}`;
+
+/** A posted file's log name: its base name, in the letters a log name may hold. */
+const logNameOf = (path: string): string => {
+  const base = path.split("/").pop() ?? "";
+  const name = base
+    .replace(/[^A-Za-z0-9._-]+/g, "-")
+    .replace(/^[^A-Za-z0-9]+/, "")
+    .slice(0, 64);
+  return name === "" ? "file" : name;
+};
+
+/** The event kept, then what it does to the machine's waiting install task (installProgress.ts). */
+async function applyToWorkflow(stores: ProvisioningStores, node: Node, event: MachineEvent, now: Date): Promise<Workflow | undefined> {
+  const workflow = await activeWorkflowOf(stores, node, now);
+  const task = workflow && waitingInstallTask(workflow);
+  if (!workflow || !task) return workflow;
+  const change = (current: Workflow) => applyMachineEvent(current, task.instanceId, event, node.obmSettings, now);
+  if (change(workflow) === workflow) return workflow;
+  const stored = await stores.workflows.update(workflow.instanceId, change, workflow);
+  return stored && settleEffects(stores, stored, now);
+}
+
+/**
+ * The event added to the report. A full report keeps its first events (how the install began)
+ * and drops the oldest after them, so the last ones (how it ended, a failure) are always kept.
+ */
+function withEvent(report: InstallReport, event: MachineEvent): InstallReport {
+  const events = [...report.events, event];
+  if (events.length <= REPORT_LIMITS.events) return { ...report, events };
+  events.splice(REPORT_LIMITS.eventsKeptFirst, 1);
+  return { ...report, events, eventsDropped: (report.eventsDropped ?? 0) + 1 };
+}
+
+/** What a report's answer says: it was kept, and the workflow's status after it. */
+export interface ReportReceipt {
+  accepted: true;
+  events: number;
+  workflow?: { id: string; status: string };
+}
+
+/**
+ * POST /reports/{credential}: one event from the machine holding the credential, in cloud-init's
+ * webhook format. Kept in its install's report (bounded: see withEvent), its
+ * files kept as logs, and applied to its waiting install task. A wrong credential is a 404 and
+ * changes nothing.
+ */
+export async function acceptEvent(stores: ProvisioningStores, credential: string, body: unknown, now: Date): Promise<ReportReceipt> {
+  const { event, files } = parseMachineEvent(body, now);
+  const { record: instance, node } = await instanceOf(stores, credential);
+  const report = await changeReport(stores, node, instance, now, (current) => ({ ...withEvent(current, event), updatedAt: event.at }));
+  for (const file of files) await keepPostedFile(stores, node, instance, file, now);
+  const workflow = await applyToWorkflow(stores, node, event, now);
+  return { accepted: true, events: report.events.length, ...(workflow && { workflow: { id: workflow.id, status: workflow._status } }) };
+}
+
+/** A file an event carried, as the next chunk of the log named after it. */
+async function keepPostedFile(
+  stores: ProvisioningStores,
+  node: Node,
+  instance: InstanceRecord,
+  file: PostedFile,
+  now: Date,
+): Promise<void> {
+  const name = logNameOf(file.path);
+  const current = await stores.installReports.get(node.id);
+  const seq = (isCurrent(current, instance, now) ? current.logs.filter((chunk) => chunk.name === name).length : 0) + 1;
+  await putChunk(stores, node, instance, name, seq, file.bytes, now);
+}
+
+async function putChunk(
+  stores: ProvisioningStores,
+  node: Node,
+  instance: InstanceRecord,
+  name: string,
+  seq: number,
+  bytes: Buffer,
+  now: Date,
+) {
+  if (bytes.length > REPORT_LIMITS.inlineChunkBytes) {
+    throw new PayloadTooLargeError(
+      `A log chunk in a request is at most ${REPORT_LIMITS.inlineChunkBytes} bytes: announce a larger one with ?size=`,
+    );
+  }
+  const chunk: LogChunk = { name, seq, bytes: bytes.length, key: keyOf(node, instance, name, seq), at: now.toISOString() };
+  // Checked before the bytes are written, and again as the index is: a chunk past the bounds writes nothing.
+  const before = await stores.installReports.get(node.id);
+  if (isCurrent(before, instance, now)) withChunk(before, chunk);
+  await stores.logBlobs.put(chunk.key, bytes);
+  await changeReport(stores, node, instance, now, (current) => withChunk(current, chunk));
+}
+
+/** What a log chunk's answer says: kept (or already kept), or where to upload a large one. */
+export type ChunkReceipt = { name: string; seq: number; bytes: number; duplicate: boolean } | { uploadUrl: string; expiresIn: number };
+
+const UPLOAD_URL_SECONDS = 900;
+
+/**
+ * POST /reports/{credential}/logs/{name}?seq=N: one chunk of a log (text, at most 256 KiB), or with
+ * `?size=` and no body, a presigned URL to PUT a larger one to (307). Each (name, seq) is accepted
+ * once: sending it again changes nothing and says `duplicate`.
+ */
+export async function acceptLogChunk(
+  stores: ProvisioningStores,
+  credential: string,
+  request: { name: string; seq: number; size?: number; body?: Buffer },
+  now: Date,
+): Promise<ChunkReceipt> {
+  if (!LOG_NAME.test(request.name))
+    throw new ValidationError("A log's name is 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit");
+  const { record: instance, node } = await instanceOf(stores, credential);
+  const current = await stores.installReports.get(node.id);
+  const kept = isCurrent(current, instance, now)
+    ? current.logs.find((chunk) => chunk.name === request.name && chunk.seq === request.seq)
+    : undefined;
+  if (kept) return { name: kept.name, seq: kept.seq, bytes: kept.bytes, duplicate: true };
+  if (request.body === undefined || request.body.length === 0) {
+    if (request.size === undefined)
+      throw new ValidationError("A log chunk has a body, or announces its size with ?size= for a presigned upload");
+    return announceChunk(stores, node, instance, request.name, request.seq, request.size, now);
+  }
+  await putChunk(stores, node, instance, request.name, request.seq, request.body, now);
+  return { name: request.name, seq: request.seq, bytes: request.body.length, duplicate: false };
+}
+
+async function announceChunk(
+  stores: ProvisioningStores,
+  node: Node,
+  instance: InstanceRecord,
+  name: string,
+  seq: number,
+  size: number,
+  now: Date,
+) {
+  if (size > REPORT_LIMITS.chunkBytes) throw new PayloadTooLargeError(`A log chunk is at most ${REPORT_LIMITS.chunkBytes} bytes`);
+  const chunk: LogChunk = { name, seq, bytes: size, key: keyOf(node, instance, name, seq), at: now.toISOString(), pending: true };
+  const before = await stores.installReports.get(node.id);
+  if (isCurrent(before, instance, now)) withChunk(before, chunk);
+  const uploadUrl = await stores.logBlobs.uploadUrl(chunk.key, size, UPLOAD_URL_SECONDS);
+  if (!uploadUrl) {
+    throw new PayloadTooLargeError(
+      `This store takes log chunks in the request only: send pieces of at most ${REPORT_LIMITS.inlineChunkBytes} bytes`,
+    );
+  }
+  await changeReport(stores, node, instance, now, (current) => withChunk(current, chunk));
+  return { uploadUrl, expiresIn: UPLOAD_URL_SECONDS };
+}
+
+/** The node's current install report, if it has one that has not expired. */
+export async function currentReport(stores: ProvisioningStores, node: Node, now: Date): Promise<InstallReport | undefined> {
+  const report = await stores.installReports.get(node.id);
+  return report && Date.parse(report.expiresAt) > now.getTime() ? report : undefined;
+}
+
+/** One log of the node's current install: its chunks in order, joined (413 past what one answer carries: read it by ?seq=). */
+export async function readInstallLog(
+  stores: ProvisioningStores,
+  node: Node,
+  name: string,
+  seq: number | undefined,
+  now: Date,
+): Promise<Buffer> {
+  const report = await currentReport(stores, node, now);
+  const chunks = (report?.logs ?? [])
+    .filter((chunk) => chunk.name === name && (seq === undefined || chunk.seq === seq))
+    .sort((a, b) => a.seq - b.seq);
+  if (chunks.length === 0) throw new NotFoundError(`No log ${name}${seq === undefined ? "" : ` part ${seq}`} for node ${node.id}`);
+  if (chunks.reduce((sum, chunk) => sum + chunk.bytes, 0) > stores.logBlobs.inlineMaxBytes) {
+    throw new PayloadTooLargeError(`The log ${name} is larger than one answer carries: read it part by part with ?seq=`);
+  }
+  const parts = await Promise.all(chunks.map((chunk) => stores.logBlobs.get(chunk.key)));
+  return Buffer.concat(parts.filter((part): part is Buffer => part !== undefined));
+}
