@@ -200,8 +200,16 @@ describe.each(["memory", "dynamodb"])("serverless package (STORE=%s)", (store) =
       const pairs = new Set<string>();
       for (const statement of statements) {
         const keys: string[] = statement.Condition?.["ForAllValues:StringLike"]?.["dynamodb:LeadingKeys"] ?? ["*"];
+        // S3 actions by the prefix they reach (`files/*`, `install-logs/*`).
+        const prefixes: string[] = (statement.Resource ?? []).map((resource: any) =>
+          String(resource["Fn::Sub"] ?? resource)
+            .split("/")
+            .slice(1)
+            .join("/"),
+        );
         for (const action of statement.Action)
-          for (const key of keys) pairs.add(action.startsWith("dynamodb:") ? `${action} ${key}` : action);
+          for (const key of action.startsWith("dynamodb:") ? keys : action.startsWith("s3:") ? prefixes : [""])
+            pairs.add(`${action} ${key}`.trim());
       }
       return pairs;
     };
@@ -219,7 +227,8 @@ describe.each(["memory", "dynamodb"])("serverless package (STORE=%s)", (store) =
         write: ["s3:GetObject", "s3:PutObject"],
         delete: ["s3:GetObject", "s3:PutObject", "s3:DeleteObject"],
       };
-      for (const action of access.fileBytes ? bytes[access.fileBytes] : []) pairs.add(action);
+      for (const action of access.fileBytes ? bytes[access.fileBytes] : []) pairs.add(`${action} files/*`);
+      for (const action of access.logBytes ? bytes[access.logBytes] : []) pairs.add(`${action} install-logs/*`);
       return pairs;
     };
 
@@ -236,16 +245,26 @@ describe.each(["memory", "dynamodb"])("serverless package (STORE=%s)", (store) =
       expect(boot.length).toBeGreaterThan(4);
       for (const route of boot) {
         const pairs = [...allowed(route.function)];
-        // A booting machine reads files (its kernel, its image): it never writes or deletes one.
-        expect(pairs.filter((pair) => pair.startsWith("s3:") && pair !== "s3:GetObject")).toEqual([]);
+        // A booting machine reads files (its kernel, its image): it never writes or deletes one. It
+        // writes its install logs (under their own prefix), and never deletes them.
+        expect(
+          pairs.filter((pair) => pair.startsWith("s3:") && pair !== "s3:GetObject files/*" && !pair.endsWith(" install-logs/*")),
+        ).toEqual([]);
+        expect(pairs).not.toContain("s3:DeleteObject install-logs/*");
         expect(pairs).not.toContain("dynamodb:PutItem TEMPLATE");
         expect(pairs).not.toContain("dynamodb:PutItem PROFILE");
         expect(pairs).not.toContain("dynamodb:PutItem GRAPHDEF");
       }
       const bucketUsers = ROUTES.filter((route) => [...allowed(route.function)].some((pair) => pair.startsWith("s3:")));
-      expect(bucketUsers.map((route) => route.path).every((path) => /\/(files|common)\b/.test(path))).toBe(true);
-      expect([...allowed("deleteFile")]).toContain("s3:DeleteObject");
-      expect([...allowed("getFile")]).not.toContain("s3:PutObject");
+      expect(bucketUsers.map((route) => route.path).every((path) => /\/(files|common|reports|install-logs)\b/.test(path))).toBe(true);
+      expect([...allowed("deleteFile")]).toContain("s3:DeleteObject files/*");
+      expect([...allowed("getFile")]).not.toContain("s3:PutObject files/*");
+      // The install logs' writers reach only their prefix; their reader only reads it.
+      expect([...allowed("postLogChunk")].filter((pair) => pair.startsWith("s3:")).sort()).toEqual([
+        "s3:GetObject install-logs/*",
+        "s3:PutObject install-logs/*",
+      ]);
+      expect([...allowed("getInstallLog")].filter((pair) => pair.startsWith("s3:"))).toEqual(["s3:GetObject install-logs/*"]);
       // Every store of the table is reachable by some function, and none by all.
       for (const name of STORE_NAMES)
         expect(
@@ -280,6 +299,7 @@ describe.each(["memory", "dynamodb"])("serverless package (STORE=%s)", (store) =
         expect.arrayContaining([
           expect.objectContaining({ AbortIncompleteMultipartUpload: { DaysAfterInitiation: 1 } }),
           expect.objectContaining({ NoncurrentVersionExpiration: { NoncurrentDays: 30 } }),
+          expect.objectContaining({ Prefix: "install-logs/", ExpirationInDays: 14 }),
         ]),
       );
       const [statement] = template.Resources.FilesBucketPolicy.Properties.PolicyDocument.Statement;

@@ -42,7 +42,10 @@ function validator(schema: object): ValidateFunction {
 
 /** The document's path template for this path: literal segments beat parameters, as API Gateway routes. */
 function matchPath(document: Document, path: string): string | undefined {
-  const candidates = Object.keys(document.paths).filter((template) => pathPattern(template).test(path));
+  // A path with a greedy parameter has its route template in the document's `x-greedy-paths` (document.ts).
+  const greedy = ((document as Record<string, unknown>)["x-greedy-paths"] ?? {}) as Record<string, string>;
+  const routeOf = (template: string) => greedy[template] ?? template;
+  const candidates = Object.keys(document.paths).filter((template) => pathPattern(routeOf(template)).test(path));
   return candidates.sort((a, b) => specificity(a).localeCompare(specificity(b)))[0];
 }
 

@@ -68,6 +68,7 @@ export const CONTENT_TYPES: Record<string, string> = {
   MicrokernelScript: "application/javascript",
   FileBytes: "application/octet-stream",
   FileUuid: "text/plain",
+  InstallLogText: "text/plain",
 };
 
 /** An operation's tag: its path's first segment; the documents and docs pages are "documentation". */
@@ -226,9 +227,13 @@ const AUTH_SETTING: Record<Exclude<Endpoint["auth"], "none" | "relay" | "boot">,
 export function openApiDocument(name: ServiceName, routes: readonly Endpoint[]): Record<string, unknown> {
   const service = SERVICES[name];
   const paths: Record<string, Record<string, unknown>> = {};
+  const greedy: Record<string, string> = {};
   for (const entry of routes.filter((route) => route.service === name)) {
-    // A greedy parameter (`{path+}`, API Gateway's) is one parameter to OpenAPI: its value may hold `/`.
-    const path = entry.path.slice(service.prefix.length).replace(/\{(\w+)\+\}/g, "{$1}");
+    // A greedy parameter (`{path+}`, API Gateway's) is one parameter to OpenAPI: its value may hold
+    // `/`, which the document says in `x-greedy-paths` (the registry's template, as API Gateway routes it).
+    const route = entry.path.slice(service.prefix.length);
+    const path = route.replace(/\{(\w+)\+\}/g, "{$1}");
+    if (path !== route) greedy[path] = route;
     paths[path] ??= {};
     paths[path][entry.method.toLowerCase()] = operation(service, entry);
   }
@@ -240,6 +245,7 @@ export function openApiDocument(name: ServiceName, routes: readonly Endpoint[]):
       ...new Set(Object.values(paths).flatMap((operations) => Object.values(operations).flatMap((op) => (op as { tags: string[] }).tags))),
     ].map((tag) => ({ name: tag, description: TAG_TEXT[tag] ?? tag })),
     paths,
+    ...(Object.keys(greedy).length > 0 && { "x-greedy-paths": greedy }),
     components: {
       securitySchemes: {
         basicAuth: { type: "http", scheme: "basic" },

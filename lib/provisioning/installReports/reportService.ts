@@ -205,10 +205,10 @@ async function announceChunk(
   return { uploadUrl, expiresIn: UPLOAD_URL_SECONDS };
 }
 
-/** The node's current install report, if it has one that has not expired. */
+/** The node's current install report: one of its current instance (not an install before) that has not expired. */
 export async function currentReport(stores: ProvisioningStores, node: Node, now: Date): Promise<InstallReport | undefined> {
-  const report = await stores.installReports.get(node.id);
-  return report && Date.parse(report.expiresAt) > now.getTime() ? report : undefined;
+  const [report, instance] = await Promise.all([stores.installReports.get(node.id), stores.instances.get(node.id)]);
+  return instance && isCurrent(report, instance, now) ? report : undefined;
 }
 
 /** One log of the node's current install: its chunks in order, joined (413 past what one answer carries: read it by ?seq=). */

@@ -44,7 +44,7 @@ export const nodeTimeline = /* @__PURE__ */ provisioningRoute({
   method: "GET",
   path: "/api/{version}/nodes/{identifier}/timeline",
   handler: "handlers/provisioning/installReports/timeline",
-  data: withProgress({ read: ["installReports"] }),
+  data: withProgress({ read: ["installReports", "instances"] }),
   summary:
     "What the node's machine did and when, oldest first: its latest workflow's steps (booted, fetched its install script, installer started, installed, first boot finished) and how each task ended, the events it reported, the logs it uploaded; with the workflow's failure (reason, task, when)",
   request: { params: check.NodeParams, query: check.Query },
@@ -56,7 +56,7 @@ export const getInstallLog = /* @__PURE__ */ provisioningRoute({
   method: "GET",
   path: "/api/{version}/nodes/{identifier}/install-logs/{name}",
   handler: "handlers/provisioning/installReports/getLog",
-  data: { read: ["installReports"], logBytes: "read" },
+  data: { read: ["installReports", "instances"], logBytes: "read" },
   summary:
     "A log the node's current install uploaded, its parts joined in order (`?seq=` for one part); 404 when it sent none of that name",
   request: { params: check.InstallLogParams, query: check.InstallLogQuery },

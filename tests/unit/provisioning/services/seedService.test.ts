@@ -1,0 +1,115 @@
+import { bootProfile } from "../../../../lib/provisioning/boot/bootService";
+import { issueInstanceCredential, machineCredential, setUserData } from "../../../../lib/provisioning/cloudInit/instanceService";
+import { seedDocument } from "../../../../lib/provisioning/cloudInit/seedService";
+import { startWorkflow } from "../../../../lib/provisioning/workflows/workflowService";
+import { API, aMachine, MAC } from "../installReports/support";
+import { aNode, later, memoryStores, T0 } from "./setUp";
+
+const seed = (stores: ReturnType<typeof memoryStores>, credential: string, path: string) => seedDocument(stores, credential, path, API, T0);
+
+describe("the EC2-style tree beside the NoCloud seed (issue 26)", () => {
+  it("lists and answers meta-data under latest/ and 2009-04-04/, with the node's SSH key", async () => {
+    const stores = memoryStores();
+    const node = await aNode(stores, "db-2");
+    await stores.nodes.update(node.id, (current) => ({ ...current, sshSettings: { publicKey: "ssh-ed25519 AAAA test" } }));
+    const { credential, instanceId } = await issueInstanceCredential(stores, node.id, API, T0);
+    for (const version of ["latest", "2009-04-04"]) {
+      expect(await seed(stores, credential, `${version}/meta-data/`)).toBe("instance-id\nlocal-hostname\nhostname\npublic-keys/\n");
+      expect(await seed(stores, credential, `${version}/meta-data/instance-id`)).toBe(instanceId);
+      expect(await seed(stores, credential, `${version}/meta-data/hostname`)).toBe("db-2");
+      expect(await seed(stores, credential, `${version}/meta-data/public-keys/`)).toBe("0=key-0\n");
+      expect(await seed(stores, credential, `${version}/meta-data/public-keys/0`)).toBe("openssh-key\n");
+      expect(await seed(stores, credential, `${version}/meta-data/public-keys/0/openssh-key`)).toBe("ssh-ed25519 AAAA test\n");
+      await expect(seed(stores, credential, `${version}/meta-data/public-keys/1/openssh-key`)).rejects.toMatchObject({ kind: "not-found" });
+      // No user-data: a 404, which cloud-init's Ec2 datasource reads as none.
+      await expect(seed(stores, credential, `${version}/user-data`)).rejects.toMatchObject({ kind: "not-found" });
+      expect(await seed(stores, credential, version)).toBe("meta-data\n");
+    }
+    await setUserData(stores, node.id, "#cloud-config\n{}\n", later(1));
+    expect(await seed(stores, credential, "latest/user-data")).toBe("#cloud-config\n{}\n");
+    expect(await seed(stores, credential, "latest")).toBe("meta-data\nuser-data\n");
+  });
+
+  it("answers a newer dated version with a 404 at once, before reading anything", async () => {
+    const stores = memoryStores();
+    const reads = jest.spyOn(stores.instances, "get");
+    for (const path of ["2021-03-23/meta-data/instance-id", "2016-09-02/dynamic/instance-identity/document"]) {
+      await expect(seed(stores, "0123456789abcdef01234567.x", path)).rejects.toThrow(
+        /No metadata version \d{4}-\d\d-\d\d: this service serves latest and 2009-04-04/,
+      );
+    }
+    for (const path of ["other", "meta-data/x", "autoinstall/x/y"])
+      await expect(seed(stores, "a.b", path)).rejects.toMatchObject({ kind: "not-found" });
+    expect(reads).not.toHaveBeenCalled();
+  });
+});
+
+describe("the machine's credentials from its install workflow (issue 26)", () => {
+  it("keeps several valid at once, starts a new instance per workflow, and ends the install before's", async () => {
+    const stores = memoryStores();
+    const node = await aNode(stores);
+    const first = await machineCredential(stores, node, "wf-1", API, T0);
+    const second = await machineCredential(stores, node, "wf-1", API, later(1));
+    expect(second.instanceId).toBe(first.instanceId);
+    for (const { credential } of [first, second]) expect(await seed(stores, credential, "meta-data")).toContain(first.instanceId);
+    const next = await machineCredential(stores, node, "wf-2", API, later(2));
+    expect(next.instanceId).not.toBe(first.instanceId);
+    await expect(seed(stores, first.credential, "meta-data")).rejects.toThrow("No such seed");
+    expect(await seed(stores, next.credential, "meta-data")).toContain(next.instanceId);
+    // Only the last eight handed out stay valid.
+    const issued = [];
+    for (let index = 0; index < 9; index += 1) issued.push(await machineCredential(stores, node, "wf-2", API, later(10 + index)));
+    await expect(seed(stores, issued[0].credential, "meta-data")).rejects.toThrow("No such seed");
+    expect(await seed(stores, issued[8].credential, "meta-data")).toContain(next.instanceId);
+  });
+
+  it("gives the Ubuntu installer its autoinstall config from the waiting task, and marks it fetched", async () => {
+    const stores = memoryStores();
+    const node = await aMachine(stores);
+    const users = [{ name: "ops", password: "Pa55-word" }];
+    const workflow = await startWorkflow(
+      stores,
+      node.id,
+      { name: "Graph.InstallUbuntuAutoinstall", options: { "install-os": { repo: "http://mirror.example/ubuntu", users } } },
+      API,
+      later(1),
+    );
+    const profile = await bootProfile(stores, [MAC], "10.0.0.9", API, later(2));
+    const seedUrl = /ds=nocloud;s=(\S+)/.exec(profile)![1];
+    expect(profile).toContain(
+      "http://mirror.example/ubuntu/casper/vmlinuz initrd=initrd ip=dhcp url=http://mirror.example/ubuntu/ubuntu-24.04-live-server-amd64.iso autoinstall",
+    );
+    expect(seedUrl).toMatch(/\/nocloud\/[0-9a-f]{24}\.[\w-]{43}\/autoinstall\/$/);
+    const credential = seedUrl.split("/").at(-3)!;
+    const userData = await seedDocument(stores, credential, "autoinstall/user-data", API, later(3));
+    expect(userData.startsWith("#cloud-config\n")).toBe(true);
+    const config = JSON.parse(userData.slice("#cloud-config\n".length)).autoinstall;
+    expect(config.identity).toEqual({ hostname: "web-1", username: "ops", password: expect.stringMatching(/^\$6\$/) });
+    expect(JSON.stringify(config)).not.toContain("Pa55-word");
+    expect(config.reporting.provisioner).toEqual({ type: "webhook", endpoint: `http://svc.example/api/current/reports/${credential}` });
+    expect(config["late-commands"][0][2]).toContain(`"seedfrom":"http://svc.example/api/current/nocloud/${credential}/"`);
+    expect(await seedDocument(stores, credential, "autoinstall/meta-data", API, later(3))).toMatch(
+      /^instance-id: "i-[0-9a-f]{16}-installer"/,
+    );
+    const task = Object.values((await stores.workflows.get(workflow.instanceId))!.tasks).find((each) => each.label === "install-os")!;
+    expect(task.templateFetchedAt).toBe(later(3).toISOString());
+  });
+
+  it("checks today's install options when the workflow starts, and stores nothing on a bad one", async () => {
+    const stores = memoryStores();
+    const node = await aMachine(stores);
+    const bad: [string, Record<string, unknown>, RegExp][] = [
+      ["Graph.InstallImage", {}, /image .* must be a file store name or an http\(s\) URL/],
+      ["Graph.InstallImage", { image: "a b" }, /image/],
+      ["Graph.InstallImage", { image: "ftp://x/y.raw" }, /image/],
+      ["Graph.InstallImage", { image: "x.raw", installDisk: "/dev/sda; reboot" }, /installDisk/],
+      ["Graph.InstallImage", { image: "x.raw", waitForFirstBoot: "yes" }, /waitForFirstBoot/],
+      ["Graph.InstallUbuntuAutoinstall", {}, /repo .* must be an http\(s\) URL/],
+      ["Graph.InstallDebian", { repo: "mirror" }, /repo/],
+    ];
+    for (const [name, options, message] of bad) {
+      await expect(startWorkflow(stores, node.id, { name, options: { "install-os": options } }, API, later(1))).rejects.toThrow(message);
+    }
+    expect(await stores.workflows.list()).toEqual([]);
+  });
+});
