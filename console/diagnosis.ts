@@ -93,6 +93,7 @@ export function diagnose(workflow: Workflow, at: Clock = defaultClock): Diagnosi
     ? `${task.label} ${task.state === "timeout" ? "timed out" : task.state === "failed" ? "failed" : "was cancelled"} at ${when}.`
     : `The workflow ${verb} at ${when}.`;
   const details: string[] = [];
+  if (workflow.failure) details.push(`Reason: ${workflow.failure.reason}.`);
   if (task?.error) details.push(`Why: ${task.error}.`);
   if (task && bootsMachine(task)) details.push(`The last the machine sent: ${lastFromMachine(task, at)}.`);
   return { tone: workflow._status === "cancelled" ? "waiting" : "problem", headline, details };

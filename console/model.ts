@@ -22,5 +22,6 @@ export type Catalog = Answer<typeof api.Catalog>;
 export type Lookup = Answer<typeof api.Lookup>;
 export type Sku = Answer<typeof api.Sku>;
 export type ObmService = Answer<typeof api.ObmService>;
+export type Timeline = Answer<typeof api.Timeline>;
 
 export const isFinished = (workflow: Pick<Workflow, "_status">): boolean => workflow._status !== "running";

@@ -80,7 +80,9 @@ if (missing) process.stdout.write("cloud-init e2e: not run: Debian's cloud-init 
     const seed = await readSeeded(issued.seedUrl);
     expect(seed.md).toEqual({ "instance-id": issued.instanceId, "local-hostname": "web-1", "public-keys": [key] });
     expect(seed.ud).toBe(userData);
-    expect(seed.vd).toBe("#cloud-config\n{}\n");
+    expect(seed.vd).toBe(
+      `#cloud-config\n${JSON.stringify({ reporting: { provisioner: { type: "webhook", endpoint: issued.seedUrl.replace("/nocloud/", "/reports/").replace(/\/$/, "") } } }, null, 2)}\n`,
+    );
     expect(await schemaErrors(seed.ud!, "user-data")).toBe("");
     expect(await schemaErrors(seed.vd!, "vendor-data")).toBe("");
   });
@@ -95,5 +97,50 @@ if (missing) process.stdout.write("cloud-init e2e: not run: Debian's cloud-init 
     expect(await schemaErrors(seed.ud!, "empty-user-data")).toBe("");
     // cloud-init gets nothing from the old seed: its meta-data answers 404, which fails the datasource.
     await expect(readSeeded(old.seedUrl)).rejects.toThrow(/UrlError: 404 Client Error: Not Found for url: .*\/meta-data/);
+  });
+  it("takes the events cloud-init's own webhook reporting handler posts, as its vendor-data configures it", async () => {
+    const node = (await api("POST", "/nodes", { name: "web-4", identifiers: ["52:54:00:c1:0e:04"] })).body.id as string;
+    const issued = (await api("POST", `/nodes/${node}/instance-credential`, {})).body;
+    const { vd } = await readSeeded(issued.seedUrl);
+    const endpoint = /"endpoint": "([^"]+)"/.exec(vd!)![1];
+    // cloud-init's handler, as its reporting config makes it: a start and a finish with a posted file.
+    const script = [
+      "import sys",
+      "from cloudinit.reporting import events",
+      "from cloudinit.reporting.handlers import WebHookHandler",
+      "handler = WebHookHandler(endpoint=sys.argv[1])",
+      "handler.publish_event(events.ReportingEvent('start', 'init-network', 'searching for network datasources'))",
+      "handler.publish_event(events.FinishReportingEvent('modules-final', 'running modules for final', events.status.SUCCESS, post_files=[sys.argv[2]]))",
+      "handler.flush()",
+    ].join("\n");
+    const posted = join(dir, "cloud-init-output.log");
+    writeFileSync(posted, "Cloud-init v. 22.4.2 finished\n");
+    await run(PYTHON, ["-c", script, endpoint, posted]);
+    const timeline = (await api("GET", `/nodes/${node}/timeline`)).body;
+    expect(timeline.entries.map((entry: { what: string }) => entry.what)).toEqual(["start init-network", "finish modules-final SUCCESS"]);
+    expect(timeline.entries[1].event).toMatchObject({ origin: "cloudinit", description: "running modules for final" });
+    expect((await api("GET", `/nodes/${node}/install-logs/cloud-init-output.log`)).raw).toBe("Cloud-init v. 22.4.2 finished\n");
+  });
+
+  it("serves an Ubuntu installer an autoinstall config that cloud-init's schema accepts", async () => {
+    const node = (
+      await api("POST", "/nodes", {
+        name: "ubu-1",
+        identifiers: ["52:54:00:c1:0e:05"],
+        obmSettings: [{ service: "noop-obm-service", config: {} }],
+      })
+    ).body.id as string;
+    const started = await api("POST", `/nodes/${node}/workflows`, {
+      name: "Graph.InstallUbuntuAutoinstall",
+      options: { "install-os": { repo: "http://mirror.example/ubuntu" } },
+    });
+    expect(started.status).toBe(201);
+    const profile = (await http(server.baseUrl, "GET", `${A}/profiles?macs=52:54:00:c1:0e:05`)).raw;
+    const seedUrl = /ds=nocloud;s=(\S+)/.exec(profile)![1];
+    const seed = await readSeeded(seedUrl);
+    expect(seed.md?.["instance-id"]).toMatch(/-installer$/);
+    expect(seed.ud).toContain('"autoinstall"');
+    expect(await schemaErrors(seed.ud!, "autoinstall-user-data")).toBe("");
+    expect(await schemaErrors(seed.vd!, "autoinstall-vendor-data")).toBe("");
   });
 });

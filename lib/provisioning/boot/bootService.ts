@@ -141,6 +141,8 @@ export async function bootProfile(
   const task = workflow && bootingTask(workflow);
   if (!workflow) return messageScript(NO_ACTIVE_WORKFLOW);
   if (!task) return messageScript("The active workflow has no boot profile for this node yet.");
+  // Installed, and waiting for the installed system's first boot: the firmware boots its disk.
+  if (task.installedAt) return messageScript(`The system is installed (${task.installedAt}): booting from the disk`);
   const script = await taskProfile(
     stores,
     { options: task.options, api, nodeId: node.id, mac: bootMac, token: workflow.bootToken },

@@ -23,7 +23,8 @@ export const machineFunctions = (reportUrl: string): string[] => [
   `REPORT_URL=${shellWord(reportUrl)}`,
   "post() {",
   '  if command -v curl >/dev/null 2>&1; then curl -fsS -m 60 -o /dev/null -X POST -H "Content-Type: $2" --data-binary @"$3" "$1"',
-  '  else wget -q -T 60 -O /dev/null --header "Content-Type: $2" --post-file "$3" "$1"; fi',
+  // busybox 1.35's `wget -T` crashes (Debian 12): `timeout` bounds it instead.
+  '  else timeout 60 wget -q -O /dev/null --header "Content-Type: $2" --post-file "$3" "$1"; fi',
   "}",
   "report() {",
   "  desc=$(printf '%s' \"$4\" | tr -d '\"\\\\' | tr '\\n\\t' '  ' | cut -c1-900)",

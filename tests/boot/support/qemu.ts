@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import { appendFileSync, copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BootAssets } from "./bootAssets";
@@ -88,4 +88,60 @@ export async function bootMachine(assets: BootAssets, options: BootOptions): Pro
     child.kill("SIGKILL");
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+export interface RunningMachine {
+  /** The serial console so far, without terminal escape codes. */
+  serial: () => string;
+  /** Resolves when the serial console shows `pattern` (rejects after `timeoutMs` or if QEMU exits first). */
+  waitFor: (pattern: RegExp, timeoutMs: number) => Promise<void>;
+  stop: () => void;
+}
+
+/**
+ * A machine that keeps running, with a disk: network boot first, then the disk (`-boot order=nc`),
+ * reboots allowed (an installer reboots into what it installed), 1 GiB, and QEMU's user-mode
+ * network forwarding `sshPort` on the host's loopback to the guest's port 22.
+ */
+export function startMachine(
+  assets: BootAssets,
+  options: Pick<BootOptions, "firmware" | "mac" | "bootUrl"> & { disk: string; sshPort: number; serialLog?: string },
+): RunningMachine {
+  const scratch = mkdtempSync(join(tmpdir(), "qemu-"));
+  const args = machineArgs(assets, options, scratch)
+    .join("\u0000")
+    .replace(["-no-reboot", "-boot", "n"].join("\u0000"), ["-boot", "order=nc"].join("\u0000"))
+    .replace(["-m", "512"].join("\u0000"), ["-m", "1024"].join("\u0000"))
+    .replace(`bootfile=${options.bootUrl}`, `bootfile=${options.bootUrl},hostfwd=tcp:127.0.0.1:${options.sshPort}-:22`)
+    .split("\u0000");
+  args.push("-drive", `file=${options.disk},format=raw,if=virtio`);
+  const child = spawn(assets.qemu, ["-nographic", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  let raw = "";
+  let exited = false;
+  // The console also goes to `serialLog` as it comes, to follow a long boot from outside.
+  const onData = (chunk: Buffer) => {
+    raw += chunk.toString("latin1");
+    if (options.serialLog) appendFileSync(options.serialLog, chunk);
+  };
+  child.stdout!.on("data", onData);
+  child.stderr!.on("data", onData);
+  child.once("exit", () => {
+    exited = true;
+  });
+  const serial = () => plain(raw);
+  return {
+    serial,
+    waitFor: async (pattern, timeoutMs) => {
+      const deadline = Date.now() + timeoutMs;
+      while (!pattern.test(serial())) {
+        if (exited) throw new Error(`QEMU exited before ${pattern}. Serial console:\n${serial().slice(-6000)}`);
+        if (Date.now() > deadline) throw new Error(`No ${pattern} within ${timeoutMs} ms. Serial console:\n${serial().slice(-6000)}`);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    },
+    stop: () => {
+      child.kill("SIGKILL");
+      rmSync(scratch, { recursive: true, force: true });
+    },
+  };
 }

@@ -1,0 +1,208 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { publishMicrokernel } from "../../microkernel/cli";
+import { buildMicrokernelInitramfs } from "../../microkernel/initramfs";
+import { freePort, http, type OfflineServer, startOffline } from "../support/offlineServer";
+import { type BootAssets, bootAssets } from "./support/bootAssets";
+import { debianImage } from "./support/debianImage";
+import { type RunningMachine, startMachine } from "./support/qemu";
+import { type StaticServer, serveFiles } from "./support/staticServer";
+
+jest.setTimeout(1_200_000);
+
+/**
+ * Issue 26's real OS, end to end: a QEMU VM (SeaBIOS, iPXE, software emulation) boots from the
+ * network into Graph.InstallImage; the product's microkernel runs the install script, which
+ * writes a real Debian 12 image (built from Debian's packages, images/build-debian-12.sh) to the
+ * VM's disk and points its cloud-init at the node's seed; the VM reboots, the service sends it to
+ * its disk, Debian's own cloud-init reads the NoCloud seed, applies the node's user-data (its host
+ * name, a user with an SSH key), reports its first boot finished, and the workflow succeeds; the
+ * test logs in over SSH with that key. Then the failures, each with its reason and its logs: an
+ * installer that reports a failure (its image is missing), one that goes silent (its image never
+ * comes), a machine that never boots.
+ */
+const HOST = "10.0.2.2";
+const MAC = "52:54:00:1a:6e:01";
+
+describe("an image install of a real Debian 12 on a real machine (QEMU, iPXE, cloud-init)", () => {
+  let assets: BootAssets;
+  let server: OfflineServer;
+  let repo: StaticServer;
+  let stall: Server;
+  let stallUrl = "";
+  let scratch: string;
+  let image: string;
+  let machine: RunningMachine | undefined;
+  const timings: string[] = [];
+
+  beforeAll(async () => {
+    assets = bootAssets();
+    const started = performance.now();
+    image = debianImage();
+    timings.push(`image ready in ${Math.round((performance.now() - started) / 1000)} s`);
+    scratch = mkdtempSync(join(tmpdir(), "image-install-"));
+    repo = await serveFiles({ "/images/debian-12.raw.gz": image });
+    // An image server that answers nothing: the installer that waits on it goes silent.
+    stall = createServer(() => undefined);
+    await new Promise<void>((resolve) => stall.listen(0, "127.0.0.1", resolve));
+    stallUrl = `http://${HOST}:${(stall.address() as { port: number }).port}/images/never.raw.gz`;
+    const port = await freePort();
+    server = await startOffline({ PORT: String(port), API_SERVER: `http://${HOST}:${port}`, DEMO_NODES: "off", LOG_REQUESTS: "on" });
+    await publishMicrokernel(server.baseUrl, {
+      kernel: assets.kernel,
+      initrd: buildMicrokernelInitramfs(assets, join(scratch, "microkernel.img")),
+    });
+  });
+
+  afterAll(async () => {
+    machine?.stop();
+    await server?.stop();
+    await repo?.close();
+    stall?.closeAllConnections();
+    await new Promise((resolve) => stall?.close(resolve));
+    if (scratch) rmSync(scratch, { recursive: true, force: true });
+    if (timings.length > 0) process.stdout.write(`image install timings: ${timings.join("; ")}\n`);
+  });
+
+  const api = (method: string, path: string, body?: unknown) =>
+    http(server.baseUrl, method, `/api/1.1${path}`, {
+      headers: body === undefined ? {} : { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+
+  /** Polls the workflow until it has ended (the service moves it on as it is read). */
+  const ended = async (id: string, timeoutMs: number) => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const workflow = (await api("GET", `/workflows/${id}`)).body;
+      if (workflow._status !== "running") return workflow;
+      if (Date.now() > deadline)
+        throw new Error(`The workflow was still running after ${timeoutMs} ms. Serial console:\n${machine?.serial().slice(-8000)}`);
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+    }
+  };
+
+  const aMachine = async (name: string, mac: string) =>
+    (await api("POST", "/nodes", { name, identifiers: [mac], obmSettings: [{ service: "noop-obm-service", config: {} }] })).body
+      .id as string;
+
+  const boot = async (mac: string) => {
+    const disk = join(scratch, `${mac.replace(/:/g, "")}.raw`);
+    writeFileSync(disk, "");
+    truncateSync(disk, 2 * 1024 ** 3);
+    const sshPort = await freePort();
+    machine = startMachine(assets, {
+      firmware: "bios",
+      mac,
+      bootUrl: `http://${HOST}:${server.port}/api/current/profiles`,
+      disk,
+      sshPort,
+      serialLog: join(tmpdir(), `image-install-${mac.replace(/:/g, "")}.serial.log`),
+    });
+    return sshPort;
+  };
+
+  it("bios: installs the image, boots it, and cloud-init configures it from the node's seed; SSH works with the node's key", async () => {
+    const key = join(scratch, "id_ed25519");
+    execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", key]);
+    const publicKey = readFileSync(`${key}.pub`, "utf8").trim();
+    const node = await aMachine("imaged-1", MAC);
+    const userData = `#cloud-config\nhostname: imaged-1\nusers:\n  - name: ops\n    shell: /bin/bash\n    sudo: "ALL=(ALL) NOPASSWD:ALL"\n    ssh_authorized_keys:\n      - ${publicKey}\n`;
+    expect((await api("PUT", `/nodes/${node}/user-data`, { userData })).status).toBe(200);
+    const workflow = await api("POST", `/nodes/${node}/workflows`, {
+      name: "Graph.InstallImage",
+      options: { "install-os": { image: `http://${HOST}:${repo.url.split(":").pop()}/images/debian-12.raw.gz`, _taskTimeout: 1_000_000 } },
+    });
+    expect(workflow.status).toBe(201);
+    const started = performance.now();
+    const sshPort = await boot(MAC);
+    const done = await ended(workflow.body.instanceId, 1_000_000);
+    timings.push(`install and first boot ${Math.round((performance.now() - started) / 1000)} s`);
+    const serial = machine!.serial();
+    expect([done._status, done.failure]).toEqual(["succeeded", undefined]);
+    expect(serial).toContain("Starting the image installer for");
+    expect(serial).toContain("INSTALLER: installed on /dev/vda");
+    expect(serial).toMatch(/The system is installed .*: booting from the disk/);
+    expect(serial).toMatch(/Cloud-init v\. 22\.4\.2 finished/);
+    const task = Object.values(done.tasks as Record<string, any>).find((each) => each.label === "install-os");
+    for (const step of ["bootedAt", "templateFetchedAt", "installerStartedAt", "installedAt", "firstBootAt"])
+      expect(task[step]).toEqual(expect.any(String));
+    // The timeline shows cloud-init's own reports of the first boot, and the installer's log.
+    const timeline = (await api("GET", `/nodes/${node}/timeline`)).body;
+    expect(timeline.entries.map((entry: { what: string }) => entry.what)).toEqual(
+      expect.arrayContaining(["finish init-network SUCCESS", "finish modules-final SUCCESS"]),
+    );
+    const log = await api("GET", `/nodes/${node}/install-logs/installer`);
+    expect(log.raw).toContain("installed on /dev/vda");
+    // Log in with the key the user-data gave the user: the host name is the one it set.
+    const hostname = execFileSync(
+      "ssh",
+      [
+        "-i",
+        key,
+        "-p",
+        String(sshPort),
+        "-o",
+        "StrictHostKeyChecking=no",
+        "-o",
+        "UserKnownHostsFile=/dev/null",
+        "-o",
+        "ConnectTimeout=20",
+        "ops@127.0.0.1",
+        "hostname",
+      ],
+      { timeout: 120_000 },
+    )
+      .toString()
+      .trim();
+    expect(hostname).toBe("imaged-1");
+    machine!.stop();
+    machine = undefined;
+  });
+
+  it("bios: an installer that reports a failure ends the workflow with its reason and its log", async () => {
+    const node = await aMachine("broken-1", "52:54:00:1a:6e:02");
+    const workflow = await api("POST", `/nodes/${node}/workflows`, {
+      name: "Graph.InstallImage",
+      options: { "install-os": { image: `http://${HOST}:${repo.url.split(":").pop()}/images/missing.raw.gz` } },
+    });
+    await boot("52:54:00:1a:6e:02");
+    const done = await ended(workflow.body.instanceId, 300_000);
+    expect(done._status).toBe("failed");
+    expect(done.failure).toMatchObject({
+      reason: "installer-failed",
+      task: "install-os",
+      message: expect.stringContaining("could not write missing.raw.gz"),
+    });
+    const log = await api("GET", `/nodes/${node}/install-logs/installer`);
+    expect(log.status).toBe(200);
+    expect(log.raw).toContain("FAILED: could not write missing.raw.gz");
+    machine!.stop();
+    machine = undefined;
+  });
+
+  it("bios: an installer that goes silent, and a machine that never boots, time out with their reasons", async () => {
+    const silent = await aMachine("silent-1", "52:54:00:1a:6e:03");
+    const stalled = await api("POST", `/nodes/${silent}/workflows`, {
+      name: "Graph.InstallImage",
+      options: { "install-os": { image: stallUrl, _taskTimeout: 150_000 } },
+    });
+    const never = await aMachine("never-1", "52:54:00:1a:6e:04");
+    const unbooted = await api("POST", `/nodes/${never}/workflows`, {
+      name: "Graph.InstallImage",
+      options: { "install-os": { image: "x.raw", _taskTimeout: 5_000 } },
+    });
+    await boot("52:54:00:1a:6e:03");
+    const silentEnd = await ended(stalled.body.instanceId, 300_000);
+    expect(silentEnd.failure).toMatchObject({
+      reason: "installer-silent",
+      message: expect.stringMatching(/the installer started at .*, then went silent/),
+    });
+    expect((await ended(unbooted.body.instanceId, 10_000)).failure).toMatchObject({ reason: "never-booted" });
+    machine!.stop();
+    machine = undefined;
+  });
+});

@@ -1,0 +1,26 @@
+import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { cacheDir } from "../../../microkernel/assets";
+
+const SCRIPT = join(__dirname, "../../../images/build-debian-12.sh");
+export const IMAGE_PACKAGES = ["mmdebstrap", "e2fsprogs", "dosfstools", "mtools", "syslinux", "syslinux-common", "syslinux-efi", "fdisk"];
+
+/**
+ * The Debian 12 disk image with cloud-init (images/build-debian-12.sh), built once and cached
+ * under ~/.cache by the script's hash: a changed script builds a new one (about a minute, from
+ * Debian's mirror), an unchanged one costs nothing.
+ */
+export function debianImage(): string {
+  const hash = createHash("sha256").update(readFileSync(SCRIPT)).digest("hex").slice(0, 12);
+  const dir = join(cacheDir(), "..", "images");
+  const image = join(dir, `debian-12-${hash}.raw.gz`);
+  if (existsSync(image)) return image;
+  if (!existsSync("/usr/bin/mmdebstrap")) {
+    throw new Error(`Building the Debian image needs: apt-get install -y ${IMAGE_PACKAGES.join(" ")} (.ci/run does), and root`);
+  }
+  mkdirSync(dir, { recursive: true });
+  execFileSync(SCRIPT, [image], { stdio: "inherit", timeout: 900_000 });
+  return image;
+}
