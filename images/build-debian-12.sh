@@ -18,7 +18,7 @@ trap 'rm -rf "$work"' EXIT
 root=$work/root
 
 mmdebstrap --mode=root --variant=minbase --quiet \
-  --include=systemd-sysv,udev,linux-image-cloud-amd64,initramfs-tools,cloud-init,openssh-server,ifupdown,isc-dhcp-client,netbase,iproute2,sudo,ca-certificates \
+  --include=systemd-sysv,udev,linux-image-cloud-amd64,initramfs-tools,cloud-init,locales,openssh-server,ifupdown,isc-dhcp-client,netbase,iproute2,sudo,ca-certificates \
   --customize-hook='echo "LABEL=root / ext4 defaults 0 1" > "$1/etc/fstab"' \
   --customize-hook='rm -f "$1"/etc/ssh/ssh_host_*_key* "$1/etc/hostname"; : > "$1/etc/machine-id"' \
   --customize-hook='printf "auto lo\niface lo inet loopback\nsource /etc/network/interfaces.d/*\n" > "$1/etc/network/interfaces"' \

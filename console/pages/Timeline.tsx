@@ -70,10 +70,12 @@ export function MachineTimeline({ node, running, pollMs }: { node: string; runni
             <>
               <h4>{open.name}</h4>
               <ErrorNote error={open.error} />
-              {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls must be reachable by keyboard (WCAG 2.1.1) */}
-              <pre tabIndex={0} class="log" aria-label={`Log ${open.name}`}>
-                {open.text ?? "Loading…"}
-              </pre>
+              <section aria-label={`Log ${open.name}`}>
+                {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls must be reachable by keyboard (WCAG 2.1.1) */}
+                <pre tabIndex={0} class="log">
+                  {open.text ?? "Loading…"}
+                </pre>
+              </section>
             </>
           )}
         </>

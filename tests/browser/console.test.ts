@@ -126,6 +126,54 @@ describe("the operator console in a real browser", () => {
     await page.close();
   });
 
+  it("shows why an install failed: the reason, what the machine did, and its log (issue 26)", async () => {
+    const api = (method: string, path: string, body?: unknown, type = "application/json") =>
+      fetch(`${server.baseUrl}${path}`, {
+        method,
+        headers: { "content-type": type },
+        body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+      });
+    const mac = "52:54:00:c0:50:26";
+    const node = (
+      (await (
+        await api("POST", "/api/1.1/nodes", {
+          name: "imaged-9",
+          identifiers: [mac],
+          obmSettings: [{ service: "noop-obm-service", config: {} }],
+        })
+      ).json()) as { id: string }
+    ).id;
+    const workflow = (await (
+      await api("POST", `/api/1.1/nodes/${node}/workflows`, {
+        name: "Graph.InstallImage",
+        options: { "install-os": { image: "debian-12.raw.gz" } },
+      })
+    ).json()) as { instanceId: string };
+    // The machine: boots its profile, fetches its install script, uploads its log, reports the failure.
+    const profile = await (await fetch(`${server.baseUrl}/api/current/profiles?macs=${mac}`)).text();
+    const script = await (await fetch(/INSTALL_SCRIPT=(\S+)/.exec(profile)![1])).text();
+    const reportUrl = new URL(/^REPORT_URL='([^']+)'/m.exec(script)![1]).pathname;
+    expect(
+      (await api("POST", `${reportUrl}/logs/installer?seq=1`, "dd: error writing '/dev/vda': No space left on device\n", "text/plain"))
+        .status,
+    ).toBe(201);
+    await api("POST", reportUrl, {
+      event_type: "finish",
+      name: "install",
+      result: "FAIL",
+      description: "could not write debian-12.raw.gz to /dev/vda",
+    });
+    const page = await open(`/console#/workflows/${workflow.instanceId}`);
+    await page.getByText("Reason: installer-failed.").waitFor();
+    await page.getByRole("heading", { name: "What the machine did" }).waitFor();
+    await page.getByText("finish install FAIL").waitFor();
+    await page.getByRole("button", { name: "installer" }).click();
+    expect(await page.getByLabel("Log installer").textContent()).toContain("No space left on device");
+    await accessible(page);
+    await shoot(page, "workflow-failed-install");
+    await page.close();
+  });
+
   it("defines a SKU by a rule on the catalogs; the machine list then shows it", async () => {
     const page = await open("/console#/define");
     const form = page.getByRole("form", { name: "Define a SKU" });

@@ -31,10 +31,15 @@ export const machineFunctions = (reportUrl: string): string[] => [
   '  printf \'{"event_type":"%s","origin":"installer","name":"%s","result":"%s","description":"%s"}\' "$1" "$2" "$3" "$desc" > /tmp/.report.json',
   '  post "$REPORT_URL" application/json /tmp/.report.json || true',
   "}",
+  // dd, not split: busybox builds (the microkernel's) may have no split.
   "upload_log() {",
   '  [ -s "$2" ] || return 0',
-  '  rm -f /tmp/.log-part-*; split -b 262144 "$2" /tmp/.log-part-; n=1',
-  '  for part in /tmp/.log-part-*; do post "$REPORT_URL/logs/$1?seq=$n" text/plain "$part" || true; n=$((n + 1)); done',
-  "  rm -f /tmp/.log-part-*",
+  '  size=$(wc -c < "$2"); n=1; off=0',
+  '  while [ "$off" -lt "$size" ]; do',
+  '    dd if="$2" of=/tmp/.log-part bs=65536 skip=$((off / 65536)) count=4 2>/dev/null',
+  '    post "$REPORT_URL/logs/$1?seq=$n" text/plain /tmp/.log-part || true',
+  "    n=$((n + 1)); off=$((off + 262144))",
+  "  done",
+  "  rm -f /tmp/.log-part",
   "}",
 ];

@@ -16,8 +16,8 @@ export const FIRST_BOOT_STAGE = "modules-final";
  * - `install` finishing SUCCESS marks the system installed, and ends the task when
  *   `waitForFirstBoot` is false (RackHD's tasks, without the option, end at their callback);
  * - `modules-final` finishing SUCCESS after that, with `waitForFirstBoot`, ends it succeeded;
- * - a stage finishing FAIL ends it failed, with the machine's words, as the installer's failure
- *   or, once installed, the first boot's.
+ * - a stage finishing FAIL ends it failed, with the machine's words, as the installer's failure;
+ *   once installed, only `modules-final` failing does (the first boot's failure).
  */
 export function applyMachineEvent(
   workflow: Workflow,
@@ -32,6 +32,10 @@ export function applyMachineEvent(
   if (event.type !== "finish" || !isStage(event)) return next;
   if (event.result === "FAIL") {
     const installed = task.installedAt !== undefined;
+    // The installed system's earlier stages may fail a module (cloud-init's locale module in an
+    // image without `locales`, say) and still boot: only its last stage failing fails the install;
+    // the others are in the timeline.
+    if (installed && event.name !== FIRST_BOOT_STAGE) return next;
     const what = installed ? "The installed system's first boot failed" : "The installer reported a failure";
     return finishTask(
       next,

@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { cacheDir } from "../../../microkernel/assets";
 
@@ -22,5 +22,7 @@ export function debianImage(): string {
   }
   mkdirSync(dir, { recursive: true });
   execFileSync(SCRIPT, [image], { stdio: "inherit", timeout: 900_000 });
+  // The images of the script's earlier versions go: the cache holds one.
+  for (const old of readdirSync(dir)) if (/^debian-12-[0-9a-f]{12}\.raw\.gz$/.test(old) && join(dir, old) !== image) rmSync(join(dir, old));
   return image;
 }

@@ -108,6 +108,27 @@ describe("an image install, as its machine reports it (issue 26)", () => {
     ]);
   });
 
+  it("fails the first boot only when its last stage fails: an earlier stage's failed module is in the timeline", async () => {
+    const stores = memoryStores();
+    const { node, workflow, credential } = await bootedImageInstall(stores);
+    await acceptEvent(stores, credential, cloudInitEvent("finish", "install", "SUCCESS"), later(20));
+    expect((await acceptEvent(stores, credential, cloudInitEvent("finish", "modules-config", "FAIL"), later(30))).workflow?.status).toBe(
+      "running",
+    );
+    const receipt = await acceptEvent(
+      stores,
+      credential,
+      cloudInitEvent("finish", "modules-final", "FAIL", "running modules for final"),
+      later(40),
+    );
+    expect(receipt.workflow?.status).toBe("failed");
+    expect((await getWorkflow(stores, workflow.id, later(41))).failure).toMatchObject({
+      reason: "first-boot-failed",
+      message: "The installed system's first boot failed (modules-final): running modules for final",
+    });
+    expect((await nodeTimeline(stores, node.id, later(42))).entries.map((entry) => entry.what)).toContain("finish modules-config FAIL");
+  });
+
   it("says which step a stalled install stopped at when it times out", async () => {
     const cases: [string, (stores: ReturnType<typeof memoryStores>, credential: string) => Promise<unknown>][] = [
       ["no-install-script", async () => undefined],
