@@ -53,7 +53,7 @@ export function MachineTimeline({ node, running, pollMs }: { node: string; runni
       {data && data.eventsDropped > 0 && <p class="muted">{data.eventsDropped} events were not kept (the first 50 and the latest are).</p>}
       {data && data.logs.length > 0 && (
         <>
-          <h4>Logs</h4>
+          <h3>Logs</h3>
           <ul class="logs">
             {data.logs.map((log) => (
               <li key={log.name}>
@@ -68,7 +68,7 @@ export function MachineTimeline({ node, running, pollMs }: { node: string; runni
           </ul>
           {open && (
             <>
-              <h4>{open.name}</h4>
+              <h3>{open.name}</h3>
               <ErrorNote error={open.error} />
               <section aria-label={`Log ${open.name}`}>
                 {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls must be reachable by keyboard (WCAG 2.1.1) */}

@@ -112,7 +112,7 @@ describe("an image install of a real Debian 12 on a real machine (QEMU, iPXE, cl
   ])(
     "%s: installs the image, boots it, and cloud-init configures it from the node's seed; SSH works with the node's key",
     async (firmware, mac) => {
-      const key = join(scratch, "id_ed25519");
+      const key = join(scratch, `id_ed25519_${firmware}`);
       execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", key]);
       const publicKey = readFileSync(`${key}.pub`, "utf8").trim();
       const name = `imaged-${firmware}`;
@@ -134,7 +134,9 @@ describe("an image install of a real Debian 12 on a real machine (QEMU, iPXE, cl
       expect([done._status, done.failure]).toEqual(["succeeded", undefined]);
       expect(serial).toContain("Starting the image installer for");
       expect(serial).toContain("INSTALLER: installed on /dev/vda");
-      expect(serial).toMatch(/The system is installed .*: booting from the disk/);
+      // SeaBIOS tries the network first again, and the service sends it to its disk; OVMF puts the
+      // disk it now finds bootable ahead of the network, and boots it directly.
+      if (firmware === "bios") expect(serial).toMatch(/The system is installed .*: booting from the disk/);
       expect(serial).toMatch(/Cloud-init v\. 22\.4\.2 finished/);
       const task = Object.values(done.tasks as Record<string, any>).find((each) => each.label === "install-os");
       for (const step of ["bootedAt", "templateFetchedAt", "installerStartedAt", "installedAt", "firstBootAt"])
