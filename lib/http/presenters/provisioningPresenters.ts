@@ -11,7 +11,12 @@ export const presentNode = (node: Node): Record<string, unknown> => redact({ ...
  * crypt hashes), so only the options, where the hashes are, go through redaction: the whole
  * record is not copied for it (that copy was most of the cost of reading a workflow).
  */
-export function presentWorkflow({ bootToken: _token, servers: _servers, ...workflow }: Workflow): Record<string, unknown> {
+export function presentWorkflow({
+  bootToken: _token,
+  servers: _servers,
+  userData: _userData,
+  ...workflow
+}: Workflow): Record<string, unknown> {
   const tasks: Record<string, Omit<WorkflowTask, "kind">> = {};
   for (const [id, { kind: _kind, ...task }] of Object.entries(workflow.tasks)) {
     tasks[id] = { ...task, options: redact(task.options) };

@@ -32,6 +32,8 @@ const MACS = /^([0-9a-f]{2}:){5}[0-9a-f]{2}$/;
 /** What the seed answers for one request: the document's text. */
 interface Seed {
   record: InstanceRecord;
+  /** The user-data it gets (userDataOf). */
+  userData: string | undefined;
   node: Node;
   credential: string;
   context: ApiContext;
@@ -61,6 +63,15 @@ function networkConfig(node: Node): string {
   return `${JSON.stringify({ version: 2, ethernets }, null, 2)}\n`;
 }
 
+/**
+ * The user-data the machine gets: its install's (the install task's `userData`, kept on the
+ * workflow that gave it its instance), else the node's.
+ */
+async function userDataOf(stores: ProvisioningStores, record: InstanceRecord): Promise<string | undefined> {
+  const workflow = record.workflowId ? await stores.workflows.get(record.workflowId) : undefined;
+  return workflow?.userData ?? record.userData;
+}
+
 /** The documents of the NoCloud seed (`s=<seedUrl>`). */
 function nocloudDocument(seed: Seed, document: SeedDocument): string {
   const { record, node } = seed;
@@ -72,7 +83,7 @@ function nocloudDocument(seed: Seed, document: SeedDocument): string {
       return `${yamlLine("instance-id", record.instanceId)}${yamlLine("local-hostname", hostNameOf(node))}${keyLines}`;
     }
     case "user-data":
-      return record.userData ?? EMPTY_CLOUD_CONFIG;
+      return seed.userData ?? EMPTY_CLOUD_CONFIG;
     case "vendor-data":
       return vendorData(reportUrlOf(seed.context, seed.credential));
     default:
@@ -96,8 +107,8 @@ function ec2Document(seed: Seed, path: string[]): string {
   };
   const [section, ...rest] = path;
   const where = rest.join("/");
-  if (section === undefined) return record.userData === undefined ? "meta-data\n" : "meta-data\nuser-data\n";
-  if (section === "user-data" && rest.length === 0 && record.userData !== undefined) return record.userData;
+  if (section === undefined) return seed.userData === undefined ? "meta-data\n" : "meta-data\nuser-data\n";
+  if (section === "user-data" && rest.length === 0 && seed.userData !== undefined) return seed.userData;
   if (section === "meta-data") {
     if (where === "") return `${[...Object.keys(metaData), ...(keys.length > 0 ? ["public-keys/"] : [])].join("\n")}\n`;
     if (Object.hasOwn(metaData, where)) return metaData[where];
@@ -134,7 +145,9 @@ export async function seedDocument(
   const isAutoinstall = first === "autoinstall" && rest.length === 1;
   if (!known && !isDocument && !isAutoinstall) throw new NotFoundError(`No such metadata: ${path}`);
   const { record, node } = await instanceOf(stores, credential);
-  const seed: Seed = { record, node, credential, context };
+  // Only a user-data document (or the EC2 listing that names it) costs the read of the install's workflow.
+  const needsUserData = first === "user-data" || (known && (rest.length === 0 || rest[0] === "user-data"));
+  const seed: Seed = { record, node, credential, context, userData: needsUserData ? await userDataOf(stores, record) : undefined };
   if (known) return ec2Document(seed, rest);
   if (isDocument) return nocloudDocument(seed, first as SeedDocument);
   return autoinstallDocument(stores, seed, rest[0], now);

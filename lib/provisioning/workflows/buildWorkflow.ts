@@ -4,7 +4,7 @@ import { type GraphDefinition, type GraphTaskEntry, labelOf, type TaskDefinition
 import { builtInTask, resolveTask, type TaskFinder } from "../graphs/taskDefinitions";
 import { newObjectId, newUuid } from "../ids";
 import { redact } from "../secrets";
-import { checkInstallOptions } from "./installOptions";
+import { checkInstallOptions, installUserData } from "./installOptions";
 import { mergeGraphOptions, resolveTaskOptions } from "./options";
 import { sealInstallSecrets } from "./sealSecrets";
 import { renderDeep } from "./templateRender";
@@ -30,12 +30,16 @@ export function buildWorkflow(
   const stamp = now.toISOString();
   const instanceIds = new Map(graph.tasks.map((entry) => [labelOf(entry), newUuid()]));
   const built: Record<string, WorkflowTask> = {};
+  let userData: string | undefined;
   for (const entry of graph.tasks) {
     const definition = entryTask(entry, tasks);
     if (!definition) throw new ValidationError(`Graph ${graph.injectableName} names an unknown task ${entry.taskName}`);
     const resolved = resolveTaskOptions(graph, entry, definition, graphOptions);
     const rendered = renderDeep(resolved, { ...renderContext(api), options: resolved, task: { nodeId } });
-    if (definition.kind === "install") checkInstallOptions(definition, rendered);
+    if (definition.kind === "install") {
+      checkInstallOptions(definition, rendered);
+      userData = installUserData(rendered) ?? userData;
+    }
     const instanceId = instanceIds.get(labelOf(entry))!;
     const waitingOn: Record<string, string> = {};
     for (const [label, state] of Object.entries(entry.waitOn ?? {})) {
@@ -79,6 +83,7 @@ export function buildWorkflow(
     },
     tasks: built,
     domain: "default",
+    ...(userData !== undefined && { userData }),
     servers: { api: api.server, files: api.fileServer },
     createdAt: stamp,
     updatedAt: stamp,

@@ -1,6 +1,22 @@
 import { ValidationError } from "../../errors";
 import type { TaskDefinition } from "../graphs/graphTypes";
 
+/** The most user-data an install carries (the node's own is bounded alike). */
+const USER_DATA_MAX_BYTES = 64 * 1024;
+
+/**
+ * An install task's `userData` option: the user-data its installed system gets in place of the
+ * node's. Kept on the workflow (not in its options, which are answered), as its boot token is.
+ */
+export function installUserData(options: Record<string, unknown>): string | undefined {
+  const value = options.userData;
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "string" || Buffer.byteLength(value) > USER_DATA_MAX_BYTES) {
+    throw new ValidationError(`userData must be text of at most ${USER_DATA_MAX_BYTES} bytes`);
+  }
+  return value;
+}
+
 const IMAGE_FILE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,254}$/;
 const DISK = /^\/dev\/[A-Za-z0-9][A-Za-z0-9/_-]{0,63}$/;
 

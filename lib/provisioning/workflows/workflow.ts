@@ -94,6 +94,8 @@ export interface Workflow {
   domain: string;
   /** Why it failed, timed out or was cancelled: the reason, the task, when, where the logs are. */
   failure?: WorkflowFailure;
+  /** The user-data its install gives the installed system in place of the node's (the install task's `userData` option); never answered. */
+  userData?: string;
   /** The token its boot requests must carry (BOOT_TOKENS=on); never answered. */
   bootToken?: string;
   /** The servers it was rendered for, so that a graph it starts (run-sku-graph) renders alike; never answered. */

@@ -113,3 +113,37 @@ describe("the machine's credentials from its install workflow (issue 26)", () =>
     expect(await stores.workflows.list()).toEqual([]);
   });
 });
+
+describe("an install's own user-data (issue 26)", () => {
+  it("overrides the node's for that install, and is never answered with the workflow", async () => {
+    const stores = memoryStores();
+    const node = await aMachine(stores);
+    await setUserData(stores, node.id, "#cloud-config\nhostname: from-node\n", T0);
+    const install = "#cloud-config\nchpasswd: { users: [{ name: ops, password: S3cret-pw }] }\n";
+    const workflow = await startWorkflow(
+      stores,
+      node.id,
+      { name: "Graph.InstallImage", options: { "install-os": { image: "x.raw", userData: install } } },
+      API,
+      later(1),
+    );
+    const stored = (await stores.workflows.get(workflow.instanceId))!;
+    expect(JSON.stringify(Object.values(stored.tasks).map((task) => task.options))).not.toContain("S3cret-pw");
+    expect(JSON.stringify(stored.definition.options)).not.toContain("S3cret-pw");
+    const { presentWorkflow } = await import("../../../../lib/http/presenters/provisioningPresenters");
+    expect(JSON.stringify(presentWorkflow(stored))).not.toContain("S3cret-pw");
+    const { credential } = await machineCredential(stores, node, workflow.id, API, later(2));
+    expect(await seed(stores, credential, "user-data")).toBe(install);
+    expect(await seed(stores, credential, "latest/user-data")).toBe(install);
+    const other = await aMachine(stores, "web-2", "52:54:00:00:00:02");
+    await expect(
+      startWorkflow(
+        stores,
+        other.id,
+        { name: "Graph.InstallImage", options: { "install-os": { image: "x.raw", userData: 7 } } },
+        API,
+        later(3),
+      ),
+    ).rejects.toThrow(/userData must be text/);
+  });
+});
