@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { publishMicrokernel } from "../../microkernel/cli";
 import { buildMicrokernelInitramfs } from "../../microkernel/initramfs";
-import { freePort, http, type OfflineServer, startOffline } from "../support/offlineServer";
+import { freePort, type OfflineServer, rackhdApi, startOffline } from "../support/offlineServer";
 import { type BootAssets, bootAssets } from "./support/bootAssets";
 import { debianImage } from "./support/debianImage";
 import { type Firmware, type RunningMachine, startMachine } from "./support/qemu";
@@ -67,11 +67,7 @@ describe("an image install of a real Debian 12 on a real machine (QEMU, iPXE, cl
     if (timings.length > 0) process.stdout.write(`image install timings: ${timings.join("; ")}\n`);
   });
 
-  const api = (method: string, path: string, body?: unknown) =>
-    http(server.baseUrl, method, `/api/1.1${path}`, {
-      headers: body === undefined ? {} : { "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+  const api = rackhdApi(() => server.baseUrl);
 
   /** Polls the workflow until it has ended (the service moves it on as it is read). */
   const ended = async (id: string, timeoutMs: number) => {

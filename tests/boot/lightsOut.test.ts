@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildInitramfs } from "../../microkernel/initramfs";
 import { ipmiToolsMissing, startIpmiSim } from "../support/ipmiSim";
-import { freePort, http, type OfflineServer, startOffline } from "../support/offlineServer";
+import { freePort, type OfflineServer, rackhdApi, startOffline } from "../support/offlineServer";
 import { qmpMachine } from "../support/qmpMachine";
 import { startRedfishBmc } from "../support/redfishBmc";
 import { type RelayProcess, startRelayProcess } from "../support/relayProcess";
@@ -80,11 +80,7 @@ describe.each(KINDS)("an install with no person through a site's relay: %s BMC (
   let scratch: string;
   let node: string;
   const serial = () => bmc.serial();
-  const api = (method: string, path: string, body?: unknown) =>
-    http(server.baseUrl, method, `/api/1.1${path}`, {
-      headers: body === undefined ? {} : { "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+  const api = rackhdApi(() => server.baseUrl);
   /** Waits, bounded, for the workflow to end; says what was on the console and in the relay's log when it does not. */
   const finished = async (instanceId: string, withinMs: number) => {
     const until = Date.now() + withinMs;

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { publishMicrokernel } from "../../microkernel/cli";
 import { buildInitramfs, buildMicrokernelInitramfs } from "../../microkernel/initramfs";
-import { freePort, http, type OfflineServer, startOffline } from "../support/offlineServer";
+import { freePort, type OfflineServer, rackhdApi, startOffline } from "../support/offlineServer";
 import { type RelayProcess, startRelayProcess } from "../support/relayProcess";
 import { type BootAssets, bootAssets } from "./support/bootAssets";
 import { bootMachine, type Firmware } from "./support/qemu";
@@ -89,11 +89,7 @@ describe.each(["direct", "relay"])("network boot of a real machine (QEMU, iPXE),
     if (timings.length > 0) process.stdout.write(`network boot timings: ${timings.join("; ")}\n`);
   });
 
-  const api = (method: string, path: string, body?: unknown) =>
-    http(server.baseUrl, method, `/api/1.1${path}`, {
-      headers: body === undefined ? {} : { "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+  const api = rackhdApi(() => server.baseUrl);
 
   const boot = async (firmware: Firmware, mac: string, label: string, until?: RegExp) => {
     const bootUrl = `${bootBase}/api/current/profiles`;

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { http, type OfflineServer, startOffline } from "../support/offlineServer";
+import { http, type OfflineServer, rackhdApi, startOffline } from "../support/offlineServer";
 
 jest.setTimeout(180_000);
 const run = promisify(execFile);
@@ -32,11 +32,7 @@ if (missing) process.stdout.write("cloud-init e2e: not run: Debian's cloud-init 
 (missing ? describe.skip : describe)("cloud-init reading the service's NoCloud seed", () => {
   let server: OfflineServer;
   const dir = mkdtempSync(join(tmpdir(), "cloud-init-"));
-  const api = (method: string, path: string, body?: unknown) =>
-    http(server.baseUrl, method, `${A}${path}`, {
-      headers: body === undefined ? {} : { "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+  const api = rackhdApi(() => server.baseUrl);
 
   beforeAll(async () => {
     server = await startOffline({ DEMO_NODES: "off" });

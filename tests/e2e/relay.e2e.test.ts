@@ -1,5 +1,5 @@
 import { type IpmiSim, ipmiToolsMissing, startIpmiSim } from "../support/ipmiSim";
-import { http, type OfflineServer, startOffline } from "../support/offlineServer";
+import { http, type OfflineServer, rackhdApi, startOffline } from "../support/offlineServer";
 import { jobEnded, type RelayProcess, startRelayProcess } from "../support/relayProcess";
 
 jest.setTimeout(240_000);
@@ -21,11 +21,7 @@ if (missing.length > 0) process.stdout.write(`relay e2e: not run: missing ${miss
   let relay: RelayProcess;
   let site: string;
   let credential: { id: string; token: string };
-  const api = (method: string, path: string, body?: unknown) =>
-    http(server.baseUrl, method, `${A}${path}`, {
-      headers: body === undefined ? {} : { "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+  const api = rackhdApi(() => server.baseUrl);
 
   /** A node of the site with an IPMI OBM setting on the BMC. */
   const ipmiNode = async (name: string, mac: string, password: string) => {

@@ -1,9 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { freePort, http, type OfflineServer, onDynamoDb, startOffline } from "../support/offlineServer";
+import { freePort, type OfflineServer, onDynamoDb, rackhdApi, startOffline } from "../support/offlineServer";
 import { type RelayProcess, startRelayProcess } from "../support/relayProcess";
 
 jest.setTimeout(180_000);
-const A = "/api/1.1";
 
 /**
  * Boot traffic through a site's relay (issue 24 §7), both stores: with BOOT_VIA_RELAY=on the
@@ -16,11 +15,7 @@ describe("boot traffic through a site's relay (BOOT_VIA_RELAY=on)", () => {
   let relay: RelayProcess;
   let boot: string;
   let site: string;
-  const api = (method: string, path: string, body?: unknown) =>
-    http(server.baseUrl, method, `${A}${path}`, {
-      headers: body === undefined ? {} : { "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+  const api = rackhdApi(() => server.baseUrl);
 
   beforeAll(async () => {
     server = await startOffline({ DEMO_NODES: "off", BOOT_VIA_RELAY: "on" });

@@ -1,9 +1,8 @@
-import { http, type OfflineServer, startOffline } from "../support/offlineServer";
+import { type OfflineServer, rackhdApi, startOffline } from "../support/offlineServer";
 import { type RedfishBmc, startRedfishBmc } from "../support/redfishBmc";
 import { jobEnded, type RelayProcess, startRelayProcess } from "../support/relayProcess";
 
 jest.setTimeout(180_000);
-const A = "/api/1.1";
 
 /**
  * A site's relay driving a Redfish BMC over verified HTTPS. The BMC is the project's one
@@ -15,11 +14,7 @@ describe("a site's relay driving a Redfish BMC", () => {
   let bmc: RedfishBmc;
   let relay: RelayProcess;
   let site: string;
-  const api = (method: string, path: string, body?: unknown) =>
-    http(server.baseUrl, method, `${A}${path}`, {
-      headers: body === undefined ? {} : { "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+  const api = rackhdApi(() => server.baseUrl);
   const redfishNode = async (mac: string, config: Record<string, unknown>) => {
     const node = (await api("POST", "/nodes", { name: `redfish-${mac}`, identifiers: [mac] })).body;
     expect((await api("POST", `/nodes/${node.id}/obm`, { service: "redfish-obm-service", config })).status).toBe(201);

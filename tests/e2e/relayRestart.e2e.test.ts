@@ -1,9 +1,8 @@
 import { type IpmiSim, ipmiToolsMissing, startIpmiSim } from "../support/ipmiSim";
-import { http, type OfflineServer, startOffline } from "../support/offlineServer";
+import { type OfflineServer, rackhdApi, startOffline } from "../support/offlineServer";
 import { type RelayProcess, startRelayProcess } from "../support/relayProcess";
 
 jest.setTimeout(180_000);
-const A = "/api/1.1";
 const PASSWORD = "Bmc-Pa55word";
 
 /**
@@ -19,11 +18,7 @@ const missing = ipmiToolsMissing();
   let relay: RelayProcess | undefined;
   let token: string;
   let site: string;
-  const api = (method: string, path: string, body?: unknown) =>
-    http(server.baseUrl, method, `${A}${path}`, {
-      headers: body === undefined ? {} : { "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
+  const api = rackhdApi(() => server.baseUrl);
   const logs: string[] = [];
   const startRelay = () => {
     relay = startRelayProcess(server.baseUrl, token, ["--busy-poll-ms", "200", "--idle-poll-ms", "300"]);

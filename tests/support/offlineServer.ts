@@ -140,3 +140,15 @@ export async function http(
   checkAgainstContract({ method, path: new URL(baseUrl + path).pathname, status: response.status, contentType, body });
   return { status: response.status, headers: response.headers, body, raw };
 }
+
+/**
+ * RackHD's API over real HTTP as its clients call it: a path under /api/1.1, a JSON body when one
+ * is given. `baseUrl` is read at each call (a test's server starts in its beforeAll).
+ */
+export const rackhdApi =
+  (baseUrl: () => string) =>
+  (method: string, path: string, body?: unknown): Promise<HttpAnswer> =>
+    http(baseUrl(), method, `/api/1.1${path}`, {
+      headers: body === undefined ? {} : { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });

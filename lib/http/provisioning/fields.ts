@@ -13,6 +13,9 @@ export const version = { enum: ["1.1", "current", "common"] } as const;
 
 export const name = { type: "string", minLength: 1, maxLength: NAME_MAX } as const;
 
+/** A machine's credential in a path (`<node id>.<secret>`, provisioning/credentialToken.ts); anything else names nothing (404). */
+export const credential = { type: "string", pattern: "^[0-9a-f]{24}\\.[\\w-]{43}$" } as const;
+
 export const obmSetting = {
   type: "object",
   "x-error": "OBM setting must be an object with service and config",

@@ -117,6 +117,27 @@ const hostOf = (url: string): { host: string; hostAndPort: string } => {
   return { host: hostname, hostAndPort: `${hostname}:${port || (protocol === "https:" ? "443" : "80")}` };
 };
 
+/**
+ * What the product's microkernel reads from its kernel line: the initrd the EFI stub loads (iPXE
+ * names it after the URI's last segment), the API's base URL, the node's id and boot token (so it
+ * needs no DNS or fixed port to call back), the interface it booted from, the consoles.
+ */
+const microkernelArgs = (context: ProfileContext): { initrd: string; args: string[] } => {
+  const { options, api, mac, nodeId, token } = context;
+  const initrd = oneLine(options.initrdUri);
+  return {
+    initrd,
+    args: [
+      `initrd=${initrd.split("/").pop()}`,
+      `API_BASE=${oneLine(api.base)}`,
+      `NODE_ID=${oneLine(nodeId)}`,
+      ...(token ? [`BOOT_TOKEN=${oneLine(token)}`] : []),
+      `BOOTIF=01-${mac.replace(/:/g, "-")}`,
+      consoles(context),
+    ],
+  };
+};
+
 const PROFILES: Record<string, (context: ProfileContext) => string[]> = {
   /** What every profile starts with (RackHD's boilerplate.ipxe, which its profiles were appended to), alone. */
   "boilerplate.ipxe": () => [],
@@ -125,22 +146,20 @@ const PROFILES: Record<string, (context: ProfileContext) => string[]> = {
    * the node's id and boot token, so that a microkernel needs no DNS or fixed port to call back.
    */
   "linux.ipxe": (context) => {
-    const { options, api, mac, nodeId, token } = context;
-    const initrd = oneLine(options.initrdUri);
+    const { options, api, mac } = context;
     const server = hostOf(api.server);
+    const {
+      initrd,
+      args: [initrdArg, ...ours],
+    } = microkernelArgs(context);
     const args = [
-      // The EFI stub loads only the initrd its command line names (iPXE names it after the URI's last segment).
-      `initrd=${initrd.split("/").pop()}`,
+      initrdArg,
       "auto=true",
       `SYSLOGSERVER=${server.host}`,
       `API_CB=${server.hostAndPort}`,
-      `API_BASE=${oneLine(api.base)}`,
-      `NODE_ID=${oneLine(nodeId)}`,
-      ...(token ? [`BOOT_TOKEN=${oneLine(token)}`] : []),
+      ...ours,
       `BASEFS=${oneLine(options.basefsUri)}`,
       `OVERLAYFS=${oneLine(options.overlayfsUri)}`,
-      `BOOTIF=01-${mac.replace(/:/g, "-")}`,
-      consoles(context),
     ];
     return [
       `echo Starting the discovery microkernel for ${mac}`,
@@ -199,26 +218,12 @@ const PROFILES: Record<string, (context: ProfileContext) => string[]> = {
    * which writes the image to the disk and points its cloud-init at the node's seed.
    */
   "install-image.ipxe": (context) => {
-    const { options, api, mac, nodeId, token } = context;
-    const initrd = oneLine(options.initrdUri);
-    const args = [
-      `initrd=${initrd.split("/").pop()}`,
-      `API_BASE=${oneLine(api.base)}`,
-      `NODE_ID=${oneLine(nodeId)}`,
-      ...(token ? [`BOOT_TOKEN=${oneLine(token)}`] : []),
-      `BOOTIF=01-${mac.replace(/:/g, "-")}`,
-      `INSTALL_SCRIPT=${installScriptUrl(context)}`,
-      consoles(context),
-    ];
+    const { options, mac } = context;
+    const { initrd, args } = microkernelArgs(context);
+    const kernel = `${oneLine(options.kernelUri)} ${[...args, `INSTALL_SCRIPT=${installScriptUrl(context)}`].join(" ")}`;
     return [
       `echo Starting the image installer for ${mac}`,
-      ...bootInstaller(
-        context,
-        `${oneLine(options.kernelUri)} ${args.join(" ")}`,
-        initrd,
-        oneLine(options.kernelUri),
-        "the image installer",
-      ),
+      ...bootInstaller(context, kernel, initrd, oneLine(options.kernelUri), "the image installer"),
     ];
   },
   /** Ubuntu 20.04 and later: the live server's kernel, its ISO, and `autoinstall` with the node's installer seed. */

@@ -1,4 +1,4 @@
-import { isoTime, objectId, version } from "../fields";
+import { credential, isoTime, objectId, version } from "../fields";
 
 /** cloud-init's NoCloud datasource and each machine's instance credential: schemas. */
 
@@ -7,7 +7,7 @@ export const SeedParams = {
   type: "object",
   properties: {
     version,
-    credential: { type: "string", pattern: "^[0-9a-f]{24}\\.[\\w-]{43}$" },
+    credential,
     path: { type: "string", minLength: 1, maxLength: 256 },
   },
   required: ["version", "credential", "path"],

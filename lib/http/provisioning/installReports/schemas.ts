@@ -1,9 +1,8 @@
-import { isoTime, objectId, version } from "../fields";
+import { credential, isoTime, objectId, version } from "../fields";
 import { WorkflowFailure } from "../workflows/schemas";
 
 /** Install reports, logs and the timeline: schemas. */
 
-const credential = { type: "string", pattern: "^[0-9a-f]{24}\\.[\\w-]{43}$" } as const;
 const logName = {
   type: "string",
   pattern: "^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$",
