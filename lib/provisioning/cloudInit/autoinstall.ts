@@ -27,8 +27,9 @@ const firstUser = (options: Record<string, unknown>): { name: string; encryptedP
 export function autoinstallUserData(options: Record<string, unknown>, facts: AutoinstallFacts): string {
   const user = firstUser(options);
   const password = user?.encryptedPassword ?? String(options.rootEncryptedPassword ?? "");
+  const functions = machineFunctions(facts.reportUrl).join("\n");
   const installerScript = [
-    ...machineFunctions(facts.reportUrl),
+    functions,
     `mkdir -p /target${SEED_CONFIG_PATH.replace(/\/[^/]+$/, "")}`,
     `printf '%s' ${shellWord(seedConfig(facts.seedUrl))} > /target${SEED_CONFIG_PATH}`,
     "upload_log installer /var/log/installer/subiquity-server-debug.log",
@@ -43,13 +44,13 @@ export function autoinstallUserData(options: Record<string, unknown>, facts: Aut
         ? { storage: { layout: { name: "direct", match: { path: options.installDisk } } } }
         : { storage: { layout: { name: "direct" } } }),
       reporting: { provisioner: { type: "webhook", endpoint: facts.reportUrl } },
-      "early-commands": [["sh", "-c", `${machineFunctions(facts.reportUrl).join("\n")}\nreport start install '' 'The installer started'`]],
+      "early-commands": [["sh", "-c", `${functions}\nreport start install '' 'The installer started'`]],
       "late-commands": [["sh", "-c", installerScript]],
       "error-commands": [
         [
           "sh",
           "-c",
-          `${machineFunctions(facts.reportUrl).join("\n")}\nupload_log installer /var/log/installer/subiquity-server-debug.log\nreport finish install FAIL 'The installer failed: see its log'`,
+          `${functions}\nupload_log installer /var/log/installer/subiquity-server-debug.log\nreport finish install FAIL 'The installer failed: see its log'`,
         ],
       ],
       shutdown: "reboot",

@@ -6,7 +6,7 @@ import { markFromMachine, waitingInstallTask } from "../workflows/progress";
 import { activeWorkflowOf } from "../workflows/workflowService";
 import { autoinstallUserData } from "./autoinstall";
 import { EC2_VERSIONS, type InstanceRecord, SEED_DOCUMENTS, type SeedDocument } from "./instance";
-import { instanceOf, reportUrlOf } from "./instanceService";
+import { instanceOf, reportUrlOf, seedUrlOf } from "./instanceService";
 
 /** A cloud-config that asks for nothing (`cloud-init schema` wants a mapping, even an empty one). */
 const EMPTY_CLOUD_CONFIG = "#cloud-config\n{}\n";
@@ -177,7 +177,7 @@ async function autoinstallDocument(stores: ProvisioningStores, seed: Seed, docum
         );
       }
       return autoinstallUserData(task.options, {
-        seedUrl: `${seed.context.base}/nocloud/${seed.credential}/`,
+        seedUrl: seedUrlOf(seed.context, seed.credential),
         reportUrl: reportUrlOf(seed.context, seed.credential),
         hostname: hostNameOf(seed.node),
         keys: publicKeysOf(seed.node),

@@ -123,17 +123,31 @@ async function keepPostedFile(
 ): Promise<void> {
   const name = logNameOf(file.path);
   const current = await stores.installReports.get(node.id);
-  const seq = (isCurrent(current, instance, now) ? current.logs.filter((chunk) => chunk.name === name).length : 0) + 1;
-  await putChunk(stores, node, instance, name, seq, file.bytes, now);
+  const kept = isCurrent(current, instance, now) ? current : undefined;
+  const seq = (kept?.logs.filter((chunk) => chunk.name === name).length ?? 0) + 1;
+  await putChunk(stores, node, instance, { name, seq, bytes: file.bytes, kept }, now);
+}
+
+/**
+ * Throws (413) if `chunk` would pass the bounds of the report as last read: checked before any
+ * bytes are written, and again as the index is (withChunk), so a chunk past them writes nothing.
+ */
+const checkFits = (kept: InstallReport | undefined, chunk: LogChunk): void => {
+  if (kept) withChunk(kept, chunk);
+};
+
+/** A chunk to keep, with the current install's report as the caller read it (none: no report yet). */
+interface ChunkToKeep {
+  name: string;
+  seq: number;
+  kept: InstallReport | undefined;
 }
 
 async function putChunk(
   stores: ProvisioningStores,
   node: Node,
   instance: InstanceRecord,
-  name: string,
-  seq: number,
-  bytes: Buffer,
+  { name, seq, bytes, kept }: ChunkToKeep & { bytes: Buffer },
   now: Date,
 ) {
   if (bytes.length > REPORT_LIMITS.inlineChunkBytes) {
@@ -142,9 +156,7 @@ async function putChunk(
     );
   }
   const chunk: LogChunk = { name, seq, bytes: bytes.length, key: keyOf(node, instance, name, seq), at: now.toISOString() };
-  // Checked before the bytes are written, and again as the index is: a chunk past the bounds writes nothing.
-  const before = await stores.installReports.get(node.id);
-  if (isCurrent(before, instance, now)) withChunk(before, chunk);
+  checkFits(kept, chunk);
   await stores.logBlobs.put(chunk.key, bytes);
   await changeReport(stores, node, instance, now, (current) => withChunk(current, chunk));
 }
@@ -169,16 +181,16 @@ export async function acceptLogChunk(
     throw new ValidationError("A log's name is 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or digit");
   const { record: instance, node } = await instanceOf(stores, credential);
   const current = await stores.installReports.get(node.id);
-  const kept = isCurrent(current, instance, now)
-    ? current.logs.find((chunk) => chunk.name === request.name && chunk.seq === request.seq)
-    : undefined;
-  if (kept) return { name: kept.name, seq: kept.seq, bytes: kept.bytes, duplicate: true };
+  const kept = isCurrent(current, instance, now) ? current : undefined;
+  const same = kept?.logs.find((chunk) => chunk.name === request.name && chunk.seq === request.seq);
+  if (same) return { name: same.name, seq: same.seq, bytes: same.bytes, duplicate: true };
+  const target = { name: request.name, seq: request.seq, kept };
   if (request.body === undefined || request.body.length === 0) {
     if (request.size === undefined)
       throw new ValidationError("A log chunk has a body, or announces its size with ?size= for a presigned upload");
-    return announceChunk(stores, node, instance, request.name, request.seq, request.size, now);
+    return announceChunk(stores, node, instance, { ...target, size: request.size }, now);
   }
-  await putChunk(stores, node, instance, request.name, request.seq, request.body, now);
+  await putChunk(stores, node, instance, { ...target, bytes: request.body }, now);
   return { name: request.name, seq: request.seq, bytes: request.body.length, duplicate: false };
 }
 
@@ -186,15 +198,12 @@ async function announceChunk(
   stores: ProvisioningStores,
   node: Node,
   instance: InstanceRecord,
-  name: string,
-  seq: number,
-  size: number,
+  { name, seq, size, kept }: ChunkToKeep & { size: number },
   now: Date,
 ) {
   if (size > REPORT_LIMITS.chunkBytes) throw new PayloadTooLargeError(`A log chunk is at most ${REPORT_LIMITS.chunkBytes} bytes`);
   const chunk: LogChunk = { name, seq, bytes: size, key: keyOf(node, instance, name, seq), at: now.toISOString(), pending: true };
-  const before = await stores.installReports.get(node.id);
-  if (isCurrent(before, instance, now)) withChunk(before, chunk);
+  checkFits(kept, chunk);
   const uploadUrl = await stores.logBlobs.uploadUrl(chunk.key, size, UPLOAD_URL_SECONDS);
   if (!uploadUrl) {
     throw new PayloadTooLargeError(

@@ -1,8 +1,6 @@
 import { ValidationError } from "../../errors";
+import { USER_DATA_MAX_BYTES } from "../cloudInit/instance";
 import type { TaskDefinition } from "../graphs/graphTypes";
-
-/** The most user-data an install carries (the node's own is bounded alike). */
-const USER_DATA_MAX_BYTES = 64 * 1024;
 
 /**
  * An install task's `userData` option: the user-data its installed system gets in place of the
