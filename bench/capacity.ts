@@ -1,4 +1,5 @@
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { unitsOf } from "../lib/store/dynamodb/capacity";
 import type { Case, Handlers } from "./harness";
 import { round } from "./harness";
 import { warmCases } from "./warm";
@@ -32,12 +33,6 @@ export const PRICES = {
   memoryGb: 1,
 };
 
-interface Consumed {
-  CapacityUnits?: number;
-  ReadCapacityUnits?: number;
-  WriteCapacityUnits?: number;
-}
-
 interface Meter {
   on: boolean;
   calls: Record<string, number>;
@@ -59,14 +54,9 @@ function attachMeter(client: DynamoDBDocumentClient): Meter {
       const answer = await next(args);
       const name = (context.commandName ?? "unknown").replace(/Command$/, "");
       meter.calls[name] = (meter.calls[name] ?? 0) + 1;
-      const consumed = (answer.output as { ConsumedCapacity?: Consumed | Consumed[] }).ConsumedCapacity;
-      for (const c of [consumed ?? []].flat()) {
-        // Reads report CapacityUnits (or ReadCapacityUnits), writes WriteCapacityUnits or CapacityUnits.
-        const isWrite = /Put|Update|Delete|TransactWrite|BatchWrite/.test(name);
-        const units = c.CapacityUnits ?? (isWrite ? c.WriteCapacityUnits : c.ReadCapacityUnits) ?? 0;
-        if (isWrite) meter.write += units;
-        else meter.read += units;
-      }
+      const units = unitsOf(name, answer.output);
+      meter.read += units.read;
+      meter.write += units.write;
       return answer;
     },
     { step: "initialize", name: "benchCapacityMeter" },

@@ -3,6 +3,10 @@ import { join } from "node:path";
 import { LEASE_MS } from "../lib/provisioning/relays/job";
 import { runRelay } from "../relay/relay";
 import { http, startOffline } from "../tests/support/offlineServer";
+import { percentile } from "./percentile";
+import { withSection } from "./sections";
+
+export const RELAY_HEADING = "## Relay pickup";
 
 /**
  * `npm run bench:relay`: how long a job waits for its relay (pickup: from the request that made it
@@ -24,7 +28,6 @@ const BUSY_POLL_MS = 500;
 const IDLE_POLL_MS = 5_000;
 const BUSY_FOR_MS = 3_000; // shorter than the relay's minute, so the idle phase does not take an hour
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 const summary = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   return { jobs: values.length, p50Ms: percentile(sorted, 50), p95Ms: percentile(sorted, 95), maxMs: sorted[sorted.length - 1] };
@@ -110,22 +113,13 @@ async function main(): Promise<void> {
     writeFileSync(join(__dirname, "relay-results.json"), `${JSON.stringify(results, null, 2)}\n`);
     writeFileSync(
       join(__dirname, "..", "BENCHMARKS.md"),
-      withRelaySection(readFileSync(join(__dirname, "..", "BENCHMARKS.md"), "utf8"), relaySection(join(__dirname, ".."))),
+      withSection(readFileSync(join(__dirname, "..", "BENCHMARKS.md"), "utf8"), RELAY_HEADING, relaySection(join(__dirname, ".."))),
     );
     process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
   } finally {
     stop.abort();
     await server.stop();
   }
-}
-
-/** BENCHMARKS.md with its relay section replaced (or added at the end). */
-export function withRelaySection(report: string, section: string[]): string {
-  if (section.length === 0) return report;
-  const start = report.indexOf("## Relay pickup");
-  const rest = start < 0 ? -1 : report.indexOf("\n## ", start + 3);
-  const without = start < 0 ? report : report.slice(0, start) + (rest < 0 ? "" : report.slice(rest + 1));
-  return `${without.trimEnd()}\n\n${section.join("\n")}`;
 }
 
 /** The BENCHMARKS.md section, from the saved results (empty before the first run). */
@@ -137,7 +131,7 @@ export function relaySection(root: string): string[] {
     return [];
   }
   return [
-    "## Relay pickup and cost per relay-month",
+    `${RELAY_HEADING} and cost per relay-month`,
     "",
     `Measured by \`npm run bench:relay\` on ${r.date.slice(0, 10)} against \`serverless offline\` (memory store): from the request that makes a job to the relay's lease of it, with the relay's default polls (0.5 s while it has had work in the last minute, 5 s idle) and a driver that answers at once.`,
     "",

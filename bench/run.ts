@@ -13,11 +13,23 @@ import { join } from "node:path";
 import { buildBundles, ROOT } from "./bundles";
 import { coldStarts } from "./coldStart";
 import { dynamoFigures } from "./dynamodb";
+import { EVENT_HEADING, eventSection } from "./eventDelivery";
+import { FLEET_HEADING, fleetSection } from "./fleet";
 import { growth } from "./growth";
 import { type Handler, type Handlers, measure } from "./harness";
 import { httpFigures } from "./http";
 import { memoryFigures } from "./memory";
-import { relaySection, withRelaySection } from "./relayPickup";
+import { RELAY_HEADING, relaySection } from "./relayPickup";
+import { withSection } from "./sections";
+
+/** The sections other benches write (their saved results), after the main report. */
+const withOwnSections = (report: string): string =>
+  withSection(
+    withSection(withSection(report, FLEET_HEADING, fleetSection(ROOT)), EVENT_HEADING, eventSection(ROOT)),
+    RELAY_HEADING,
+    relaySection(ROOT),
+  );
+
 import { type Results, renderReport } from "./report";
 import { baselineCases, warmCases } from "./warm";
 
@@ -33,7 +45,7 @@ async function main(): Promise<void> {
     const saved = JSON.parse(readFileSync(join(ROOT, "bench", "results.json"), "utf8")) as Results;
     const report = renderReport(saved, readFileSync(join(ROOT, "bench", "analysis.md"), "utf8"));
     // The relay's section comes from its own results (npm run bench:relay), as after a full run.
-    writeFileSync(join(ROOT, "BENCHMARKS.md"), withRelaySection(report, relaySection(ROOT)));
+    writeFileSync(join(ROOT, "BENCHMARKS.md"), withOwnSections(report));
     log("rewrote BENCHMARKS.md from bench/results.json and bench/relay-results.json");
     return;
   }
@@ -44,6 +56,10 @@ async function main(): Promise<void> {
     MEMORY_STORE_CAPACITY: "100000000",
     MEMORY_STORE_MAX_BYTES: String(Number.MAX_SAFE_INTEGER),
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true",
+    // The saved figures were taken without the metrics line (METRICS, on by default since issue 25):
+    // off keeps them comparable, and keeps an EMF line per timed call out of the terminal.
+    METRICS: "off",
+    HOOK_SIGNING_KEY: "bench-only-hook-signing-key-not-a-secret",
   });
   for (const name of ["TASKS_AUTH", "PROVISIONING_AUTH", "TASKS_PUBLIC_FORM", "PUBLIC_BASE_URL", "API_SERVER", "CORS_ORIGINS"])
     delete process.env[name];
@@ -94,7 +110,7 @@ async function main(): Promise<void> {
     dynamodb,
     capacity,
   };
-  const report = withRelaySection(renderReport(results, readFileSync(join(ROOT, "bench", "analysis.md"), "utf8")), relaySection(ROOT));
+  const report = withOwnSections(renderReport(results, readFileSync(join(ROOT, "bench", "analysis.md"), "utf8")));
   const jsonPath = outDir ? join(outDir, "results.json") : join(ROOT, "bench", "results.json");
   const mdPath = outDir ? join(outDir, "BENCHMARKS.md") : join(ROOT, "BENCHMARKS.md");
   if (outDir) mkdirSync(outDir, { recursive: true });

@@ -4,6 +4,7 @@ import { nodeIdForMac } from "../lib/provisioning/ids";
 import { alternate, type Call, call, deferred, type Handler, type Handlers, measuring, then } from "./harness";
 import { cloudInitCases } from "./warmCloudInit";
 import { discoveryCases } from "./warmDiscovery";
+import { hookCases } from "./warmHooks";
 import { consoleCases, fileCases, libraryCases, operationsCases, pollerCases } from "./warmOperations";
 import { relayCases } from "./warmRelays";
 
@@ -533,6 +534,7 @@ export async function warmCases(h: Handlers) {
     ...consoleCases(h, await consoleScriptName(h)),
     ...(await relayCases(h)),
     ...(await cloudInitCases(h)),
+    ...(await hookCases(h)),
   ];
 }
 

@@ -3,6 +3,7 @@ import { render } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { signedIn, signIn, signOut, whenAuthNeeded } from "./api";
 import { Define } from "./pages/Define";
+import { Hooks } from "./pages/Hooks";
 import { Machine } from "./pages/Machine";
 import { Machines } from "./pages/Machines";
 import { Sites } from "./pages/Sites";
@@ -21,6 +22,7 @@ function Page({ path }: { path: string[] }) {
   if (area === "define") return <Define />;
   if (area === "tasks") return <Tasks />;
   if (area === "sites") return <Sites />;
+  if (area === "hooks") return <Hooks />;
   return <Machines />;
 }
 
@@ -81,6 +83,7 @@ function App() {
           {nav("machines", "Machines", area === "machines" || area === "workflows")}
           {nav("define", "SKUs & tags", area === "define")}
           {nav("sites", "Sites", area === "sites")}
+          {nav("hooks", "Hooks", area === "hooks")}
           {nav("tasks", "Tasks", area === "tasks")}
         </nav>
         {signedIn() && (

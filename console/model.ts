@@ -25,3 +25,7 @@ export type ObmService = Answer<typeof api.ObmService>;
 export type Timeline = Answer<typeof api.Timeline>;
 
 export const isFinished = (workflow: Pick<Workflow, "_status">): boolean => workflow._status !== "running";
+export type ServiceEvent = Answer<typeof api.Event>;
+export type Hook = Answer<typeof api.Hook>;
+export type HookWithSecret = Answer<typeof api.HookWithSecret>;
+export type Delivery = Answer<typeof api.Delivery>;

@@ -27,6 +27,9 @@ export const STORE_NAMES = [
   "relayJobs",
   "instances",
   "installReports",
+  "hooks",
+  "deliveries",
+  "events",
   "tasks",
   "idempotency",
 ] as const;
@@ -48,6 +51,16 @@ export interface DataAccess {
   /** The install logs' bytes (S3, under their own prefix): read them, or write them too. */
   readonly logBytes?: "read" | "write";
 }
+
+/**
+ * The stores whose writes record events in the same write (lib/provisioning/events/journal.ts):
+ * whoever writes one of them writes the events store too.
+ */
+export const JOURNALED_STORES: readonly StoreName[] = ["nodes", "workflows", "relayJobs", "relayCredentials", "hooks"];
+
+/** `access` with the events store written when it writes a journaled store. */
+export const withEvents = (access: DataAccess): DataAccess =>
+  access.write?.some((store) => JOURNALED_STORES.includes(store)) ? combine(access, { write: ["events"] }) : access;
 
 /** The byte stores a declaration grants levels on. */
 export type ByteStore = "fileBytes" | "logBytes";

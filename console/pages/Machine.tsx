@@ -2,6 +2,7 @@ import { useState } from "preact/hooks";
 import { get, getAll, PROVISIONING, request } from "../api";
 import type { Catalog, Lookup, MachineNode, ObmService, Workflow } from "../model";
 import { ErrorNote, Field, link, Section, State, Time, useLoad, when } from "../ui";
+import { EventList } from "./Events";
 import { Power } from "./Power";
 
 const api = (nodeId: string, suffix = "") => `${PROVISIONING}/nodes/${encodeURIComponent(nodeId)}${suffix}`;
@@ -190,6 +191,7 @@ export function Machine({ nodeId }: { nodeId: string }) {
           </ul>
         )}
       </Section>
+      <EventList path={`nodes/${encodeURIComponent(machine.id)}/events`} running={false} pollMs={0} title="Events" />
       <Catalogs nodeId={machine.id} />
     </>
   );

@@ -4,6 +4,7 @@ import { BOX, layOut } from "../dag";
 import { diagnose, lastFromMachine } from "../diagnosis";
 import { isFinished, type Workflow, type WorkflowTask } from "../model";
 import { ErrorNote, link, Section, State, Time, useLoad, usePolling, when } from "../ui";
+import { EventList } from "./Events";
 import { MachineTimeline } from "./Timeline";
 
 /** How often a running workflow is read again (see the README: polling, not server-sent events). */
@@ -185,6 +186,7 @@ export function WorkflowView({ instanceId }: { instanceId: string }) {
         <Section title="Task">{chosen ? <TaskDetails task={chosen} /> : <p class="muted">No task selected.</p>}</Section>
       </div>
       {current.node && <MachineTimeline node={current.node} running={running} pollMs={POLL_MS} />}
+      <EventList path={`workflows/${encodeURIComponent(current.instanceId)}/events`} running={running} pollMs={POLL_MS} title="Events" />
     </>
   );
 }

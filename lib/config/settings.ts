@@ -1,6 +1,7 @@
 import { parseUsers, type UserTable } from "../auth/users";
 import { ConfigError } from "../errors";
 import { LOG_LEVELS, type LogLevel } from "../logger";
+import { DEFAULT_RETRY_SECONDS } from "../provisioning/hooks/retrySchedule";
 
 export type PublicForm = "off" | "list" | "all";
 export type TasksAuth = "off" | "list" | "all";
@@ -53,6 +54,10 @@ export interface Settings {
   metrics: boolean;
   /** The function's time-out (serverless.yml provider.timeout): store calls end well inside it. */
   functionTimeoutSeconds: number;
+  /** The key every hook's signing secret derives from (HOOK_SIGNING_KEY); undefined = hooks cannot be made. */
+  hookSigningKey: string | undefined;
+  /** The waits, in seconds, before each retry of a failed delivery (HOOK_RETRY_SECONDS). */
+  hookRetrySeconds: readonly number[];
 }
 
 type Env = Record<string, string | undefined>;
@@ -87,6 +92,8 @@ export const SETTING_NAMES = [
   "LOG_LEVEL",
   "METRICS",
   "FUNCTION_TIMEOUT_SECONDS",
+  "HOOK_SIGNING_KEY",
+  "HOOK_RETRY_SECONDS",
 ] as const;
 
 const oneOf = <T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T => {
@@ -155,6 +162,26 @@ function discoveryGraph(env: Env): string | undefined {
   return raw;
 }
 
+/** HOOK_SIGNING_KEY: at least 32 characters (it signs for every hook), or unset. */
+function signingKey(env: Env): string | undefined {
+  const raw = env.HOOK_SIGNING_KEY?.trim();
+  if (raw === undefined || raw === "") return undefined;
+  if (raw.length < 32) throw new ConfigError("HOOK_SIGNING_KEY must be at least 32 characters (openssl rand -base64 32 makes one)");
+  return raw;
+}
+
+/** HOOK_RETRY_SECONDS: 1 to 20 waits in seconds, comma-separated (each at most 12 hours). */
+function retrySeconds(env: Env): readonly number[] {
+  const raw = env.HOOK_RETRY_SECONDS?.trim();
+  if (raw === undefined || raw === "") return DEFAULT_RETRY_SECONDS;
+  const parts = raw.split(",").map((part) => part.trim());
+  const waits = parts.map(Number);
+  if (waits.length > 20 || waits.some((wait) => !Number.isFinite(wait) || wait < 0 || wait > 43_200) || parts.some((part) => part === "")) {
+    throw new ConfigError(`HOOK_RETRY_SECONDS must be 1 to 20 waits in seconds, each 0 to 43200, comma-separated (got "${raw}")`);
+  }
+  return waits;
+}
+
 export function readSettings(env: Env): Settings {
   return {
     tasksPublicForm: oneOf(env, "TASKS_PUBLIC_FORM", ["off", "list", "all"] as const, "list"),
@@ -185,6 +212,8 @@ export function readSettings(env: Env): Settings {
     logLevel: oneOf(env, "LOG_LEVEL", LOG_LEVELS, "info"),
     metrics: oneOf(env, "METRICS", ["on", "off"] as const, "on") === "on",
     functionTimeoutSeconds: positiveInteger(env, "FUNCTION_TIMEOUT_SECONDS", 10),
+    hookSigningKey: signingKey(env),
+    hookRetrySeconds: retrySeconds(env),
   };
 }
 

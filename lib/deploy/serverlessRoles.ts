@@ -1,7 +1,7 @@
 import { CATCH_ALL, ROUTES } from "../http/routes";
 import type { CatchAll, Endpoint } from "../http/routes/endpoint";
 import { SCHEDULED, type ScheduledFunction } from "../http/routes/scheduled";
-import { allFunctions, describe, type Needs, roleOf, type Store } from "../http/routes/serverlessFunctions";
+import { allFunctions, describe, type Needs, roleOf, type Store, triggeredFor } from "../http/routes/serverlessFunctions";
 import { dataStatements } from "../store/dynamodb/iamPolicy";
 
 /*
@@ -63,6 +63,29 @@ function role(needs: Needs, tracing: boolean) {
     ...(needs.deadLetters
       ? [{ Effect: "Allow", Action: ["sqs:SendMessage"], Resource: [{ "Fn::GetAtt": ["PollerDeadLetters", "Arn"] }] }]
       : []),
+    ...(needs.eventStream
+      ? [
+          {
+            Effect: "Allow",
+            Action: ["dynamodb:DescribeStream", "dynamodb:GetRecords", "dynamodb:GetShardIterator", "dynamodb:ListStreams"],
+            Resource: [{ "Fn::GetAtt": ["DataTable", "StreamArn"] }],
+          },
+          { Effect: "Allow", Action: ["sqs:SendMessage"], Resource: [{ "Fn::GetAtt": ["EventDeadLetters", "Arn"] }] },
+        ]
+      : []),
+    ...(needs.eventBus ? [{ Effect: "Allow", Action: ["events:PutEvents"], Resource: [{ "Fn::GetAtt": ["EventBus", "Arn"] }] }] : []),
+    ...(needs.deliveryQueue
+      ? [
+          {
+            Effect: "Allow",
+            Action:
+              needs.deliveryQueue === "send"
+                ? ["sqs:SendMessage"]
+                : ["sqs:ChangeMessageVisibility", "sqs:DeleteMessage", "sqs:GetQueueAttributes", "sqs:ReceiveMessage", "sqs:SendMessage"],
+            Resource: [{ "Fn::GetAtt": ["DeliveryQueue", "Arn"] }],
+          },
+        ]
+      : []),
   ];
   return {
     Type: "AWS::IAM::Role",
@@ -103,7 +126,7 @@ export function stackResources(
   scheduled: readonly ScheduledFunction[] = SCHEDULED,
 ): { Resources: Record<string, unknown> } {
   const roles = new Map<string, Needs>();
-  for (const fn of allFunctions(routes, catchAll, scheduled)) {
+  for (const fn of allFunctions(routes, catchAll, scheduled, triggeredFor(store))) {
     const name = roleOf(store, fn.needs);
     // Memory: one role for all, so it carries every function's non-data needs (the dead letters).
     roles.set(name, store === "memory" ? { access: {}, basicAuth: true, deadLetters: true } : fn.needs);

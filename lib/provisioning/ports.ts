@@ -1,8 +1,11 @@
 import type { CatalogStore } from "./catalogs/catalogStore";
 import type { InstanceRecord } from "./cloudInit/instance";
+import type { EventLog } from "./events/eventLog";
 import type { FileBlobs } from "./files/fileBlobs";
 import type { FileId, FileRecord } from "./files/fileRecord";
 import type { DefinitionStore } from "./graphs/definitionStore";
+import type { DeliveryLog } from "./hooks/deliveryLog";
+import type { Hook } from "./hooks/hook";
 import type { InstallReport } from "./installReports/installReport";
 import type { LibraryRecord } from "./library/libraryRecord";
 import type { LookupStore } from "./lookups/lookupStore";
@@ -51,6 +54,10 @@ export interface ProvisioningStores {
   instances: RecordStore<InstanceRecord>;
   /** Each node's install reports and the index of its install logs (installReports/). */
   installReports: RecordStore<InstallReport>;
+  /** Web hooks (hooks/), their recent deliveries, and the events the service recorded (events/). */
+  hooks: RecordStore<Hook>;
+  deliveries: DeliveryLog;
+  events: EventLog;
   /** The install logs' bytes (S3 beside DynamoDB, under `install-logs/`, which expires them). */
   logBlobs: FileBlobs;
   /** The files' bytes (S3 beside DynamoDB). */

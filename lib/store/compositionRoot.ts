@@ -1,20 +1,25 @@
+import type { DynamoDBRecord } from "aws-lambda";
 import { type Settings, settings } from "../config/settings";
 import type { StoreName } from "../dataAccess";
-import { ConfigError, isDomainError } from "../errors";
+import { ConfigError, isDomainError, UnavailableError } from "../errors";
 import { type IdempotencyStore, lockSeconds } from "../idempotency/idempotencyStore";
 import { logLine } from "../logger";
 import { demoNodes } from "../provisioning/demoNodes";
+import type { ServiceEvent } from "../provisioning/events/event";
+import type { DeliveryDeps, DeliveryMessage, DeliveryQueue } from "../provisioning/hooks/deliveryService";
 import type { NodeStore } from "../provisioning/nodes/nodeStore";
 import type { ProvisioningStores } from "../provisioning/ports";
 import type { RelayIdentity } from "../provisioning/relays/site";
 import { authenticateRelay } from "../provisioning/relays/siteService";
 import type { TaskStore } from "../tasks/taskStore";
 import { guarded } from "./accessGuard";
+import { startLocalDelivery } from "./localDelivery";
 import { MemoryIdempotencyStore } from "./memory/idempotencyStore";
 import { memoryProvisioningStores } from "./memory/provisioningStores";
 import { MemoryTaskStore } from "./memory/taskStore";
 import { observedNodes, observedWorkflows } from "./observedStores";
 import { processSingleton, resetProcessSingleton } from "./processSingleton";
+import { deliveryDepsOf } from "./webhookPoster";
 
 /**
  * The composition root: the one module that knows both the domain's ports and the adapters, and
@@ -122,6 +127,8 @@ export function provisioningStores(): Promise<ProvisioningStores> {
             ? memoryStores(config)
             : notBundled(store);
       if (config.demoNodes) await seedDemoNodes(stores.nodes);
+      // serverless offline (npm start): events reach their hooks through this process (deployed: the table's stream and SQS).
+      if (process.env.IS_OFFLINE === "true") startLocalDelivery(stores, config);
       return guardedStores(stores);
     })();
     // A failed start (the table unreachable, say) must not stick: the next request tries again.
@@ -159,3 +166,49 @@ export async function bootGate(authorization: string | undefined): Promise<Relay
   const relay = await authenticateRelay(await provisioningStores(), authorization, undefined, new Date());
   return { id: relay.id, site: relay.site };
 }
+
+/** The key the hooks' secrets derive from; a deployment without one cannot make or sign hooks (503, saying why). */
+export function hookSigningKey(): string {
+  const key = settings().hookSigningKey;
+  if (!key)
+    throw new UnavailableError("Hooks cannot sign their deliveries: this deployment has no HOOK_SIGNING_KEY (docs/events.md)", 3600);
+  return key;
+}
+
+/** What a delivery needs here: this container's stores, the key, the retry waits, and `queue` for its retry. */
+const deliveryDepsWith = async (queue: DeliveryQueue): Promise<DeliveryDeps> =>
+  deliveryDepsOf(await provisioningStores(), hookSigningKey(), settings().hookRetrySeconds, queue);
+
+/** What a hook's test delivery needs (it posts once and queues nothing). */
+export const testDeliveryDeps = (): Promise<DeliveryDeps> => deliveryDepsWith({ send: async () => undefined });
+
+/** The bus and the queue of a deployed stack (STORE=dynamodb; the triggered functions' environment names them), and how their records read. */
+export function deployedDelivery(): {
+  queue: DeliveryQueue;
+  putOnBus: (events: readonly ServiceEvent[]) => Promise<void>;
+  /** The new events in a batch of the table's stream. */
+  eventsOfStream: (records: readonly DynamoDBRecord[]) => ServiceEvent[];
+  /** A queued delivery's message, and the seconds before it is due (0: now). */
+  queuedDelivery: (body: string, now: Date) => { message: DeliveryMessage; wait: number };
+} {
+  return processSingleton("deployedDelivery", () => {
+    const region = process.env.AWS_REGION;
+    const { SQSClient } = require("@aws-sdk/client-sqs") as typeof import("@aws-sdk/client-sqs");
+    const { EventBridgeClient } = require("@aws-sdk/client-eventbridge") as typeof import("@aws-sdk/client-eventbridge");
+    const { SqsDeliveryQueue } = require("./sqs/deliveryQueue") as typeof import("./sqs/deliveryQueue");
+    const { putOnBus } = require("./eventbridge/eventBus") as typeof import("./eventbridge/eventBus");
+    const { eventsOfStream } = require("./dynamodb/eventStream") as typeof import("./dynamodb/eventStream");
+    const { queuedDelivery } = require("./sqs/deliveryQueue") as typeof import("./sqs/deliveryQueue");
+    const queue = new SqsDeliveryQueue(new SQSClient({ region }), process.env.DELIVERY_QUEUE_URL ?? "");
+    const bus = new EventBridgeClient({ region });
+    return {
+      queue,
+      putOnBus: (events: readonly ServiceEvent[]) => putOnBus(bus, process.env.EVENT_BUS ?? "", events),
+      eventsOfStream,
+      queuedDelivery,
+    };
+  });
+}
+
+/** What a deployed delivery attempt needs: the stores, the SQS queue (for its retry), the poster, the key. */
+export const deliveryDeps = (): Promise<DeliveryDeps> => deliveryDepsWith(deployedDelivery().queue);

@@ -2,6 +2,7 @@ import { annotate, count } from "../invocation";
 import type { NodeStore } from "../provisioning/nodes/nodeStore";
 import type { Workflow, WorkflowStatus } from "../provisioning/workflows/workflow";
 import type { WorkflowStore } from "../provisioning/workflows/workflowStore";
+import { overriding } from "./overriding";
 
 /**
  * What operators follow a machine by, taken where the work meets its stores (so the domain stays
@@ -26,12 +27,6 @@ const aboutWorkflow = <T extends Workflow | undefined>(workflow: T): T => {
   annotate({ workflowId: workflow?.instanceId, nodeId: workflow?.node });
   return workflow;
 };
-
-/** `store` with some methods replaced; the others still run on the store itself. */
-const overriding = <T extends object>(store: T, replaced: Partial<T>): T =>
-  new Proxy(store, {
-    get: (target, property, receiver) => (replaced as Record<PropertyKey, unknown>)[property] ?? Reflect.get(target, property, receiver),
-  });
 
 export function observedNodes(nodes: NodeStore): NodeStore {
   return overriding(nodes, {

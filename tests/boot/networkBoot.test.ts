@@ -82,7 +82,7 @@ describe.each(["direct", "relay"])("network boot of a real machine (QEMU, iPXE),
 
   afterAll(async () => {
     relay?.stop();
-    if (relay && relay.log().includes("FAILED")) process.stdout.write(`relay log:\n${relay.log()}\n`);
+    if (relay?.log().includes("FAILED")) process.stdout.write(`relay log:\n${relay.log()}\n`);
     await server?.stop();
     await repo?.close();
     if (scratch) rmSync(scratch, { recursive: true, force: true });

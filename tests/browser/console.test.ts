@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { createServer } from "node:http";
 import { join } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { simulateBoot } from "../../scripts/nodeSimulator";
@@ -168,6 +169,8 @@ describe("the operator console in a real browser", () => {
     await page.getByRole("heading", { name: "What the machine did" }).waitFor();
     await page.getByText("finish install FAIL").waitFor();
     await page.getByRole("button", { name: "installer" }).click();
+    // The log is fetched when its button is pressed: wait for it (its text says "Loading…" first).
+    await page.getByLabel("Log installer").getByText("No space left on device").waitFor();
     expect(await page.getByLabel("Log installer").textContent()).toContain("No space left on device");
     await accessible(page);
     await shoot(page, "workflow-failed-install");
@@ -288,6 +291,54 @@ describe("the operator console in a real browser", () => {
     await accessible(page);
     await shoot(page, "machine-power");
     await page.close();
+  });
+
+  it("adds a web hook (its secret shown once), sends it a test, lists its deliveries; a machine's page shows its events (issue 27)", async () => {
+    // A receiver on this machine: it answers every delivery 200.
+    const received: string[] = [];
+    const receiver = createServer((request, response) => {
+      let body = "";
+      request.on("data", (chunk) => (body += chunk));
+      request.on("end", () => {
+        received.push(body);
+        response.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/events`;
+      const page = await open("/console#/hooks");
+      await page.getByLabel("URL").fill(url);
+      await page.getByLabel("Events").fill("node.*");
+      await page.getByRole("button", { name: "Add" }).click();
+      const shown = await page.getByRole("status").filter({ hasText: "shown this once" }).textContent();
+      expect(shown).toMatch(/whsec_[A-Za-z0-9+/]{43}=/);
+      await page.getByRole("heading", { name: url }).waitFor();
+      await page.getByRole("button", { name: "Send a test" }).click();
+      await page
+        .getByRole("table", { name: `Deliveries to ${url}` })
+        .getByRole("cell", { name: "hook.test" })
+        .waitFor();
+      expect(JSON.parse(received[0])).toMatchObject({ type: "hook", action: "test" });
+      await accessible(page);
+      await shoot(page, "hooks");
+
+      // A machine made now: the hook receives node.added, and the machine's page lists it.
+      const node = await fetch(`${server.baseUrl}/api/1.1/nodes`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ name: "evented" }),
+      }).then((answer) => answer.json() as Promise<{ id: string }>);
+      await page.goto(`${server.baseUrl}/console#/machines/${node.id}`);
+      await page.getByRole("table", { name: "Events" }).getByRole("cell", { name: "node.added" }).waitFor();
+      await accessible(page);
+      for (let tries = 0; tries < 50 && !received.some((body) => body.includes('"added"')); tries++)
+        await new Promise((r) => setTimeout(r, 100));
+      expect(received.map((body) => JSON.parse(body).action)).toContain("added");
+      await page.close();
+    } finally {
+      receiver.close();
+    }
   });
 });
 

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { type Browser, chromium } from "playwright-core";
 import provisioningDocument from "../../lib/http/openapi/provisioning.generated.json";
 import tasksDocument from "../../lib/http/openapi/tasks.generated.json";
+import { operationsOf } from "../support/contract";
 import { type OfflineServer, startOffline } from "../support/offlineServer";
 
 jest.setTimeout(180_000);
@@ -12,7 +13,7 @@ const SCREENSHOTS = join(__dirname, "../../test-artifacts/docs");
 const CHROMIUM = "/usr/bin/chromium";
 
 const operationIds = (document: { paths: Record<string, Record<string, { operationId: string }>> }): string[] =>
-  Object.values(document.paths).flatMap((operations) => Object.values(operations).map((operation) => operation.operationId));
+  Object.values(document.paths).flatMap((operations) => operationsOf(operations).map(([, operation]) => operation.operationId));
 
 /**
  * Each docs page in a real browser (Debian's Chromium, driven by playwright-core) against the real

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import provisioningDocument from "../../lib/http/openapi/provisioning.generated.json";
 import tasksDocument from "../../lib/http/openapi/tasks.generated.json";
+import { operationsOf } from "../support/contract";
 import { bodies, DEMO_MAC, fill, HOSTILE, type Operation, PARAMETER_VALUES, type Schema, sample } from "../support/fuzzInputs";
 import { type OfflineServer, startOffline } from "../support/offlineServer";
 
@@ -39,7 +40,7 @@ const ECHOES_WHAT_WAS_PUT = /\/(templates|profiles)\/library(\/|\?|$)|\/files\/(
 function requestsFor(document: { paths: object; components: { schemas: object } }, prefix: string, seed: number): FuzzRequest[] {
   const schemas = document.components.schemas as Record<string, Schema>;
   const operations = Object.entries(document.paths as Record<string, Record<string, Operation>>).flatMap(([template, methods]) =>
-    Object.entries(methods).map(([method, operation]) => {
+    operationsOf(methods).map(([method, operation]) => {
       const ref = operation.requestBody?.content["application/json"].schema.$ref;
       return { template, method: method.toUpperCase(), schema: ref ? schemas[ref.split("/").pop()!] : undefined };
     }),

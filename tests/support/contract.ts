@@ -18,7 +18,8 @@ interface Operation {
 
 const SERVICES: { prefix: RegExp; document: Document; error: string }[] = [
   { prefix: /^\/todo\/api\/v1\.0(?=\/|$)/, document: tasksDocument, error: "TaskError" },
-  { prefix: /^\/api\/(1\.1|current|common)(?=\/|$)/, document: provisioningDocument, error: "RackhdError" },
+  // RackHD 2.0's hooks answer under /api/2.0 too (their paths' own servers).
+  { prefix: /^\/api\/(1\.1|current|common|2\.0)(?=\/|$)/, document: provisioningDocument, error: "RackhdError" },
 ];
 
 export interface ObservedAnswer {
@@ -112,3 +113,7 @@ export function checkAgainstContract(answer: ObservedAnswer): void {
   if (!type) fail(answer, `content type ${answer.contentType} is not declared (${Object.keys(response.content).join(", ")})`);
   checkBody(answer, document, response.content[type].schema.$ref.split("/").pop()!);
 }
+
+/** A path item's operations, by method: its other keys (a path's own `servers`) are none. */
+export const operationsOf = <T>(pathItem: Record<string, T>): [string, T][] =>
+  Object.entries(pathItem).filter(([key]) => ["get", "put", "post", "patch", "delete", "head", "options"].includes(key));

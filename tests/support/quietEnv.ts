@@ -2,7 +2,7 @@
 // without request log lines on stdout (tests that check logging switch them back on).
 for (const name of Object.keys(process.env)) {
   if (
-    /^(TASKS_|PROVISIONING_|AUTH_|PUBLIC_BASE_URL$|API_SERVER$|CORS_ORIGINS$|BODY_LIMIT_BYTES$|STORE$|DYNAMODB_|DEMO_NODES$|MEMORY_STORE_|LOG_REQUESTS$|LOG_LEVEL$|METRICS)/.test(
+    /^(TASKS_|PROVISIONING_|AUTH_|PUBLIC_BASE_URL$|API_SERVER$|CORS_ORIGINS$|BODY_LIMIT_BYTES$|STORE$|DYNAMODB_|DEMO_NODES$|MEMORY_STORE_|LOG_REQUESTS$|LOG_LEVEL$|METRICS|HOOK_)/.test(
       name,
     )
   ) {
@@ -11,5 +11,7 @@ for (const name of Object.keys(process.env)) {
 }
 process.env.LOG_REQUESTS = "off";
 process.env.METRICS = "off";
+// What the local stage gives (serverless.yml): hooks can be made. Tests of a deployment without a key unset it.
+process.env.HOOK_SIGNING_KEY = "local-stage-only-not-a-secret-hook-signing-key";
 // The local Node is 20; the deployed runtime is 22. The AWS SDK's reminder about that is noise here.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = "true";

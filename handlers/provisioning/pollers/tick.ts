@@ -1,31 +1,34 @@
 import type { Context } from "aws-lambda";
+import { runBackground } from "../../../lib/backgroundFunction";
 import { SCHEDULED } from "../../../lib/http/routes/scheduled";
-import { count, invocationOf, runAs } from "../../../lib/invocation";
+import { count } from "../../../lib/invocation";
 import { logLine } from "../../../lib/logger";
-import { writeMetrics } from "../../../lib/metrics";
 import { runDuePollers } from "../../../lib/provisioning/pollers/pollerService";
+import { markQuietRelays } from "../../../lib/provisioning/relays/siteService";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 
 /**
- * The scheduled function (SCHEDULED in lib/http/routes/scheduled.ts): every due poller runs once.
- * A failure is counted (PollerFailures) and thrown: Lambda retries the call twice, then puts it in
- * the dead-letter queue, which an alarm watches.
+ * The scheduled function (SCHEDULED in lib/http/routes/scheduled.ts): every due poller runs once,
+ * and relays gone quiet are marked lost (their `relay.lost` event). A failure is counted
+ * (PollerFailures) and thrown: Lambda retries the call twice, then puts it in the dead-letter
+ * queue, which an alarm watches.
  */
 export async function handler(_event?: unknown, context?: Context): Promise<{ ran: number }> {
-  const [entry] = SCHEDULED;
-  const invocation = invocationOf(entry.function, entry.data, context?.awsRequestId ? { awsRequestId: context.awsRequestId } : {});
-  try {
-    return await runAs(invocation, async () => {
-      const ran = await runDuePollers(await provisioningStores(), new Date());
+  return runBackground(
+    SCHEDULED[0],
+    context,
+    async () => {
+      const stores = await provisioningStores();
+      const now = new Date();
+      const ran = await runDuePollers(stores, now);
       count("PollersRun", ran);
-      logLine({ level: "info", msg: "pollers run", ran });
+      const lost = await markQuietRelays(stores, now);
+      logLine({ level: "info", msg: "pollers run", ran, relaysLost: lost });
       return { ran };
-    });
-  } catch (error) {
-    invocation.counts.set("PollerFailures", 1);
-    runAs(invocation, () => logLine({ level: "error", msg: "pollers failed", error: (error as Error).message }));
-    throw error;
-  } finally {
-    writeMetrics(invocation);
-  }
+    },
+    (error, invocation) => {
+      invocation.counts.set("PollerFailures", 1);
+      logLine({ level: "error", msg: "pollers failed", error: error.message });
+    },
+  );
 }

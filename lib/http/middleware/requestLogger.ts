@@ -39,6 +39,8 @@ export function requestLogger(): middy.MiddlewareObj<HttpEvent, HttpResult, Erro
     const durationMs = Math.round((performance.now() - (request.internal.startedAt ?? performance.now())) * 100) / 100;
     if (requestLinesOn() || unexpected || unavailable) {
       const http = event.requestContext?.http;
+      const counts = currentInvocation()?.counts;
+      const calls = counts?.get("DynamoCalls");
       logLine({
         level: unexpected ? "error" : unavailable ? "warn" : "info",
         msg: "request",
@@ -47,6 +49,10 @@ export function requestLogger(): middy.MiddlewareObj<HttpEvent, HttpResult, Erro
         path: event.rawPath,
         status,
         durationMs,
+        // What the request cost the table (STORE=dynamodb): calls, and the read and write units they consumed.
+        ...(calls !== undefined && {
+          dynamodb: { calls, readUnits: counts?.get("DynamoReadUnits") ?? 0, writeUnits: counts?.get("DynamoWriteUnits") ?? 0 },
+        }),
         ...(unexpected && { error: { name: unexpected.name, message: unexpected.message, stack: unexpected.stack } }),
         ...(unavailable && { unavailable: unavailable.cause }),
       });

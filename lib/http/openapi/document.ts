@@ -89,6 +89,8 @@ const TAG_TEXT: Record<string, string> = {
   files: "A file store: bytes by name, each file with a uuid (S3 beside DynamoDB; presigned URLs for large files)",
   sites: "This service's own, not RackHD's: sites, the credentials of their relays, and the relays' jobs",
   relay: "This service's own, not RackHD's: what a site's relay calls to take its jobs and report them",
+  hooks:
+    "RackHD 2.0's web hooks (also under /api/2.0): every event POSTed to each hook that wants it, signed per Standard Webhooks, retried for a day",
 };
 
 /** The schemas the document's operations name (path parameters are inlined, so theirs are not). */
@@ -223,6 +225,18 @@ const AUTH_SETTING: Record<Exclude<Endpoint["auth"], "none" | "relay" | "boot">,
   northbound: "PROVISIONING_AUTH is on",
 };
 
+/**
+ * The versions a route answers under when they are not the service's (RackHD 2.0's hooks also
+ * answer under /api/2.0): the path's own `servers`. Undefined for the service's usual ones.
+ */
+function versionsOf(service: ServiceInfo, entry: Endpoint): string[] | undefined {
+  const params = entry.request.params;
+  const version = params && (service.schemas[params.schemaName] as { properties?: { version?: { enum?: string[] } } }).properties?.version;
+  const versions = version?.enum;
+  if (!versions || versions.every((name) => service.servers.includes(`/api/${name}`))) return undefined;
+  return versions;
+}
+
 /** The OpenAPI 3.1 document of a service, from these registry entries. */
 export function openApiDocument(name: ServiceName, routes: readonly Endpoint[]): Record<string, unknown> {
   const service = SERVICES[name];
@@ -236,13 +250,19 @@ export function openApiDocument(name: ServiceName, routes: readonly Endpoint[]):
     if (path !== route) greedy[path] = route;
     paths[path] ??= {};
     paths[path][entry.method.toLowerCase()] = operation(service, entry);
+    const versions = versionsOf(service, entry);
+    if (versions) paths[path].servers = versions.map((version) => ({ url: `/api/${version}` }));
   }
   return {
     openapi: "3.1.0",
     info: { title: service.title, version: "1.0.0", description: service.description, license: { name: "MIT", identifier: "MIT" } },
     servers: service.servers.map((url) => ({ url })),
     tags: [
-      ...new Set(Object.values(paths).flatMap((operations) => Object.values(operations).flatMap((op) => (op as { tags: string[] }).tags))),
+      ...new Set(
+        Object.values(paths).flatMap((operations) =>
+          Object.entries(operations).flatMap(([key, op]) => (key === "servers" ? [] : (op as { tags: string[] }).tags)),
+        ),
+      ),
     ].map((tag) => ({ name: tag, description: TAG_TEXT[tag] ?? tag })),
     paths,
     ...(Object.keys(greedy).length > 0 && { "x-greedy-paths": greedy }),

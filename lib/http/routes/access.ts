@@ -1,11 +1,12 @@
-import { combine, type DataAccess } from "../../dataAccess";
+import { combine, type DataAccess, withEvents } from "../../dataAccess";
 import type { Endpoint } from "./endpoint";
 
 /**
  * What a function may do with the data: what its entry declares, and what its entry's other
  * fields imply (an `Idempotency-Key` is kept in the idempotency store; a relay's credential, which
  * a relay route or a boot route a relay forwarded checks, records when the relay was last seen; a
- * node named by `{identifier}` is found by its id, a MAC, or the address it booted from, a lookup).
+ * node named by `{identifier}` is found by its id, a MAC, or the address it booted from, a lookup;
+ * a write of a node, a workflow, a relay job or a hook records its events).
  */
 export function accessOf(entry: Pick<Endpoint, "data" | "idempotent" | "auth" | "path">): DataAccess {
   const implied: DataAccess = {
@@ -15,5 +16,5 @@ export function accessOf(entry: Pick<Endpoint, "data" | "idempotent" | "auth" | 
     ],
   };
   const named: DataAccess = entry.path.includes("{identifier}") ? { read: ["lookups", "nodes"] } : {};
-  return combine(combine(entry.data, implied), named);
+  return withEvents(combine(combine(entry.data, implied), named));
 }

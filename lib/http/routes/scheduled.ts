@@ -19,6 +19,6 @@ export const SCHEDULED = [
     handler: "handlers/provisioning/pollers/tick",
     data: POLLING,
     rate: "rate(1 minute)",
-    summary: "Runs every poller that is due (RackHD's poller scheduler), once a minute",
+    summary: "Runs every poller that is due (RackHD's poller scheduler) and marks relays gone quiet as lost, once a minute",
   },
 ] as const satisfies readonly ScheduledFunction[];

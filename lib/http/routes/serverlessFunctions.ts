@@ -1,11 +1,37 @@
 import { createHash } from "node:crypto";
-import { type DataAccess, touchesData } from "../../dataAccess";
+import { type DataAccess, touchesData, withEvents } from "../../dataAccess";
 import { accessOf } from "./access";
 import { type CatchAll, type Endpoint, methodsOf } from "./endpoint";
 import { CATCH_ALL, ROUTES } from "./index";
 import { SCHEDULED, type ScheduledFunction } from "./scheduled";
+import { TRIGGER_NEEDS, TRIGGERED, type TriggeredFunction } from "./triggered";
 
-type HttpApiEvent = { httpApi: { method: string; path: string } | "*" } | { schedule: string };
+/** The table's stream, new event items only (not the sequence heads): what publishEvents reads. */
+const EVENT_STREAM = {
+  stream: {
+    type: "dynamodb",
+    arn: { "Fn::GetAtt": ["DataTable", "StreamArn"] },
+    startingPosition: "TRIM_HORIZON",
+    batchSize: 100,
+    maximumRetryAttempts: 10,
+    bisectBatchOnFunctionError: true,
+    destinations: { onFailure: { type: "sqs", arn: { "Fn::GetAtt": ["EventDeadLetters", "Arn"] } } },
+    filterPatterns: [
+      { eventName: ["INSERT"], dynamodb: { Keys: { pk: { S: [{ prefix: "EVENT#" }] }, sk: { S: [{ "anything-but": ["head"] }] } } } },
+    ],
+  },
+} as const;
+
+/** The delivery queue, ten messages a batch, each failed one alone coming back. */
+const DELIVERY_QUEUE = {
+  sqs: { arn: { "Fn::GetAtt": ["DeliveryQueue", "Arn"] }, batchSize: 10, functionResponseType: "ReportBatchItemFailures" },
+} as const;
+
+type HttpApiEvent =
+  | { httpApi: { method: string; path: string } | "*" }
+  | { schedule: string }
+  | typeof EVENT_STREAM
+  | typeof DELIVERY_QUEUE;
 export type Store = "memory" | "dynamodb";
 
 export interface ServerlessFunction {
@@ -18,6 +44,9 @@ export interface ServerlessFunction {
   dependsOn: ["FunctionsLogGroup"];
   /** A scheduled function's failed runs, after Lambda's two retries (deploy/resources.observability.yml). */
   onError?: { "Fn::GetAtt": ["PollerDeadLetters", "Arn"] };
+  /** A triggered function's own: the bus and queue it names, and its time-out. */
+  environment?: Record<string, unknown>;
+  timeout?: number;
 }
 
 /** What a function's role must allow: its data access, and the user list if it may ask for Basic credentials. */
@@ -26,6 +55,12 @@ export interface Needs {
   basicAuth: boolean;
   /** Sends its failed runs to the dead-letter queue (the scheduled functions). */
   deadLetters?: true;
+  /** Reads the table's stream (and sends the batches it gives up on to their dead-letter queue). */
+  eventStream?: true;
+  /** Puts events on the event bus. */
+  eventBus?: true;
+  /** Sends to the delivery queue, or consumes it (and sends again: a retry is a new message). */
+  deliveryQueue?: "send" | "consume";
 }
 
 const ASKS_FOR_CREDENTIALS: ReadonlySet<string> = new Set(["tasksList", "tasks", "northbound"]);
@@ -36,9 +71,18 @@ interface FunctionNeeds {
   handler: string;
   events: HttpApiEvent[];
   needs: Needs;
+  timeout?: number;
 }
 
-export function allFunctions(routes: readonly Endpoint[], catchAll: CatchAll, scheduled: readonly ScheduledFunction[]): FunctionNeeds[] {
+/** The triggered functions a store's stack has: DynamoDB's stream and queue (memory has neither). */
+export const triggeredFor = (store: Store): readonly TriggeredFunction[] => (store === "dynamodb" ? TRIGGERED : []);
+
+export function allFunctions(
+  routes: readonly Endpoint[],
+  catchAll: CatchAll,
+  scheduled: readonly ScheduledFunction[],
+  triggered: readonly TriggeredFunction[] = [],
+): FunctionNeeds[] {
   return [
     ...routes.map((route) => ({
       name: route.function,
@@ -56,19 +100,29 @@ export function allFunctions(routes: readonly Endpoint[], catchAll: CatchAll, sc
       name: entry.function,
       handler: entry.handler,
       events: [{ schedule: entry.rate }],
-      needs: { access: entry.data, basicAuth: false, deadLetters: true as const },
+      needs: { access: withEvents(entry.data), basicAuth: false, deadLetters: true as const },
+    })),
+    ...triggered.map((entry) => ({
+      name: entry.function,
+      handler: entry.handler,
+      events: [entry.trigger === "eventStream" ? EVENT_STREAM : DELIVERY_QUEUE],
+      needs: { access: withEvents(entry.data), basicAuth: false, ...TRIGGER_NEEDS[entry.trigger] },
+      timeout: entry.timeout,
     })),
   ];
 }
 
 /** In words, for the role's description: "reads nodes; writes workflows; file bytes: read; the user list". */
-export const describe = ({ access, basicAuth, deadLetters }: Needs): string =>
+export const describe = ({ access, basicAuth, deadLetters, eventStream, eventBus, deliveryQueue }: Needs): string =>
   [
     access.read && `reads ${access.read.join(", ")}`,
     access.write && `writes ${access.write.join(", ")}`,
     access.fileBytes && `file bytes: ${access.fileBytes}`,
     basicAuth && "the user list",
     deadLetters && "the dead-letter queue",
+    eventStream && "the table's stream",
+    eventBus && "the event bus",
+    deliveryQueue && `the delivery queue: ${deliveryQueue}`,
   ]
     .filter(Boolean)
     .join("; ") || "logs only";
@@ -80,7 +134,7 @@ export const describe = ({ access, basicAuth, deadLetters }: Needs): string =>
  */
 export function roleOf(store: Store, needs: Needs): string {
   if (store === "memory") return "ApiFunctionRole";
-  if (!touchesData(needs.access) && !needs.basicAuth && !needs.deadLetters) return "NoDataRole";
+  if (!touchesData(needs.access) && !needs.basicAuth && !needs.deadLetters && !needs.deliveryQueue) return "NoDataRole";
   return `DataRole${createHash("sha256").update(describe(needs)).digest("hex").slice(0, 10)}`;
 }
 
@@ -95,9 +149,10 @@ export function serverlessFunctions(
   routes: readonly Endpoint[] = ROUTES,
   catchAll: CatchAll = CATCH_ALL,
   scheduled: readonly ScheduledFunction[] = SCHEDULED,
+  triggered: readonly TriggeredFunction[] = triggeredFor(store),
 ): Record<string, ServerlessFunction> {
   return Object.fromEntries(
-    allFunctions(routes, catchAll, scheduled).map((fn) => [
+    allFunctions(routes, catchAll, scheduled, triggered).map((fn) => [
       fn.name,
       {
         handler: `${fn.handler}.handler`,
@@ -106,6 +161,13 @@ export function serverlessFunctions(
         disableLogs: true,
         dependsOn: ["FunctionsLogGroup"],
         ...(fn.needs.deadLetters && { onError: { "Fn::GetAtt": ["PollerDeadLetters", "Arn"] } }),
+        ...(fn.timeout !== undefined && { timeout: fn.timeout }),
+        ...(fn.needs.deliveryQueue && {
+          environment: {
+            DELIVERY_QUEUE_URL: { Ref: "DeliveryQueue" },
+            ...(fn.needs.eventBus && { EVENT_BUS: { Ref: "EventBus" } }),
+          },
+        }),
       },
     ]),
   );

@@ -23,10 +23,12 @@ export interface RelayCredential {
   /** When a relay last presented it, with what it said it was (kept about once a minute). */
   lastSeenAt?: string;
   relayVersion?: string;
+  /** When the service found it quiet (not heard from for ONLINE_WITHIN_MS): its `relay.lost` event. */
+  lostAt?: string;
 }
 
 /** What is answered about a credential: never its hash. */
-export type RelayCredentialView = Omit<RelayCredential, "secretSha256"> & { online: boolean };
+export type RelayCredentialView = Omit<RelayCredential, "secretSha256" | "lostAt"> & { online: boolean };
 
 /** A relay heard from within this long is online. */
 export const ONLINE_WITHIN_MS = 60_000;
@@ -43,7 +45,7 @@ export function parseRelayToken(token: string): { credentialId: string; secret: 
 }
 
 export function viewCredential(credential: RelayCredential, now: Date): RelayCredentialView {
-  const { secretSha256: _hidden, ...shown } = credential;
+  const { secretSha256: _hidden, lostAt: _lost, ...shown } = credential;
   const online = credential.lastSeenAt !== undefined && now.getTime() - Date.parse(credential.lastSeenAt) < ONLINE_WITHIN_MS;
   return { ...shown, online };
 }
@@ -52,4 +54,11 @@ export function viewCredential(credential: RelayCredential, now: Date): RelayCre
 export interface RelayIdentity {
   id: string;
   site: string;
+}
+
+/** Whether the relay was offline before this sighting: never seen, found quiet since, or silent past the online window. */
+export function wasOffline(credential: RelayCredential, now: Date): boolean {
+  if (credential.lastSeenAt === undefined) return true;
+  if (credential.lostAt !== undefined && credential.lostAt >= credential.lastSeenAt) return true;
+  return now.getTime() - Date.parse(credential.lastSeenAt) >= ONLINE_WITHIN_MS;
 }

@@ -4,6 +4,7 @@ import type { ProvisioningStores } from "../ports";
 import { fitsKey } from "../recordSize";
 import {
   newRelayToken,
+  ONLINE_WITHIN_MS,
   parseRelayToken,
   type RelayCredential,
   type RelayCredentialView,
@@ -110,4 +111,25 @@ export async function authenticateRelay(
       ...(version && { relayVersion: version }),
     }))) ?? credential
   );
+}
+
+/**
+ * Marks each relay not heard from for ONLINE_WITHIN_MS as lost, once (its `relay.lost` event);
+ * answers how many. The scheduled function runs it every minute; a relay heard from again is
+ * connected again (`relay.connected`, when its credential's last sighting is written).
+ */
+export async function markQuietRelays(stores: Pick<ProvisioningStores, "relayCredentials">, now: Date): Promise<number> {
+  const quiet = (await stores.relayCredentials.list()).filter(
+    (credential) =>
+      credential.lastSeenAt !== undefined &&
+      now.getTime() - Date.parse(credential.lastSeenAt) >= ONLINE_WITHIN_MS &&
+      !(credential.lostAt !== undefined && credential.lostAt >= credential.lastSeenAt),
+  );
+  const stamp = now.toISOString();
+  for (const credential of quiet) {
+    await stores.relayCredentials.update(credential.id, (current) =>
+      current.lastSeenAt === credential.lastSeenAt && current.lostAt === credential.lostAt ? { ...current, lostAt: stamp } : current,
+    );
+  }
+  return quiet.length;
 }

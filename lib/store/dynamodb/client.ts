@@ -2,6 +2,7 @@ import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { Settings } from "../../config/settings";
 import { processSingleton } from "../processSingleton";
+import { meterCapacity } from "./capacity";
 import { answerUnavailableAs503 } from "./unavailable";
 
 /** How long the SDK may spend on one call, all attempts included, within the function's time-out. */
@@ -55,6 +56,8 @@ export function documentClient(config: Pick<Settings, "dynamodbEndpoint" | "func
       ...(local && !process.env.AWS_ACCESS_KEY_ID && { credentials: { accessKeyId: "local", secretAccessKey: "local" } }),
     });
     answerUnavailableAs503(client);
-    return DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+    const documents = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
+    meterCapacity(documents);
+    return documents;
   });
 }

@@ -25,6 +25,9 @@ export const LEADING_KEYS: Readonly<Record<StoreName, readonly string[]>> = {
   relayJobs: ["RELAYJOB"],
   instances: ["INSTANCE"],
   installReports: ["INSTALLREPORT"],
+  hooks: ["HOOK"],
+  deliveries: ["HOOKDELIVERY#*"],
+  events: ["EVENT#*"],
   tasks: ["TASK", "TASKS"],
   idempotency: ["IDEMPOTENCY"],
 };

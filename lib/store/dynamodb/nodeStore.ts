@@ -4,6 +4,7 @@ import { OBJECT_ID } from "../../provisioning/ids";
 import type { Node } from "../../provisioning/nodes/node";
 import type { NodeStore } from "../../provisioning/nodes/nodeStore";
 import { queryAll, rethrowItemTooLarge, transactionReasons } from "./conditions";
+import type { Journal } from "./versionedDocuments";
 import { type TransactItem, VersionedDocuments } from "./versionedDocuments";
 
 /**
@@ -30,9 +31,14 @@ export class DynamoNodeStore implements NodeStore {
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly table: string,
+    journal?: Journal<Node>,
   ) {
-    this.documents = new VersionedDocuments<Node>(client, table, "NODE", (node) =>
-      node.sku ? { gsi1pk: skuIndex(node.sku), gsi1sk: `${node.createdAt}#${node.id}` } : undefined,
+    this.documents = new VersionedDocuments<Node>(
+      client,
+      table,
+      "NODE",
+      (node) => (node.sku ? { gsi1pk: skuIndex(node.sku), gsi1sk: `${node.createdAt}#${node.id}` } : undefined),
+      journal,
     );
   }
 
@@ -54,7 +60,7 @@ export class DynamoNodeStore implements NodeStore {
 
   async create(node: Node): Promise<Node> {
     try {
-      await this.documents.transact([
+      await this.documents.transactNew(node, [
         this.documents.putNew(node.id, node),
         ...node.identifiers.map((identifier) => this.claim(identifier, node.id)),
         ...node.tags.map((tag) => this.tagItem(tag, node.id)),

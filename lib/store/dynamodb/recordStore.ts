@@ -2,19 +2,19 @@ import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { ConflictError } from "../../errors";
 import type { RecordStore } from "../../provisioning/recordStore";
 import { rethrowItemTooLarge, transactionReasons } from "./conditions";
-import { VersionedDocuments } from "./versionedDocuments";
+import { type Journal, VersionedDocuments } from "./versionedDocuments";
 
 /** Records of one kind as versioned documents under their own partition (`SKU / <id>`, `TAG / <name>`). */
 export class DynamoRecordStore<T extends { id: string; createdAt: string }> implements RecordStore<T> {
   private readonly documents: VersionedDocuments<T>;
 
-  constructor(client: DynamoDBDocumentClient, table: string, partition: string) {
-    this.documents = new VersionedDocuments<T>(client, table, partition);
+  constructor(client: DynamoDBDocumentClient, table: string, partition: string, journal?: Journal<T>) {
+    this.documents = new VersionedDocuments<T>(client, table, partition, undefined, journal);
   }
 
   async create(record: T): Promise<T> {
     try {
-      await this.documents.transact([this.documents.putNew(record.id, record)]);
+      await this.documents.transactNew(record, [this.documents.putNew(record.id, record)]);
       return record;
     } catch (error) {
       if ((error as Error).name === "ConditionalCheckFailedException" || transactionReasons(error)?.[0] === "ConditionalCheckFailed") {

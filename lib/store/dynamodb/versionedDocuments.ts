@@ -1,5 +1,8 @@
 import { type DynamoDBDocumentClient, GetCommand } from "@aws-sdk/lib-dynamodb";
+import type { ChangeEvents } from "../../provisioning/events/eventLog";
+import { eventsCommitted } from "../eventFeed";
 import { BATCH_GET_LIMIT, batchGetAll, queryAll, RETRY, rethrowItemTooLarge, retry, transactionReasons } from "./conditions";
+import type { DynamoEventLog } from "./eventLog";
 import { GSI1 } from "./table";
 import { type TransactItem, writeTogether } from "./writeTogether";
 
@@ -17,6 +20,12 @@ interface DocumentItem {
 }
 
 const ATTEMPTS = 12;
+
+/** How a kind of record's changes make events, and where they are written (in the change's transaction). */
+export interface Journal<T> {
+  changeEvents: ChangeEvents<T>;
+  log: DynamoEventLog;
+}
 
 /**
  * Records kept as JSON documents under one partition key (`<partition> / <id>`), each with a
@@ -37,6 +46,8 @@ export class VersionedDocuments<T extends { createdAt: string }> {
     private readonly partition: string,
     /** The record's place in GSI1, for records listed by a second key (none: not in the index). */
     private readonly indexKey?: (doc: T) => { gsi1pk: string; gsi1sk: string } | undefined,
+    /** For records whose changes make events: the rule, and the log they are written to in the change's transaction. */
+    private readonly journal?: Journal<T>,
   ) {}
 
   async read(id: string): Promise<{ doc: T; version: number } | undefined> {
@@ -125,9 +136,11 @@ export class VersionedDocuments<T extends { createdAt: string }> {
       if (!current) return undefined;
       const next = change(current.doc);
       if (next === current.doc) return current.doc;
+      const recorded = await this.eventsOf(current.doc, next);
       try {
-        await this.transact([this.putOver(id, next, current.version), ...sideItems(current.doc, next)]);
+        await this.transact([this.putOver(id, next, current.version), ...sideItems(current.doc, next), ...recorded.items]);
         this.versions.set(next, current.version + 1);
+        eventsCommitted(recorded.events);
         return next;
       } catch (error) {
         const reasons = transactionReasons(error);
@@ -146,6 +159,7 @@ export class VersionedDocuments<T extends { createdAt: string }> {
     return retry(ATTEMPTS, async (attempt) => {
       const current = (attempt === 0 && this.asRead(known)) || (await this.read(id));
       if (!current) return undefined;
+      const recorded = await this.eventsOf(current.doc, undefined);
       try {
         await this.transact([
           {
@@ -157,7 +171,9 @@ export class VersionedDocuments<T extends { createdAt: string }> {
             },
           },
           ...sideItems(current.doc),
+          ...recorded.items,
         ]);
+        eventsCommitted(recorded.events);
         return current.doc;
       } catch (error) {
         if (!transactionReasons(error)) throw error;
@@ -169,6 +185,37 @@ export class VersionedDocuments<T extends { createdAt: string }> {
   /** Writes the items together (see writeTogether). */
   transact(items: TransactItem[]): Promise<void> {
     return writeTogether(this.client, this.table, items);
+  }
+
+  /**
+   * Writes a new record (`items`, its putNew among them) with the events it makes. Only the
+   * events' sequence can be taken meanwhile (another change of the same node): then they are
+   * numbered again and the write tried again; any other cancellation is the caller's to read
+   * (its items' reasons come first, in its order).
+   */
+  async transactNew(doc: T, items: TransactItem[]): Promise<void> {
+    return retry(ATTEMPTS, async () => {
+      const recorded = await this.eventsOf(undefined, doc);
+      try {
+        await this.transact([...items, ...recorded.items]);
+      } catch (error) {
+        const reasons = transactionReasons(error);
+        const onlyEvents =
+          reasons !== undefined &&
+          recorded.items.length > 0 &&
+          reasons.slice(0, items.length).every((reason) => reason === "None") &&
+          reasons.slice(items.length, items.length + recorded.items.length).some((reason) => reason === "ConditionalCheckFailed");
+        if (onlyEvents) return RETRY;
+        throw error;
+      }
+      eventsCommitted(recorded.events);
+    });
+  }
+
+  /** The items that record the change's events, and the events; none for records that make none. */
+  private async eventsOf(before: T | undefined, after: T | undefined) {
+    const drafts = this.journal?.changeEvents(before, after) ?? [];
+    return drafts.length === 0 ? { items: [], events: [] } : this.journal!.log.itemsFor(drafts, new Date());
   }
 
   private item(id: string, doc: T, version: number): DocumentItem {

@@ -3,6 +3,7 @@ import { ConflictError } from "../../errors";
 import { ACTIVE_CONFLICT, isActive, type Workflow } from "../../provisioning/workflows/workflow";
 import type { WorkflowStore } from "../../provisioning/workflows/workflowStore";
 import { rethrowItemTooLarge, transactionReasons } from "./conditions";
+import type { Journal } from "./versionedDocuments";
 import { type TransactItem, VersionedDocuments } from "./versionedDocuments";
 
 /**
@@ -24,11 +25,15 @@ export class DynamoWorkflowStore implements WorkflowStore {
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly table: string,
+    journal?: Journal<Workflow>,
   ) {
-    this.documents = new VersionedDocuments<Workflow>(client, table, "WF", (workflow) => ({
-      gsi1pk: `NODEWF#${workflow.node}`,
-      gsi1sk: `${workflow.createdAt}#${workflow.instanceId}`,
-    }));
+    this.documents = new VersionedDocuments<Workflow>(
+      client,
+      table,
+      "WF",
+      (workflow) => ({ gsi1pk: `NODEWF#${workflow.node}`, gsi1sk: `${workflow.createdAt}#${workflow.instanceId}` }),
+      journal,
+    );
   }
 
   async create(workflow: Workflow): Promise<Workflow> {
@@ -37,7 +42,7 @@ export class DynamoWorkflowStore implements WorkflowStore {
       ? [{ Put: { TableName: this.table, Item: { pk: ACTIVE, sk: node, instanceId }, ConditionExpression: "attribute_not_exists(pk)" } }]
       : [];
     try {
-      await this.documents.transact([
+      await this.documents.transactNew(workflow, [
         ...active,
         this.documents.putNew(instanceId, workflow),
         { Put: { TableName: this.table, Item: { pk: RECORD, sk: workflow.id, instanceId } } },

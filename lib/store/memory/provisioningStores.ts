@@ -1,20 +1,30 @@
+import { JOURNALED } from "../../provisioning/events/journal";
+import type { Hook } from "../../provisioning/hooks/hook";
 import type { ProvisioningStores } from "../../provisioning/ports";
+import type { RelayJob } from "../../provisioning/relays/job";
+import type { RelayCredential } from "../../provisioning/relays/site";
 import { INSTALL_LOGS_PREFIX, prefixedBlobs } from "../prefixedBlobs";
 import type { BudgetLimits } from "./budget";
 import { MemoryCatalogStore } from "./catalogStore";
 import { MemoryDefinitionStore } from "./definitionStore";
+import { MemoryDeliveryLog } from "./deliveryLog";
+import { journaledMemory, MemoryEventLog } from "./eventLog";
 import { MemoryFileBlobs } from "./fileBlobs";
 import { MemoryLookupStore } from "./lookupStore";
 import { MemoryNodeStore } from "./nodeStore";
 import { MemoryRecordStore } from "./recordStore";
 import { MemoryWorkflowStore } from "./workflowStore";
 
-/** Every provisioning port in this container's memory, each bounded by `limits`. */
+/**
+ * Every provisioning port in this container's memory, each bounded by `limits`; the stores whose
+ * changes make events record them as they write (lib/provisioning/events/journal.ts).
+ */
 export function memoryProvisioningStores(limits: BudgetLimits, loopbackUploads = false): ProvisioningStores {
   const fileBlobs = new MemoryFileBlobs(limits, loopbackUploads);
+  const events = new MemoryEventLog();
   return {
-    nodes: new MemoryNodeStore(limits),
-    workflows: new MemoryWorkflowStore(limits),
+    nodes: journaledMemory(new MemoryNodeStore(limits), JOURNALED.nodes, events),
+    workflows: journaledMemory(new MemoryWorkflowStore(limits), JOURNALED.workflows, events),
     lookups: new MemoryLookupStore(limits),
     definitions: new MemoryDefinitionStore(limits),
     catalogs: new MemoryCatalogStore(limits),
@@ -28,8 +38,15 @@ export function memoryProvisioningStores(limits: BudgetLimits, loopbackUploads =
     files: new MemoryRecordStore(limits, "file"),
     fileIds: new MemoryRecordStore(limits, "file id"),
     sites: new MemoryRecordStore(limits, "site"),
-    relayCredentials: new MemoryRecordStore(limits, "relay credential"),
-    relayJobs: new MemoryRecordStore(limits, "relay job"),
+    relayCredentials: journaledMemory(
+      new MemoryRecordStore<RelayCredential>(limits, "relay credential"),
+      JOURNALED.relayCredentials,
+      events,
+    ),
+    relayJobs: journaledMemory(new MemoryRecordStore<RelayJob>(limits, "relay job"), JOURNALED.relayJobs, events),
+    hooks: journaledMemory(new MemoryRecordStore<Hook>(limits, "hook"), JOURNALED.hooks, events),
+    deliveries: new MemoryDeliveryLog(),
+    events,
     instances: new MemoryRecordStore(limits, "instance"),
     installReports: new MemoryRecordStore(limits, "install report"),
     logBlobs: prefixedBlobs(fileBlobs, INSTALL_LOGS_PREFIX),

@@ -7,7 +7,7 @@ const ROOT = join(__dirname, "../../..");
 const STORE = join(ROOT, "lib/store/dynamodb");
 
 /** Upper-case string literals of the DynamoDB adapters that are not partition keys. */
-const NOT_PARTITIONS = new Set(["HASH", "RANGE", "ALL_NEW", "UPDATED_NEW", "PAY_PER_REQUEST", "KEYS_ONLY", "LAST", "TOTAL"]);
+const NOT_PARTITIONS = new Set(["HASH", "RANGE", "ALL_NEW", "UPDATED_NEW", "PAY_PER_REQUEST", "KEYS_ONLY", "LAST", "TOTAL", "INSERT"]);
 
 /** Every partition key, and every GSI1 key prefix (`NODEWF#` as `NODEWF#*`), in a source text. */
 function partitionsIn(source: string): Set<string> {
@@ -28,12 +28,17 @@ const ADAPTERS: Partial<Record<StoreName, string>> = {
   catalogs: "catalogStore.ts",
   tasks: "taskStore.ts",
   idempotency: "idempotencyStore.ts",
+  events: "eventLog.ts",
+  deliveries: "deliveryLog.ts",
 };
 
 /** The stores kept by the generic record store, with their partition (provisioningStores.ts). */
 const recordStores = (): Map<string, string> =>
   new Map(
-    [...read("provisioningStores.ts").matchAll(/(\w+): new DynamoRecordStore\(client, table, "([A-Z]+)"\)/g)].map((m) => [m[1], m[2]]),
+    [...read("provisioningStores.ts").matchAll(/(\w+): new DynamoRecordStore(?:<\w+>)?\(client, table, "([A-Z]+)"/g)].map((m) => [
+      m[1],
+      m[2],
+    ]),
   );
 
 describe("the table's keys by store, from which each function's IAM policy is made (least privilege)", () => {

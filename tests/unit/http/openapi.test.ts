@@ -12,7 +12,10 @@ const DOCUMENTS = [
 const documented = (): string[] =>
   DOCUMENTS.flatMap(({ document, prefix }) =>
     Object.entries(document.paths as Record<string, Record<string, unknown>>).flatMap(([path, operations]) =>
-      Object.keys(operations).map((method) => `${method.toUpperCase()} ${prefix}${path}`),
+      // A path's own `servers` (RackHD 2.0's hooks) is no operation.
+      Object.keys(operations)
+        .filter((key) => key !== "servers")
+        .map((method) => `${method.toUpperCase()} ${prefix}${path}`),
     ),
   );
 

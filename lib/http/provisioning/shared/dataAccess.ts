@@ -11,8 +11,11 @@ export const WORKFLOW_PROGRESS: DataAccess = {
   write: ["nodes", "pollers", "relayJobs", "workflows"],
 };
 
-/** What running a poller that is due needs: its node, its samples, a job for the site's relay. */
-export const POLLING: DataAccess = { read: ["nodes"], write: ["pollers", "pollerSamples", "relayJobs"] };
+/**
+ * What the scheduled minute needs: running each poller that is due (its node, its samples, a job
+ * for the site's relay), and marking relays gone quiet (their credentials' `lostAt`).
+ */
+export const POLLING: DataAccess = { read: ["nodes"], write: ["pollers", "pollerSamples", "relayCredentials", "relayJobs"] };
 
 /** A route that moves workflows on, and needs `more` besides. */
 export const withProgress = (more: DataAccess = {}): DataAccess => combine(WORKFLOW_PROGRESS, more);

@@ -9,6 +9,7 @@ import {
   getSite,
   listRelayCredentials,
   listSites,
+  markQuietRelays,
 } from "../../../../lib/provisioning/relays/siteService";
 import { aNode, later, memoryStores, T0 } from "./setUp";
 
@@ -95,5 +96,20 @@ describe("siteService", () => {
     expect(await deleteSite(stores, site.id)).toEqual(site);
     await expect(getSite(stores, site.id)).rejects.toMatchObject({ kind: "not-found" });
     await expect(deleteRelayCredential(stores, site.id, "x".repeat(2_000), T0)).rejects.toMatchObject({ kind: "not-found" });
+  });
+
+  it("marks a relay gone quiet as lost once (relay.lost), and connected again when it is heard from (relay.connected)", async () => {
+    const stores = memoryStores();
+    const site = await createSite(stores, { name: "lab" }, T0);
+    const { token, id } = await createRelayCredential(stores, site.id, { name: "relay-a" }, T0);
+    await createRelayCredential(stores, site.id, { name: "never-seen" }, T0);
+    await authenticateRelay(stores, `Bearer ${token}`, "1.0", T0);
+    expect(await markQuietRelays(stores, later(ONLINE_WITHIN_MS - 1))).toBe(0);
+    expect(await markQuietRelays(stores, later(ONLINE_WITHIN_MS))).toBe(1);
+    expect(await markQuietRelays(stores, later(ONLINE_WITHIN_MS + 60_000))).toBe(0);
+    await authenticateRelay(stores, `Bearer ${token}`, "1.0", later(3 * ONLINE_WITHIN_MS));
+    const events = await stores.events.list(`relay:${id}`);
+    expect(events.map((event) => `${event.type}.${event.action}`)).toEqual(["relay.connected", "relay.lost", "relay.connected"]);
+    expect((await listRelayCredentials(stores, site.id, later(3 * ONLINE_WITHIN_MS)))[0]).not.toHaveProperty("lostAt");
   });
 });

@@ -1,0 +1,12 @@
+/**
+ * BENCHMARKS.md's sections written by their own benches (`bench:relay`, `bench:events`,
+ * `bench:fleet`), each from its saved results: a section is replaced where it stands, or added
+ * at the end, so that `npm run bench` and each bench alone leave the same file.
+ */
+export function withSection(report: string, heading: string, section: string[]): string {
+  if (section.length === 0) return report;
+  const start = report.indexOf(`\n${heading}`);
+  if (start < 0) return `${report.trimEnd()}\n\n${section.join("\n")}`;
+  const rest = report.indexOf("\n## ", start + 3);
+  return `${report.slice(0, start + 1)}${section.join("\n")}${rest < 0 ? "" : `\n${report.slice(rest + 1)}`}`.trimEnd() + "\n";
+}

@@ -1,0 +1,53 @@
+import { NotFoundError } from "../../errors";
+import { OBJECT_ID } from "../ids";
+import { findNode } from "../nodes/findNode";
+import type { ProvisioningStores } from "../ports";
+import { fitsKey } from "../recordSize";
+import { NO_NODE } from "../workflows/workflow";
+import { envelope, subjectOf } from "./event";
+import { EVENT_PAGE_LIMIT } from "./eventLog";
+
+export interface EventPage {
+  /** The events after this sequence (0: from the first). */
+  after?: number;
+  limit?: number;
+}
+
+type Stores = Pick<ProvisioningStores, "events" | "nodes" | "lookups" | "workflows">;
+
+/** The page asked for, a page's worth at most. */
+const limitOf = (page: EventPage): number => Math.min(page.limit ?? EVENT_PAGE_LIMIT, EVENT_PAGE_LIMIT);
+
+/**
+ * A node's events, in order. A node id answers even after the node is gone (its `node.removed`
+ * is the last); a MAC or boot address names a node that exists.
+ */
+export async function nodeEvents(stores: Stores, identifier: string, page: EventPage): Promise<Record<string, unknown>[]> {
+  const limit = limitOf(page);
+  if (OBJECT_ID.test(identifier)) {
+    const events = await stores.events.list(identifier, { after: page.after ?? 0, limit });
+    if (events.length > 0 || (page.after ?? 0) > 0) return events.map(envelope);
+  }
+  const node = await findNode(stores as ProvisioningStores, identifier);
+  return (await stores.events.list(node.id, { after: page.after ?? 0, limit })).map(envelope);
+}
+
+/** A workflow's events, in order: its node's events about it (or its own, for a graph run with no node). */
+export async function workflowEvents(stores: Stores, id: string, page: EventPage): Promise<Record<string, unknown>[]> {
+  const workflow = fitsKey(id) ? await stores.workflows.get(id) : undefined;
+  if (!workflow) throw new NotFoundError(`Could not find workflow with identifier ${id}`);
+  // Numbered as its graph events are: under its node, or under the graph when it has none.
+  const subject = subjectOf({ nodeId: workflow.node === NO_NODE ? null : workflow.node, type: "graph", typeId: workflow.instanceId });
+  const limit = limitOf(page);
+  const mine: Record<string, unknown>[] = [];
+  let after = page.after ?? 0;
+  // A node's events are numbered together: read pages of them until this workflow's fill one (bounded).
+  for (let pages = 0; pages < 10 && mine.length < limit; pages++) {
+    const events = await stores.events.list(subject, { after, limit: EVENT_PAGE_LIMIT });
+    for (const event of events)
+      if (event.typeId === workflow.instanceId || event.data.graphId === workflow.instanceId) mine.push(envelope(event));
+    if (events.length < EVENT_PAGE_LIMIT) break;
+    after = events.at(-1)!.sequence;
+  }
+  return mine.slice(0, limit);
+}

@@ -1,0 +1,27 @@
+import type { Hook } from "../hooks/hook";
+import type { Node } from "../nodes/node";
+import type { RelayJob } from "../relays/job";
+import type { RelayCredential } from "../relays/site";
+import type { Workflow } from "../workflows/workflow";
+import {
+  hookChangeEvents,
+  nodeChangeEvents,
+  relayCredentialChangeEvents,
+  relayJobChangeEvents,
+  workflowChangeEvents,
+} from "./changeEvents";
+import type { ChangeEvents } from "./eventLog";
+
+/**
+ * The stores whose writes record events, each with the rule that makes them. A function that
+ * writes one of them writes the events store too (lib/dataAccess.ts `withEvents`).
+ */
+export const JOURNALED = {
+  nodes: nodeChangeEvents as ChangeEvents<Node>,
+  workflows: workflowChangeEvents as ChangeEvents<Workflow>,
+  relayJobs: relayJobChangeEvents as ChangeEvents<RelayJob>,
+  relayCredentials: relayCredentialChangeEvents as ChangeEvents<RelayCredential>,
+  hooks: hookChangeEvents as ChangeEvents<Hook>,
+} as const;
+
+export type JournaledStore = keyof typeof JOURNALED;
