@@ -27,30 +27,33 @@ export function EventList({ path, running, pollMs, title }: { path: string; runn
       <ErrorNote error={events.error} />
       {events.data && events.data.length === 0 && <p class="muted">No events yet.</p>}
       {events.data && events.data.length > 0 && (
-        <table class="timeline" aria-label={title}>
-          <thead>
-            <tr>
-              <th scope="col">#</th>
-              <th scope="col">When</th>
-              <th scope="col">Event</th>
-              <th scope="col">Details</th>
-            </tr>
-          </thead>
-          <tbody>
-            {events.data.map((event) => (
-              <tr key={event.id} class={event.severity === "critical" ? "error" : ""}>
-                <td>{event.sequence}</td>
-                <td>
-                  <Time iso={event.createdAt} />
-                </td>
-                <td class="mono">
-                  {event.type}.{event.action}
-                </td>
-                <td>{summary(event)}</td>
+        // A phone is narrower than the four columns: the table scrolls, the page does not.
+        <div class="scroll">
+          <table class="timeline" aria-label={title}>
+            <thead>
+              <tr>
+                <th scope="col">#</th>
+                <th scope="col">When</th>
+                <th scope="col">Event</th>
+                <th scope="col">Details</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {events.data.map((event) => (
+                <tr key={event.id} class={event.severity === "critical" ? "error" : ""}>
+                  <td>{event.sequence}</td>
+                  <td>
+                    <Time iso={event.createdAt} />
+                  </td>
+                  <td class="mono">
+                    {event.type}.{event.action}
+                  </td>
+                  <td>{summary(event)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
       )}
     </Section>
   );
