@@ -1,4 +1,5 @@
 import { ValidationError } from "../errors";
+import { isPosition, type Page, type PageRequest } from "../provisioning/listPage";
 import type { HttpEvent, HttpResult } from "./event";
 import { json } from "./responses";
 
@@ -8,23 +9,30 @@ import { json } from "./responses";
  * A request with no paging parameters gets the whole list, as before, while it fits in one
  * answer. Past that (Lambda answers at most 6 MB) it gets a 400 that says how to page, never a
  * truncated list and never a gateway error.
+ *
+ * The fleet-sized lists (listAnswer) read only the page they answer: their `next` token carries
+ * the position of the page's last record, so a page costs the same at any size. `$skip` (and a
+ * token from an older answer, which carries an offset) still works, by reading up to the offset.
  */
 export const PAGING_PARAMETERS = ["limit", "next", "$top", "$skip"] as const;
 export const MAX_LIMIT = 1000;
 /** Lambda's response limit is 6 MB; leave room for the headers and API Gateway's envelope. */
 export const MAX_ANSWER_BYTES = 5_500_000;
 
-interface PageRequest {
+interface PagingQuery {
   offset: number;
   limit: number | undefined;
+  /** A position token's: the page starts after this record (listAnswer's lists). */
+  after?: string;
 }
 
-const token = (offset: number): string => Buffer.from(JSON.stringify({ o: offset })).toString("base64url");
+const token = (place: { o: number } | { a: string }): string => Buffer.from(JSON.stringify(place)).toString("base64url");
 
-function offsetOf(next: string): number {
+function placeOf(next: string): { offset: number } | { after: string } {
   try {
-    const offset = (JSON.parse(Buffer.from(next, "base64url").toString("utf8")) as { o?: unknown }).o;
-    if (typeof offset === "number" && Number.isSafeInteger(offset) && offset >= 0) return offset;
+    const { o, a } = JSON.parse(Buffer.from(next, "base64url").toString("utf8")) as { o?: unknown; a?: unknown };
+    if (typeof o === "number" && Number.isSafeInteger(o) && o >= 0) return { offset: o };
+    if (typeof a === "string" && isPosition(a)) return { after: a };
   } catch {
     // not a token of ours
   }
@@ -39,11 +47,46 @@ const count = (name: string, raw: string | undefined, min: number, max: number):
 };
 
 /** The page a query asks for; `limit` undefined is the whole list. */
-export function pageRequest(query: Record<string, string[]>): PageRequest {
+export function pageRequest(query: Record<string, string[]>): PagingQuery {
   const limit = count("limit", query.limit?.[0], 1, MAX_LIMIT) ?? count("$top", query.$top?.[0], 1, MAX_LIMIT);
   const next = query.next?.[0];
-  const offset = next !== undefined ? offsetOf(next) : (count("$skip", query.$skip?.[0], 0, Number.MAX_SAFE_INTEGER) ?? 0);
-  return { offset, limit };
+  if (next !== undefined) return { offset: 0, limit, ...placeOf(next) };
+  return { offset: count("$skip", query.$skip?.[0], 0, Number.MAX_SAFE_INTEGER) ?? 0, limit };
+}
+
+/** A link to the same list (its filters kept) at `place`, `limit` to a page. */
+function nextLink(event: HttpEvent, limit: number, place: { o: number } | { a: string }): string {
+  const params = new URLSearchParams(event.rawQueryString ?? "");
+  for (const name of PAGING_PARAMETERS) params.delete(name);
+  params.set("limit", String(limit));
+  params.set("next", token(place));
+  return `<${event.rawPath}?${params.toString()}>; rel="next"`;
+}
+
+/** A list that can be read a page at a time, or whole. */
+export interface PagedList<T> {
+  page(request: PageRequest): Promise<Page<T>>;
+  all(): Promise<readonly T[]>;
+}
+
+/**
+ * A 200 list answer that reads only its page when the query asks for one by `limit` (or `$top`)
+ * and a position token; the whole list (as pagedAnswer) when it asks for none, or for an offset.
+ */
+export async function listAnswer<T>(
+  event: HttpEvent,
+  query: Record<string, string[]>,
+  list: PagedList<T>,
+  wrap: (items: readonly T[]) => unknown,
+): Promise<HttpResult> {
+  const request = pageRequest(query);
+  if (request.offset > 0 || (request.limit === undefined && request.after === undefined))
+    return pagedAnswer(event, query, await list.all(), wrap);
+  const limit = request.limit ?? MAX_LIMIT;
+  const page = await list.page({ limit, ...(request.after !== undefined && { after: request.after }) });
+  const answer = json(200, wrap(page.items));
+  if (page.next !== undefined) answer.headers.link = nextLink(event, limit, { a: page.next });
+  return answer;
 }
 
 /** The query without its paging parameters (what a list route filters by). */
@@ -63,7 +106,8 @@ export function pagedAnswer<T>(
   all: readonly T[],
   wrap: (items: readonly T[]) => unknown,
 ): HttpResult {
-  const { offset, limit } = pageRequest(query);
+  const { offset, limit, after } = pageRequest(query);
+  if (after !== undefined) throw new ValidationError('next is not a page token of this list: follow the Link header\'s rel="next"');
   const paged = limit !== undefined || offset > 0;
   const end = limit === undefined ? all.length : Math.min(all.length, offset + limit);
   const answer = json(200, wrap(all.slice(offset, end)));
@@ -72,12 +116,6 @@ export function pagedAnswer<T>(
       `The list (${all.length} items) is larger than one answer can carry: ask for it in pages with ?limit=100, then follow each answer's Link header (rel="next")`,
     );
   }
-  if (end < all.length) {
-    const params = new URLSearchParams(event.rawQueryString ?? "");
-    for (const name of PAGING_PARAMETERS) params.delete(name);
-    params.set("limit", String(limit ?? all.length));
-    params.set("next", token(end));
-    answer.headers.link = `<${event.rawPath}?${params.toString()}>; rel="next"`;
-  }
+  if (end < all.length) answer.headers.link = nextLink(event, limit ?? all.length, { o: end });
   return answer;
 }

@@ -90,6 +90,51 @@ describe.each(adapters)("provisioning stores contract: %s", (_name, makeStores) 
     });
   });
 
+  describe("lists a page at a time (issue 28)", () => {
+    /** Every page from the first, following `next`. */
+    async function walk<T>(read: (request: { limit: number; after?: string }) => Promise<{ items: T[]; next?: string }>, limit: number) {
+      const pages: T[][] = [];
+      let after: string | undefined;
+      do {
+        const page = await read({ limit, ...(after !== undefined && { after }) });
+        expect(page.items.length).toBeLessThanOrEqual(limit);
+        pages.push(page.items);
+        after = page.next;
+      } while (after !== undefined);
+      return pages;
+    }
+
+    it("pages the nodes over the list's shards: the pages add up to the list, in order, at any page length", async () => {
+      const at = tick();
+      // Some created in the same millisecond: they go by id, in the pages as in the list.
+      for (let n = 1; n <= 12; n += 1)
+        await stores.nodes.create(n % 3 === 0 ? buildNode(parseNewNode({ name: `same-${n}` }), hex(1000 - n), at) : node(n));
+      const all = (await stores.nodes.list()).map((each) => each.id);
+      expect(all).toHaveLength(12);
+      for (const limit of [1, 5, 12, 50]) {
+        const pages = await walk((request) => stores.nodes.page(request), limit);
+        expect(pages.flat().map((each) => each.id)).toEqual(all);
+      }
+      expect(await stores.nodes.page({ limit: 5, after: "2099-01-01T00:00:00.000Z#f" })).toEqual({ items: [] });
+    });
+
+    it("pages all workflows and a node's, in creation order", async () => {
+      const made = [];
+      for (let n = 0; n < 7; n += 1) {
+        const each = await stores.workflows.create(workflow(n % 2 === 0 ? "n1" : "n2"));
+        made.push(each.instanceId);
+        await stores.workflows.update(each.instanceId, (w) => cancelWorkflow(w, new Date()));
+      }
+      for (const limit of [1, 3, 10]) {
+        expect((await walk((request) => stores.workflows.page(request), limit)).flat().map((w) => w.instanceId)).toEqual(made);
+        expect((await walk((request) => stores.workflows.pageForNode("n1", request), limit)).flat().map((w) => w.instanceId)).toEqual(
+          made.filter((_, n) => n % 2 === 0),
+        );
+      }
+      expect((await walk((request) => stores.workflows.pageForNode("n9", request), 3)).flat()).toEqual([]);
+    });
+  });
+
   describe("WorkflowStore", () => {
     it("creates, gets by instanceId or id, lists overall and per node in order", async () => {
       const a = await stores.workflows.create(workflow("n1"));

@@ -91,4 +91,74 @@ describe("paged lists", () => {
     expect(paged.pages).toBe(6);
     expect(paged.items).toHaveLength(600);
   });
+
+  describe("the fleet-sized lists read only their page (issue 28)", () => {
+    const token = (place: object) => Buffer.from(JSON.stringify(place)).toString("base64url");
+    const createNodes = async (count: number) => {
+      for (let i = 0; i < count; i += 1) {
+        const type = i % 3 === 0 ? "switch" : "compute";
+        const answer = await api({
+          method: "POST",
+          path: "/api/1.1/nodes",
+          headers: JSON_TYPE,
+          body: JSON.stringify({ name: `n${i}`, type }),
+        });
+        expect(answer.status).toBe(201);
+      }
+    };
+
+    it("pages nodes by position: the pages add up to the whole list, filters kept, each page no longer than asked", async () => {
+      await createNodes(7);
+      const all = (await api({ method: "GET", path: "/api/1.1/nodes" })).body;
+      const first = await api({ method: "GET", path: "/api/1.1/nodes?limit=3" });
+      expect(first.body).toEqual(all.slice(0, 3));
+      const next = new URLSearchParams(/\?([^>]+)>/.exec(first.headers.link)![1]).get("next")!;
+      // The token says where the page ended (the last node's creation time and id), not how far.
+      expect(JSON.parse(Buffer.from(next, "base64url").toString())).toEqual({ a: `${all[2].createdAt}#${all[2].id}` });
+      expect((await allPages("/api/1.1/nodes?limit=3", (body) => body)).items).toEqual(all);
+      const switches = all.filter((node: { type: string }) => node.type === "switch");
+      const paged = await allPages("/api/1.1/nodes?type=switch&limit=2", (body) => body);
+      expect(paged.items).toEqual(switches);
+    });
+
+    it("pages all workflows and a node's workflows, and keeps RackHD's $skip and an older answer's offset token", async () => {
+      await createNodes(1);
+      const node = (await api({ method: "GET", path: "/api/1.1/nodes?type=switch" })).body[0].id;
+      for (let i = 0; i < 3; i += 1) {
+        const started = await api({
+          method: "POST",
+          path: `/api/1.1/nodes/${node}/workflows?name=Graph.noop-example`,
+          headers: JSON_TYPE,
+          body: "{}",
+        });
+        expect(started.status).toBe(201);
+        // The example graph may still be running: cancel it, so that the next one may start.
+        expect([200, 404]).toContain((await api({ method: "DELETE", path: `/api/1.1/nodes/${node}/workflows/active` })).status);
+      }
+      const all = (await api({ method: "GET", path: "/api/1.1/workflows" })).body;
+      expect((await allPages("/api/1.1/workflows?limit=2", (body) => body)).items).toEqual(all);
+      const mine = (await api({ method: "GET", path: `/api/1.1/nodes/${node}/workflows` })).body;
+      expect(mine).toHaveLength(3);
+      expect((await allPages(`/api/1.1/nodes/${node}/workflows?limit=2`, (body) => body)).items).toEqual(mine);
+      expect((await api({ method: "GET", path: "/api/1.1/workflows?$top=1&$skip=1" })).body).toEqual([all[1]]);
+      expect((await api({ method: "GET", path: `/api/1.1/workflows?limit=1&next=${token({ o: 2 })}` })).body).toEqual([all[2]]);
+    });
+
+    it.each([
+      ["a position that is not one", { a: "DROP TABLE" }],
+      ["a position of another shape", { a: 12 }],
+      ["no place at all", {}],
+    ])("refuses a next token with %s: 400, nothing read", async (_case, place) => {
+      const answer = await api({ method: "GET", path: `/api/1.1/nodes?limit=2&next=${token(place)}` });
+      expect(answer).toMatchObject({
+        status: 400,
+        body: { message: 'next is not a page token of this list: follow the Link header\'s rel="next"' },
+      });
+    });
+
+    it("refuses a position token on a list that pages by offset", async () => {
+      const position = token({ a: "2026-11-25T00:00:00.000Z#abc" });
+      expect((await api({ method: "GET", path: `${TASKS}?limit=1&next=${position}` })).status).toBe(400);
+    });
+  });
 });

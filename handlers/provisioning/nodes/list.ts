@@ -1,12 +1,18 @@
 import { endpoint } from "../../../lib/http/endpoint";
-import { pagedAnswer, withoutPaging } from "../../../lib/http/paging";
+import { listAnswer, withoutPaging } from "../../../lib/http/paging";
 import { presentNode } from "../../../lib/http/presenters/provisioningPresenters";
 import { listNodes } from "../../../lib/http/provisioning/nodes/routes";
-import { listNodes as list } from "../../../lib/provisioning/nodes/nodeService";
+import type { PageRequest } from "../../../lib/provisioning/listPage";
+import { listNodes as list, listNodesPage } from "../../../lib/provisioning/nodes/nodeService";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 
-/** Equality filters from the query (less its paging parameters). */
+/** Equality filters from the query (less its paging parameters); a page asked for is read alone. */
 export const handler = endpoint(listNodes, async ({ event, query }) => {
-  const nodes = await list(await provisioningStores(), withoutPaging(query));
-  return pagedAnswer(event, query, nodes, (page) => page.map(presentNode));
+  const stores = await provisioningStores();
+  const filters = withoutPaging(query);
+  const nodes = {
+    page: (request: PageRequest) => listNodesPage(stores, filters, request),
+    all: () => list(stores, filters),
+  };
+  return listAnswer(event, query, nodes, (page) => page.map(presentNode));
 });

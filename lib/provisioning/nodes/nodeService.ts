@@ -1,5 +1,6 @@
 import { NotFoundError } from "../../errors";
 import { newObjectId } from "../ids";
+import { filteredPage, type Page, type PageRequest, positionOf } from "../listPage";
 import { normalizeIdentifier } from "../mac";
 import { assertServicesSupported, upsertObmSettings } from "../obm/obmSetting";
 import type { ProvisioningStores } from "../ports";
@@ -9,11 +10,23 @@ import { keepRedactedSecrets } from "../secrets";
 import { findNode } from "./findNode";
 import { buildNode, type Node, type NodeInput, parseNewNode, parseNodePatch } from "./node";
 
+const normalize = (key: string, value: string) => (key === "identifiers" ? normalizeIdentifier(value) : value);
+
 export async function listNodes(stores: ProvisioningStores, filters: Record<string, string[]>): Promise<Node[]> {
   const nodes = await stores.nodes.list();
   if (Object.keys(filters).length === 0) return nodes;
-  const normalize = (key: string, value: string) => (key === "identifiers" ? normalizeIdentifier(value) : value);
   return nodes.filter((node) => matchesFilters(node, filters, normalize));
+}
+
+/** A page of that list, read alone: the filters are applied to at most FILTER_READ_CAP nodes read. */
+export function listNodesPage(stores: ProvisioningStores, filters: Record<string, string[]>, request: PageRequest): Promise<Page<Node>> {
+  if (Object.keys(filters).length === 0) return stores.nodes.page(request);
+  return filteredPage(
+    (part) => stores.nodes.page(part),
+    (node) => matchesFilters(node, filters, normalize),
+    (node) => positionOf(node.createdAt, node.id),
+    request,
+  );
 }
 
 export async function createNode(stores: ProvisioningStores, body: NodeInput & { name: string }, now: Date): Promise<Node> {

@@ -1,3 +1,4 @@
+import type { Page, PageRequest } from "../listPage";
 import type { Node } from "./node";
 
 /**
@@ -9,6 +10,8 @@ import type { Node } from "./node";
 export interface NodeStore {
   /** Every node in creation order. */
   list(): Promise<Node[]>;
+  /** One page of that list, read alone: its cost does not grow with the number of nodes (see listPage). */
+  page(request: PageRequest): Promise<Page<Node>>;
   get(id: string): Promise<Node | undefined>;
   /** The node whose id, or one of whose identifiers (e.g. a MAC), is `identifier`. */
   find(identifier: string): Promise<Node | undefined>;

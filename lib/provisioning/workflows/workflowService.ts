@@ -4,6 +4,7 @@ import { type ApiContext, apiContextFor } from "../apiContext";
 import { newBootToken } from "../boot/bootToken";
 import { performEffect } from "../discovery/effects";
 import { findGraph, taskFinder } from "../graphs/libraryService";
+import { filteredPage, type Page, type PageRequest, positionOf } from "../listPage";
 import { findNode } from "../nodes/findNode";
 import type { Node } from "../nodes/node";
 import type { ProvisioningStores } from "../ports";
@@ -167,6 +168,29 @@ export async function listWorkflows(stores: ProvisioningStores, filter: { active
   return filter.active === undefined ? all : all.filter((workflow) => (workflow._status === "running") === filter.active);
 }
 
+const workflowPosition = (workflow: Workflow) => positionOf(workflow.createdAt, workflow.instanceId);
+
+/**
+ * A page of that list, read alone. Each workflow read is brought up to date first (as the whole
+ * list's are), so that `active` filters what the workflow is now; at most FILTER_READ_CAP read.
+ */
+export function listWorkflowsPage(
+  stores: ProvisioningStores,
+  filter: { active?: boolean },
+  request: PageRequest,
+  now: Date,
+): Promise<Page<Workflow>> {
+  return filteredPage(
+    async (part) => {
+      const page = await stores.workflows.page(part);
+      return { ...page, items: await refreshAll(stores, page.items, now) };
+    },
+    (workflow) => filter.active === undefined || (workflow._status === "running") === filter.active,
+    workflowPosition,
+    request,
+  );
+}
+
 export async function getWorkflow(stores: ProvisioningStores, id: string, now: Date): Promise<Workflow> {
   const workflow = fitsKey(id) ? await stores.workflows.get(id) : undefined;
   if (!workflow) throw new NotFoundError(`Could not find workflow with identifier ${id}`);
@@ -176,6 +200,18 @@ export async function getWorkflow(stores: ProvisioningStores, id: string, now: D
 export async function nodeWorkflows(stores: ProvisioningStores, identifier: string, now: Date): Promise<Workflow[]> {
   const node = await findNode(stores, identifier);
   return refreshAll(stores, await stores.workflows.listForNode(node.id), now);
+}
+
+/** A page of a node's workflows, read alone. */
+export async function nodeWorkflowsPage(
+  stores: ProvisioningStores,
+  identifier: string,
+  request: PageRequest,
+  now: Date,
+): Promise<Page<Workflow>> {
+  const node = await findNode(stores, identifier);
+  const page = await stores.workflows.pageForNode(node.id, request);
+  return { ...page, items: await refreshAll(stores, page.items, now) };
 }
 
 /** Undefined when the node has no active workflow (the route answers 204). */

@@ -1,3 +1,4 @@
+import type { Page, PageRequest } from "../listPage";
 import type { Workflow } from "./workflow";
 
 /**
@@ -20,5 +21,9 @@ export interface WorkflowStore {
   list(): Promise<Workflow[]>;
   /** A node's workflows in creation order. */
   listForNode(nodeId: string): Promise<Workflow[]>;
+  /** One page of every workflow, read alone (see listPage). */
+  page(request: PageRequest): Promise<Page<Workflow>>;
+  /** One page of a node's workflows, read alone. */
+  pageForNode(nodeId: string, request: PageRequest): Promise<Page<Workflow>>;
   activeForNode(nodeId: string): Promise<Workflow | undefined>;
 }

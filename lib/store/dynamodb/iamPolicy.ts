@@ -6,8 +6,8 @@ import type { DataAccess, StoreName } from "../../dataAccess";
  * policy: the actions of its level on the leading keys of its stores (dynamodb:LeadingKeys).
  */
 export const LEADING_KEYS: Readonly<Record<StoreName, readonly string[]>> = {
-  nodes: ["NODE", "NODEID", "NODESKU#*", "TAGNODE#*"],
-  workflows: ["WF", "WFID", "NODEWF#*", "ACTIVE"],
+  nodes: ["NODE", "NODEID", "NODESKU#*", "TAGNODE#*", "LISTNODE#*"],
+  workflows: ["WF", "WFID", "NODEWF#*", "ACTIVE", "LISTWF#*"],
   lookups: ["LKP", "LKPMAC", "LKPIP", "NODELKP#*"],
   definitions: ["GRAPHDEF", "TASKDEF"],
   catalogs: ["CATALOG", "NODECAT#*"],
@@ -32,7 +32,7 @@ export const LEADING_KEYS: Readonly<Record<StoreName, readonly string[]>> = {
   idempotency: ["IDEMPOTENCY"],
 };
 
-/** The stores that query GSI1 (a node's workflows, lookups and catalogs, a SKU's nodes). */
+/** The stores that query an index (GSI1: a node's workflows, lookups and catalogs, a SKU's nodes; GSI2: the node and workflow lists). */
 const INDEXED: ReadonlySet<StoreName> = new Set(["nodes", "workflows", "lookups", "catalogs"]);
 
 export const READ_ACTIONS = ["dynamodb:GetItem", "dynamodb:Query", "dynamodb:BatchGetItem"] as const;

@@ -1,6 +1,7 @@
 import { type DynamoDBDocumentClient, GetCommand } from "@aws-sdk/lib-dynamodb";
 import { ConflictError, ValidationError } from "../../errors";
 import { OBJECT_ID } from "../../provisioning/ids";
+import { type Page, type PageRequest, positionOf } from "../../provisioning/listPage";
 import type { Node } from "../../provisioning/nodes/node";
 import type { NodeStore } from "../../provisioning/nodes/nodeStore";
 import { queryAll, rethrowItemTooLarge, transactionReasons } from "./conditions";
@@ -37,13 +38,18 @@ export class DynamoNodeStore implements NodeStore {
       client,
       table,
       "NODE",
-      (node) => (node.sku ? { gsi1pk: skuIndex(node.sku), gsi1sk: `${node.createdAt}#${node.id}` } : undefined),
+      (node) => (node.sku ? { gsi1pk: skuIndex(node.sku), gsi1sk: positionOf(node.createdAt, node.id) } : undefined),
       journal,
+      (shard) => `LISTNODE#${shard}`,
     );
   }
 
   list(): Promise<Node[]> {
     return this.documents.list();
+  }
+
+  page(request: PageRequest): Promise<Page<Node>> {
+    return this.documents.page(request);
   }
 
   async get(id: string): Promise<Node | undefined> {

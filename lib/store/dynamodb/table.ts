@@ -7,7 +7,10 @@ import {
   waitUntilTableExists,
 } from "@aws-sdk/client-dynamodb";
 
-const ATTRIBUTES: AttributeDefinition[] = ["pk", "sk", "gsi1pk", "gsi1sk"].map((name) => ({ AttributeName: name, AttributeType: "S" }));
+const ATTRIBUTES: AttributeDefinition[] = ["pk", "sk", "gsi1pk", "gsi1sk", "gsi2pk", "gsi2sk"].map((name) => ({
+  AttributeName: name,
+  AttributeType: "S",
+}));
 
 /** The table's one global secondary index: records read by a second key (`gsi1pk`, `gsi1sk`). */
 export const GSI1 = "GSI1";
@@ -23,21 +26,49 @@ const GSI1_DEFINITION = {
 };
 
 /**
+ * The fleet-sized lists' index (issue 28): every node and every workflow is under one of
+ * LIST_SHARDS keys (`LISTNODE#<shard>`, `LISTWF#<shard>`; the shard from its id), sorted by `<createdAt>#<id>`.
+ * A page of a list is one query per shard (each at most the page's length, keys only) merged in
+ * order, then the page's records by BatchGetItem: its cost does not grow with the list. The
+ * shards spread a boot storm's new records over 8 index partitions instead of one hot key.
+ */
+export const GSI2 = "GSI2";
+export const LIST_SHARDS = 8;
+
+/** The list index's shard of a record: FNV-1a of its id, so that it never changes. */
+export function listShardOf(id: string): number {
+  let hash = 0x811c9dc5;
+  for (let at = 0; at < id.length; at += 1) hash = Math.imul(hash ^ id.charCodeAt(at), 0x01000193) >>> 0;
+  return hash % LIST_SHARDS;
+}
+
+const GSI2_DEFINITION = {
+  IndexName: GSI2,
+  KeySchema: [
+    { AttributeName: "gsi2pk", KeyType: "HASH" as const },
+    { AttributeName: "gsi2sk", KeyType: "RANGE" as const },
+  ],
+  Projection: { ProjectionType: "KEYS_ONLY" as const },
+};
+
+/**
  * One table for both services (single-table design): string partition key `pk` and sort key
- * `sk`, on-demand billing, and one global secondary index GSI1 (`gsi1pk`, `gsi1sk`, keys only)
- * for records read by a second key. deploy/resources.dynamodb.yml declares
+ * `sk`, on-demand billing, a global secondary index GSI1 (`gsi1pk`, `gsi1sk`, keys only) for
+ * records read by a second key, and GSI2 for the fleet-sized lists. deploy/resources.dynamodb.yml declares
  * the same table for deployment.
  */
 export async function ensureTable(client: DynamoDBClient, tableName: string): Promise<void> {
   try {
     const { Table } = await client.send(new DescribeTableCommand({ TableName: tableName }));
-    // A table kept from before GSI1 (DYNAMODB_LOCAL_PATH): add the index; the engine fills it.
-    if (!Table?.GlobalSecondaryIndexes?.some((index) => index.IndexName === GSI1)) {
+    // A table kept from before an index (DYNAMODB_LOCAL_PATH): add it; the engine fills it from
+    // the items that carry its keys (`npm run migrate` gives the older items GSI2's keys).
+    for (const definition of [GSI1_DEFINITION, GSI2_DEFINITION]) {
+      if (Table?.GlobalSecondaryIndexes?.some((index) => index.IndexName === definition.IndexName)) continue;
       await client.send(
         new UpdateTableCommand({
           TableName: tableName,
           AttributeDefinitions: ATTRIBUTES,
-          GlobalSecondaryIndexUpdates: [{ Create: GSI1_DEFINITION }],
+          GlobalSecondaryIndexUpdates: [{ Create: definition }],
         }),
       );
     }
@@ -54,7 +85,7 @@ export async function ensureTable(client: DynamoDBClient, tableName: string): Pr
         { AttributeName: "pk", KeyType: "HASH" },
         { AttributeName: "sk", KeyType: "RANGE" },
       ],
-      GlobalSecondaryIndexes: [GSI1_DEFINITION],
+      GlobalSecondaryIndexes: [GSI1_DEFINITION, GSI2_DEFINITION],
     }),
   );
   await waitUntilTableExists({ client, maxWaitTime: 60 }, { TableName: tableName });

@@ -1,9 +1,11 @@
-import { type DynamoDBDocumentClient, GetCommand } from "@aws-sdk/lib-dynamodb";
+import { type DynamoDBDocumentClient, GetCommand, QueryCommand, type QueryCommandInput } from "@aws-sdk/lib-dynamodb";
 import type { ChangeEvents } from "../../provisioning/events/eventLog";
+import type { Page, PageRequest } from "../../provisioning/listPage";
+import { positionOf } from "../../provisioning/listPage";
 import { eventsCommitted } from "../eventFeed";
 import { BATCH_GET_LIMIT, batchGetAll, queryAll, RETRY, rethrowItemTooLarge, retry, transactionReasons } from "./conditions";
 import type { DynamoEventLog } from "./eventLog";
-import { GSI1 } from "./table";
+import { GSI1, GSI2, LIST_SHARDS, listShardOf } from "./table";
 import { type TransactItem, writeTogether } from "./writeTogether";
 
 export type { TransactItem };
@@ -17,6 +19,15 @@ interface DocumentItem {
   /** Where the record also sits in the table's index GSI1 (e.g. a node's workflows), if anywhere. */
   gsi1pk?: string;
   gsi1sk?: string;
+  /** Where the record sits in its kind's list (GSI2), for the kinds listed by page. */
+  gsi2pk?: string;
+  gsi2sk?: string;
+}
+
+interface IndexKeys {
+  pk: string;
+  sk: string;
+  [sortKey: string]: string;
 }
 
 const ATTEMPTS = 12;
@@ -48,6 +59,8 @@ export class VersionedDocuments<T extends { createdAt: string }> {
     private readonly indexKey?: (doc: T) => { gsi1pk: string; gsi1sk: string } | undefined,
     /** For records whose changes make events: the rule, and the log they are written to in the change's transaction. */
     private readonly journal?: Journal<T>,
+    /** For the records listed by page: GSI2's partition key of a shard (see LIST_SHARDS). */
+    private readonly listKey?: (shard: number) => string,
   ) {}
 
   async read(id: string): Promise<{ doc: T; version: number } | undefined> {
@@ -70,6 +83,51 @@ export class VersionedDocuments<T extends { createdAt: string }> {
       ExpressionAttributeValues: { ":key": gsi1pk },
     });
     return this.readMany(keys.filter((key) => key.pk === this.partition).map((key) => key.sk));
+  }
+
+  /**
+   * One page of every record, in creation order (ties by id): a query of each of GSI2's shards
+   * for at most the page's length of keys after the position, merged, then the page's records by
+   * BatchGetItem. What it reads is bounded by the page, whatever the number of records.
+   */
+  async page(request: PageRequest): Promise<Page<T>> {
+    const reads = await Promise.all(
+      Array.from({ length: LIST_SHARDS }, (_, shard) => this.keysAfter(GSI2, "gsi2pk", this.listKey!(shard), "gsi2sk", request)),
+    );
+    const merged = reads.flatMap((read) => read.keys).sort((a, b) => (a.gsi2sk < b.gsi2sk ? -1 : 1));
+    const taken = merged.slice(0, request.limit);
+    const more = merged.length > request.limit || reads.some((read) => read.more);
+    return this.pageOf(taken, "gsi2sk", more);
+  }
+
+  /** One page of the records under `gsi1pk` in GSI1, in its sort-key order (one query, then BatchGetItem). */
+  async pageByIndex(gsi1pk: string, request: PageRequest): Promise<Page<T>> {
+    const read = await this.keysAfter(GSI1, "gsi1pk", gsi1pk, "gsi1sk", request);
+    return this.pageOf(read.keys, "gsi1sk", read.more);
+  }
+
+  private async keysAfter(
+    index: string,
+    partitionKey: string,
+    value: string,
+    sortKey: string,
+    request: PageRequest,
+  ): Promise<{ keys: IndexKeys[]; more: boolean }> {
+    const input: QueryCommandInput = {
+      TableName: this.table,
+      IndexName: index,
+      KeyConditionExpression: `${partitionKey} = :key${request.after === undefined ? "" : ` AND ${sortKey} > :after`}`,
+      ExpressionAttributeValues: { ":key": value, ...(request.after !== undefined && { ":after": request.after }) },
+      Limit: request.limit,
+    };
+    const answer = await this.client.send(new QueryCommand(input));
+    const keys = ((answer.Items ?? []) as IndexKeys[]).filter((key) => key.pk === this.partition);
+    return { keys, more: answer.LastEvaluatedKey !== undefined };
+  }
+
+  private async pageOf(keys: IndexKeys[], sortKey: string, more: boolean): Promise<Page<T>> {
+    const items = await this.readMany(keys.map((key) => key.sk));
+    return more && keys.length > 0 ? { items, next: keys[keys.length - 1][sortKey] } : { items };
   }
 
   /** The records of these ids that exist, in the order given (BatchGetItem, 100 a call, strongly consistent). */
@@ -219,7 +277,15 @@ export class VersionedDocuments<T extends { createdAt: string }> {
   }
 
   private item(id: string, doc: T, version: number): DocumentItem {
-    return { pk: this.partition, sk: id, doc: JSON.stringify(doc), version, createdAt: doc.createdAt, ...this.indexKey?.(doc) };
+    return {
+      pk: this.partition,
+      sk: id,
+      doc: JSON.stringify(doc),
+      version,
+      createdAt: doc.createdAt,
+      ...this.indexKey?.(doc),
+      ...(this.listKey && { gsi2pk: this.listKey(listShardOf(id)), gsi2sk: positionOf(doc.createdAt, id) }),
+    };
   }
 
   /** A record this class handed out, with the version it was read at; undefined for any other object. */

@@ -1,5 +1,6 @@
 import { type DynamoDBDocumentClient, GetCommand } from "@aws-sdk/lib-dynamodb";
 import { ConflictError } from "../../errors";
+import { type Page, type PageRequest, positionOf } from "../../provisioning/listPage";
 import { ACTIVE_CONFLICT, isActive, type Workflow } from "../../provisioning/workflows/workflow";
 import type { WorkflowStore } from "../../provisioning/workflows/workflowStore";
 import { rethrowItemTooLarge, transactionReasons } from "./conditions";
@@ -31,8 +32,9 @@ export class DynamoWorkflowStore implements WorkflowStore {
       client,
       table,
       "WF",
-      (workflow) => ({ gsi1pk: `NODEWF#${workflow.node}`, gsi1sk: `${workflow.createdAt}#${workflow.instanceId}` }),
+      (workflow) => ({ gsi1pk: `NODEWF#${workflow.node}`, gsi1sk: positionOf(workflow.createdAt, workflow.instanceId) }),
       journal,
+      (shard) => `LISTWF#${shard}`,
     );
   }
 
@@ -94,6 +96,14 @@ export class DynamoWorkflowStore implements WorkflowStore {
 
   listForNode(nodeId: string): Promise<Workflow[]> {
     return this.documents.listByIndex(`NODEWF#${nodeId}`);
+  }
+
+  page(request: PageRequest): Promise<Page<Workflow>> {
+    return this.documents.page(request);
+  }
+
+  pageForNode(nodeId: string, request: PageRequest): Promise<Page<Workflow>> {
+    return this.documents.pageByIndex(`NODEWF#${nodeId}`, request);
   }
 
   async activeForNode(nodeId: string): Promise<Workflow | undefined> {

@@ -1,8 +1,11 @@
 import { ConflictError } from "../../errors";
+import { byPosition, type Page, type PageRequest, pageOf, positionOf } from "../../provisioning/listPage";
 import { type Node, nodeFootprint } from "../../provisioning/nodes/node";
 import type { NodeStore } from "../../provisioning/nodes/nodeStore";
 import { Budget, type BudgetLimits } from "./budget";
 import { deepFreeze } from "./deepFreeze";
+
+const nodePosition = (node: Node): string => positionOf(node.createdAt, node.id);
 
 /**
  * Nodes in this container's memory, with an identifier index so lookups by MAC are O(1).
@@ -19,8 +22,13 @@ export class MemoryNodeStore implements NodeStore {
     this.budget = new Budget(limits);
   }
 
+  /** In position order (creation, ties by id) as the pages are; the map's order is nearly it, so the sort is cheap. */
   async list(): Promise<Node[]> {
-    return [...this.nodes.values()];
+    return byPosition([...this.nodes.values()], nodePosition);
+  }
+
+  async page(request: PageRequest): Promise<Page<Node>> {
+    return pageOf([...this.nodes.values()], nodePosition, request);
   }
 
   async get(id: string): Promise<Node | undefined> {

@@ -1,8 +1,11 @@
 import { ConflictError } from "../../errors";
+import { byPosition, type Page, type PageRequest, pageOf, positionOf } from "../../provisioning/listPage";
 import { ACTIVE_CONFLICT, isActive, type Workflow, workflowFootprint } from "../../provisioning/workflows/workflow";
 import type { WorkflowStore } from "../../provisioning/workflows/workflowStore";
 import { Budget, type BudgetLimits } from "./budget";
 import { deepFreeze } from "./deepFreeze";
+
+const workflowPosition = (workflow: Workflow): string => positionOf(workflow.createdAt, workflow.instanceId);
 
 /** Workflows in this container's memory, indexed by record id, by node and by active node. */
 export class MemoryWorkflowStore implements WorkflowStore {
@@ -53,12 +56,24 @@ export class MemoryWorkflowStore implements WorkflowStore {
     return next;
   }
 
+  /** In position order (creation, ties by id) as the pages are; the map's order is nearly it, so the sort is cheap. */
   async list(): Promise<Workflow[]> {
-    return [...this.workflows.values()];
+    return byPosition([...this.workflows.values()], workflowPosition);
   }
 
   async listForNode(nodeId: string): Promise<Workflow[]> {
-    return (this.byNode.get(nodeId) ?? []).map((id) => this.workflows.get(id)!);
+    return byPosition(
+      (this.byNode.get(nodeId) ?? []).map((id) => this.workflows.get(id)!),
+      workflowPosition,
+    );
+  }
+
+  async page(request: PageRequest): Promise<Page<Workflow>> {
+    return pageOf([...this.workflows.values()], workflowPosition, request);
+  }
+
+  async pageForNode(nodeId: string, request: PageRequest): Promise<Page<Workflow>> {
+    return pageOf(await this.listForNode(nodeId), workflowPosition, request);
   }
 
   async activeForNode(nodeId: string): Promise<Workflow | undefined> {
