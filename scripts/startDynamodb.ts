@@ -7,6 +7,8 @@
 import { spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { documentClient } from "../lib/store/dynamodb/client";
+import { addListKeys } from "../lib/store/dynamodb/migrations";
 import { startDynamoDbLocal } from "./dynamodbLocal";
 import { startS3Local } from "./s3Local";
 
@@ -18,6 +20,11 @@ async function main(): Promise<void> {
   process.stdout.write(`Starting DynamoDB Local on port ${port}${path ? ` (data in ${path})` : " (in memory)"}...\n`);
   const db = await startDynamoDbLocal(port, 60_000, path);
   await db.createTable(table);
+  // A table kept from an older version: its records get this version's keys (npm run migrate).
+  if (path) {
+    const report = await addListKeys(documentClient({ dynamodbEndpoint: db.endpoint, functionTimeoutSeconds: 60 }), table);
+    process.stdout.write(`Migrated the kept table: ${JSON.stringify(report)}\n`);
+  }
   process.stdout.write(`DynamoDB Local ready at ${db.endpoint}, table ${table}\n`);
   // The file store's bytes: s3rver, with the objects beside DynamoDB Local's data when that is kept.
   const bucket = process.env.FILES_BUCKET ?? "lambda-tasks-provisioning-files";

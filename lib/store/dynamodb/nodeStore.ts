@@ -25,6 +25,8 @@ const CLAIM = "NODEID";
 const SIDE_ITEMS_MAX = 98;
 const skuIndex = (sku: string) => `NODESKU#${sku}`;
 const tagPartition = (tag: string) => `TAGNODE#${tag}`;
+/** The node list's shard keys in GSI2 (see LIST_SHARDS). */
+export const nodeListKey = (shard: number) => `LISTNODE#${shard}`;
 
 export class DynamoNodeStore implements NodeStore {
   private readonly documents: VersionedDocuments<Node>;
@@ -40,7 +42,7 @@ export class DynamoNodeStore implements NodeStore {
       "NODE",
       (node) => (node.sku ? { gsi1pk: skuIndex(node.sku), gsi1sk: positionOf(node.createdAt, node.id) } : undefined),
       journal,
-      (shard) => `LISTNODE#${shard}`,
+      nodeListKey,
     );
   }
 

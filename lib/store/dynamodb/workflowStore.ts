@@ -19,6 +19,8 @@ import { type TransactItem, VersionedDocuments } from "./versionedDocuments";
  */
 const RECORD = "WFID";
 const ACTIVE = "ACTIVE";
+/** The workflow list's shard keys in GSI2 (see LIST_SHARDS). */
+export const workflowListKey = (shard: number) => `LISTWF#${shard}`;
 
 export class DynamoWorkflowStore implements WorkflowStore {
   private readonly documents: VersionedDocuments<Workflow>;
@@ -34,7 +36,7 @@ export class DynamoWorkflowStore implements WorkflowStore {
       "WF",
       (workflow) => ({ gsi1pk: `NODEWF#${workflow.node}`, gsi1sk: positionOf(workflow.createdAt, workflow.instanceId) }),
       journal,
-      (shard) => `LISTWF#${shard}`,
+      workflowListKey,
     );
   }
 

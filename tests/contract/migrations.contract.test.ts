@@ -1,0 +1,40 @@
+import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { apiContextFor } from "../../lib/provisioning/apiContext";
+import { graphDefinition } from "../../lib/provisioning/graphs/graphLibrary";
+import { buildNode, parseNewNode } from "../../lib/provisioning/nodes/node";
+import { buildWorkflow } from "../../lib/provisioning/workflows/buildWorkflow";
+import { addListKeys } from "../../lib/store/dynamodb/migrations";
+import { dynamoProvisioningStores } from "../../lib/store/dynamodb/provisioningStores";
+import { freshTable, testDocumentClient, testFileBlobs } from "../support/dynamoTables";
+
+/** A table as an older version wrote it: these records lack the list index's keys. */
+async function withoutListKeys(table: string, pk: string, sk: string): Promise<void> {
+  await testDocumentClient().send(new UpdateCommand({ TableName: table, Key: { pk, sk }, UpdateExpression: "REMOVE gsi2pk, gsi2sk" }));
+}
+
+describe("npm run migrate: a table from before the list index (issue 28)", () => {
+  it("gives the older nodes and workflows their list keys, once, and the paged lists then find them", async () => {
+    const fileBlobs = await testFileBlobs();
+    const table = await freshTable("migrate");
+    const stores = dynamoProvisioningStores(testDocumentClient(), table, () => fileBlobs);
+    const created = new Date("2026-11-25T09:00:00.000Z");
+    const nodes = [];
+    for (let n = 0; n < 30; n += 1)
+      nodes.push(await stores.nodes.create(buildNode(parseNewNode({ name: `old-${n}` }), n.toString(16).padStart(24, "0"), created)));
+    const flow = await stores.workflows.create(
+      buildWorkflow(graphDefinition("Graph.Reboot.Node")!, {}, nodes[0].id, apiContextFor("http://x"), created),
+    );
+    for (const node of nodes.slice(0, 20)) await withoutListKeys(table, "NODE", node.id);
+    await withoutListKeys(table, "WF", flow.instanceId);
+    expect((await stores.nodes.page({ limit: 100 })).items).toHaveLength(10);
+    expect((await stores.workflows.page({ limit: 100 })).items).toEqual([]);
+
+    expect(await addListKeys(testDocumentClient(), table)).toEqual({ added: { NODE: 20, WF: 1 }, kept: { NODE: 10, WF: 0 } });
+    expect((await stores.nodes.page({ limit: 100 })).items.map((node) => node.id)).toEqual(
+      (await stores.nodes.list()).map((node) => node.id),
+    );
+    expect((await stores.workflows.page({ limit: 100 })).items.map((w) => w.instanceId)).toEqual([flow.instanceId]);
+    // Again: nothing to do.
+    expect(await addListKeys(testDocumentClient(), table)).toEqual({ added: { NODE: 0, WF: 0 }, kept: { NODE: 30, WF: 1 } });
+  });
+});
