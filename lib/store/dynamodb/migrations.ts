@@ -1,7 +1,6 @@
-import { ConditionalCheckFailedException } from "@aws-sdk/client-dynamodb";
 import { type DynamoDBDocumentClient, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { positionOf } from "../../provisioning/listPage";
-import { queryAll } from "./conditions";
+import { isConditionFailure, queryAll } from "./conditions";
 import { nodeListKey } from "./nodeStore";
 import { listShardOf } from "./table";
 import { workflowListKey } from "./workflowStore";
@@ -67,7 +66,7 @@ async function keyed(
     );
     return true;
   } catch (error) {
-    if (error instanceof ConditionalCheckFailedException) return false;
+    if (isConditionFailure(error)) return false;
     throw error;
   }
 }
