@@ -18,17 +18,21 @@ import { FLEET_HEADING, fleetSection } from "./fleet";
 import { growth } from "./growth";
 import { type Handler, type Handlers, measure } from "./harness";
 import { httpFigures } from "./http";
+import { LIST_HEADING, listSection } from "./listPages";
 import { memoryFigures } from "./memory";
 import { RELAY_HEADING, relaySection } from "./relayPickup";
 import { withSection } from "./sections";
 
 /** The sections other benches write (their saved results), after the main report. */
+const OWN_SECTIONS: [string, (root: string) => string[]][] = [
+  [FLEET_HEADING, fleetSection],
+  [LIST_HEADING, listSection],
+  [EVENT_HEADING, eventSection],
+  [RELAY_HEADING, relaySection],
+];
+
 const withOwnSections = (report: string): string =>
-  withSection(
-    withSection(withSection(report, FLEET_HEADING, fleetSection(ROOT)), EVENT_HEADING, eventSection(ROOT)),
-    RELAY_HEADING,
-    relaySection(ROOT),
-  );
+  OWN_SECTIONS.reduce((text, [heading, section]) => withSection(text, heading, section(ROOT)), report);
 
 import { type Results, renderReport } from "./report";
 import { baselineCases, warmCases } from "./warm";
