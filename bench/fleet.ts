@@ -86,7 +86,7 @@ export function fleetSection(root: string): string[] {
   ];
 }
 
-async function startStack(log: string): Promise<{ url: string; stop: () => Promise<void> }> {
+export async function startStack(log: string): Promise<{ url: string; stop: () => Promise<void> }> {
   const port = await freePort();
   const env = {
     ...process.env,

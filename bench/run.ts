@@ -10,6 +10,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, platform, release, totalmem } from "node:os";
 import { join } from "node:path";
+import { BOOT_PATH_HEADING, bootPathSection } from "./bootPath";
 import { buildBundles, ROOT } from "./bundles";
 import { coldStarts } from "./coldStart";
 import { dynamoFigures } from "./dynamodb";
@@ -27,6 +28,7 @@ import { withSection } from "./sections";
 const OWN_SECTIONS: [string, (root: string) => string[]][] = [
   [FLEET_HEADING, fleetSection],
   [LIST_HEADING, listSection],
+  [BOOT_PATH_HEADING, bootPathSection],
   [EVENT_HEADING, eventSection],
   [RELAY_HEADING, relaySection],
 ];
