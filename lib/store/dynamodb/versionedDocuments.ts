@@ -1,3 +1,4 @@
+import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { type DynamoDBDocumentClient, GetCommand, QueryCommand, type QueryCommandInput } from "@aws-sdk/lib-dynamodb";
 import type { ChangeEvents } from "../../provisioning/events/eventLog";
 import type { Page, PageRequest } from "../../provisioning/listPage";
@@ -13,7 +14,10 @@ export type { TransactItem };
 interface DocumentItem {
   pk: string;
   sk: string;
-  doc: string;
+  /** The record as JSON (a small one, or one written before compression)… */
+  doc?: string;
+  /** …or its JSON deflated (raw DEFLATE), for a record over COMPRESS_FROM bytes. */
+  docz?: Uint8Array;
   version: number;
   createdAt: string;
   /** Where the record also sits in the table's index GSI1 (e.g. a node's workflows), if anywhere. */
@@ -31,6 +35,20 @@ interface IndexKeys {
 }
 
 const ATTEMPTS = 12;
+
+/**
+ * Records whose JSON is longer than this are stored deflated (issue 28). DynamoDB bills a write
+ * per KB and a read per 4 KB of the item, and a workflow, rewritten at every step of an install,
+ * is several KB of JSON that deflates to a fifth of it; under 1 KB a write costs one unit anyway.
+ */
+const COMPRESS_FROM = 1024;
+
+/** The item's attribute for a record's JSON: `doc` as text, or `docz` deflated. */
+function stored(json: string): { doc: string } | { docz: Uint8Array } {
+  return json.length > COMPRESS_FROM ? { docz: deflateRawSync(json) } : { doc: json };
+}
+
+const jsonOf = (item: DocumentItem): string => (item.docz ? inflateRawSync(item.docz).toString("utf8") : item.doc!);
 
 /** How a kind of record's changes make events, and where they are written (in the change's transaction). */
 export interface Journal<T> {
@@ -280,7 +298,7 @@ export class VersionedDocuments<T extends { createdAt: string }> {
     return {
       pk: this.partition,
       sk: id,
-      doc: JSON.stringify(doc),
+      ...stored(JSON.stringify(doc)),
       version,
       createdAt: doc.createdAt,
       ...this.indexKey?.(doc),
@@ -295,7 +313,7 @@ export class VersionedDocuments<T extends { createdAt: string }> {
   }
 
   private parse(item: DocumentItem): { doc: T; version: number } {
-    const doc = JSON.parse(item.doc) as T;
+    const doc = JSON.parse(jsonOf(item)) as T;
     this.versions.set(doc as object, item.version);
     return { doc, version: item.version };
   }
