@@ -16,9 +16,9 @@ import { positionOf } from "../lib/provisioning/listPage";
 import { buildNode, parseNewNode } from "../lib/provisioning/nodes/node";
 import { listNodes, listNodesPage } from "../lib/provisioning/nodes/nodeService";
 import { unitsOf as consumed } from "../lib/store/dynamodb/capacity";
-import { nodeListKey } from "../lib/store/dynamodb/nodeStore";
+import { nodeKey, nodeListKey } from "../lib/store/dynamodb/nodeStore";
 import { dynamoProvisioningStores } from "../lib/store/dynamodb/provisioningStores";
-import { ensureTable, listShardOf } from "../lib/store/dynamodb/table";
+import { ensureTable, listShardOf, spreadShardOf } from "../lib/store/dynamodb/table";
 import { startDynamoDbLocal } from "../scripts/dynamodbLocal";
 import { freePort } from "../tests/support/offlineServer";
 import { withSection } from "./sections";
@@ -71,7 +71,7 @@ async function fill(client: DynamoDBDocumentClient, table: string, count: number
     );
     positions.push(positionOf(node.createdAt, node.id));
     return {
-      pk: "NODE",
+      pk: nodeKey(spreadShardOf(node.id)),
       sk: node.id,
       doc: JSON.stringify(node),
       version: 1,

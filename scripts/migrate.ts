@@ -10,7 +10,7 @@
  */
 import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { documentClient } from "../lib/store/dynamodb/client";
-import { addListKeys } from "../lib/store/dynamodb/migrations";
+import { migrate } from "../lib/store/dynamodb/migrations";
 import { ensureTable } from "../lib/store/dynamodb/table";
 
 async function main(): Promise<void> {
@@ -27,7 +27,7 @@ async function main(): Promise<void> {
     await ensureTable(admin, table);
     admin.destroy();
   }
-  const report = await addListKeys(documentClient({ dynamodbEndpoint: endpoint, functionTimeoutSeconds: 60 }), table);
+  const report = await migrate(documentClient({ dynamodbEndpoint: endpoint, functionTimeoutSeconds: 60 }), table);
   process.stdout.write(`${JSON.stringify(report)}\n`);
 }
 

@@ -8,7 +8,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { documentClient } from "../lib/store/dynamodb/client";
-import { addListKeys } from "../lib/store/dynamodb/migrations";
+import { migrate } from "../lib/store/dynamodb/migrations";
 import { startDynamoDbLocal } from "./dynamodbLocal";
 import { startS3Local } from "./s3Local";
 
@@ -22,7 +22,7 @@ async function main(): Promise<void> {
   await db.createTable(table);
   // A table kept from an older version: its records get this version's keys (npm run migrate).
   if (path) {
-    const report = await addListKeys(documentClient({ dynamodbEndpoint: db.endpoint, functionTimeoutSeconds: 60 }), table);
+    const report = await migrate(documentClient({ dynamodbEndpoint: db.endpoint, functionTimeoutSeconds: 60 }), table);
     process.stdout.write(`Migrated the kept table: ${JSON.stringify(report)}\n`);
   }
   process.stdout.write(`DynamoDB Local ready at ${db.endpoint}, table ${table}\n`);

@@ -1,41 +1,66 @@
-import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { apiContextFor } from "../../lib/provisioning/apiContext";
 import { graphDefinition } from "../../lib/provisioning/graphs/graphLibrary";
-import { buildNode, parseNewNode } from "../../lib/provisioning/nodes/node";
+import { buildNode, type Node, parseNewNode } from "../../lib/provisioning/nodes/node";
 import { buildWorkflow } from "../../lib/provisioning/workflows/buildWorkflow";
-import { addListKeys } from "../../lib/store/dynamodb/migrations";
+import { migrate } from "../../lib/store/dynamodb/migrations";
+import { nodeKey } from "../../lib/store/dynamodb/nodeStore";
 import { dynamoProvisioningStores } from "../../lib/store/dynamodb/provisioningStores";
+import { spreadShardOf } from "../../lib/store/dynamodb/table";
+import { workflowKey } from "../../lib/store/dynamodb/workflowStore";
 import { freshTable, testDocumentClient, testFileBlobs } from "../support/dynamoTables";
 
-/** A table as an older version wrote it: these records lack the list index's keys. */
-async function withoutListKeys(table: string, pk: string, sk: string): Promise<void> {
-  await testDocumentClient().send(new UpdateCommand({ TableName: table, Key: { pk, sk }, UpdateExpression: "REMOVE gsi2pk, gsi2sk" }));
+/**
+ * A record as an older version wrote it: under its kind's one partition key, without list keys.
+ * (The store wrote it under its shard; it is moved back.)
+ */
+async function asOlderVersion(table: string, kind: string, id: string): Promise<void> {
+  const client = testDocumentClient();
+  const shard = kind === "NODE" ? nodeKey(spreadShardOf(id)) : workflowKey(spreadShardOf(id));
+  const { Item } = await client.send(new GetCommand({ TableName: table, Key: { pk: shard, sk: id } }));
+  const { gsi2pk: _pk, gsi2sk: _sk, ...older } = Item!;
+  await client.send(new PutCommand({ TableName: table, Item: { ...older, pk: kind } }));
+  await client.send(new DeleteCommand({ TableName: table, Key: { pk: shard, sk: id } }));
 }
 
-describe("npm run migrate: a table from before the list index (issue 28)", () => {
-  it("gives the older nodes and workflows their list keys, once, and the paged lists then find them", async () => {
+describe("npm run migrate: a table from before the keys that spread and the list index (issue 28)", () => {
+  it("reads the older records meanwhile, moves each to its shard with its list keys, once; the paged lists then find them", async () => {
     const fileBlobs = await testFileBlobs();
     const table = await freshTable("migrate");
     const stores = dynamoProvisioningStores(testDocumentClient(), table, () => fileBlobs);
     const created = new Date("2026-11-25T09:00:00.000Z");
-    const nodes = [];
+    const nodes: Node[] = [];
     for (let n = 0; n < 30; n += 1)
       nodes.push(await stores.nodes.create(buildNode(parseNewNode({ name: `old-${n}` }), n.toString(16).padStart(24, "0"), created)));
     const flow = await stores.workflows.create(
       buildWorkflow(graphDefinition("Graph.Reboot.Node")!, {}, nodes[0].id, apiContextFor("http://x"), created),
     );
-    for (const node of nodes.slice(0, 20)) await withoutListKeys(table, "NODE", node.id);
-    await withoutListKeys(table, "WF", flow.instanceId);
+    for (const node of nodes.slice(0, 20)) await asOlderVersion(table, "NODE", node.id);
+    await asOlderVersion(table, "WF", flow.instanceId);
+
+    // Before the migration: every record is read, listed whole and changed; the pages miss the older ones.
+    expect(await stores.nodes.get(nodes[3].id)).toEqual(nodes[3]);
+    expect((await stores.workflows.get(flow.instanceId))?.instanceId).toBe(flow.instanceId);
+    expect((await stores.nodes.list()).map((node) => node.id)).toEqual(nodes.map((node) => node.id));
     expect((await stores.nodes.page({ limit: 100 })).items).toHaveLength(10);
     expect((await stores.workflows.page({ limit: 100 })).items).toEqual([]);
+    // A change moves the record (its older item deleted in the same write).
+    await stores.nodes.update(nodes[3].id, (node) => ({ ...node, name: "moved-by-a-change" }));
+    expect((await stores.nodes.get(nodes[3].id))?.name).toBe("moved-by-a-change");
+    expect((await stores.nodes.list()).filter((node) => node.id === nodes[3].id)).toHaveLength(1);
 
-    expect(await addListKeys(testDocumentClient(), table)).toEqual({ added: { NODE: 20, WF: 1 }, kept: { NODE: 10, WF: 0 } });
-    expect((await stores.nodes.page({ limit: 100 })).items.map((node) => node.id)).toEqual(
-      (await stores.nodes.list()).map((node) => node.id),
-    );
+    const client = testDocumentClient();
+    expect(await migrate(client, table)).toEqual({
+      moved: { NODE: 19, WF: 1, LKP: 0, INSTANCE: 0, INSTALLREPORT: 0 },
+      raced: { NODE: 0, WF: 0, LKP: 0, INSTANCE: 0, INSTALLREPORT: 0 },
+      listed: { NODE: 0, WF: 0 },
+    });
+    const all = (await stores.nodes.list()).map((node) => node.id);
+    expect(all).toHaveLength(30);
+    expect((await stores.nodes.page({ limit: 100 })).items.map((node) => node.id)).toEqual(all);
     expect((await stores.workflows.page({ limit: 100 })).items.map((w) => w.instanceId)).toEqual([flow.instanceId]);
     // Again: nothing to do.
-    expect(await addListKeys(testDocumentClient(), table)).toEqual({ added: { NODE: 0, WF: 0 }, kept: { NODE: 30, WF: 1 } });
+    expect((await migrate(client, table)).moved).toEqual({ NODE: 0, WF: 0, LKP: 0, INSTANCE: 0, INSTALLREPORT: 0 });
   });
 });
 
@@ -50,7 +75,7 @@ describe("records stored deflated (issue 28: a workflow rewritten at each step c
       buildNode(parseNewNode({ name: "large", description: "rack 7 ".repeat(2000) }), "b".repeat(24), now),
     );
     const raw = async (id: string) =>
-      (await testDocumentClient().send(new GetCommand({ TableName: table, Key: { pk: "NODE", sk: id } }))).Item!;
+      (await testDocumentClient().send(new GetCommand({ TableName: table, Key: { pk: nodeKey(spreadShardOf(id)), sk: id } }))).Item!;
     expect(typeof (await raw(small.id)).doc).toBe("string");
     const deflated = await raw(large.id);
     expect(deflated.doc).toBeUndefined();

@@ -6,9 +6,9 @@ import type { DataAccess, StoreName } from "../../dataAccess";
  * policy: the actions of its level on the leading keys of its stores (dynamodb:LeadingKeys).
  */
 export const LEADING_KEYS: Readonly<Record<StoreName, readonly string[]>> = {
-  nodes: ["NODE", "NODEID", "NODESKU#*", "TAGNODE#*", "LISTNODE#*"],
-  workflows: ["WF", "WFID", "NODEWF#*", "ACTIVE", "LISTWF#*"],
-  lookups: ["LKP", "LKPMAC", "LKPIP", "NODELKP#*"],
+  nodes: ["NODE", "NODE#*", "NODEID", "NODESKU#*", "TAGNODE#*", "LISTNODE#*"],
+  workflows: ["WF", "WF#*", "WFID", "NODEWF#*", "ACTIVE", "LISTWF#*"],
+  lookups: ["LKP", "LKP#*", "LKPMAC", "LKPIP", "NODELKP#*"],
   definitions: ["GRAPHDEF", "TASKDEF"],
   catalogs: ["CATALOG", "NODECAT#*"],
   skus: ["SKU"],
@@ -23,8 +23,8 @@ export const LEADING_KEYS: Readonly<Record<StoreName, readonly string[]>> = {
   sites: ["SITE"],
   relayCredentials: ["RELAYCRED"],
   relayJobs: ["RELAYJOB"],
-  instances: ["INSTANCE"],
-  installReports: ["INSTALLREPORT"],
+  instances: ["INSTANCE", "INSTANCE#*"],
+  installReports: ["INSTALLREPORT", "INSTALLREPORT#*"],
   hooks: ["HOOK"],
   deliveries: ["HOOKDELIVERY#*"],
   events: ["EVENT#*"],

@@ -10,6 +10,8 @@ import { type TransactItem, VersionedDocuments } from "./versionedDocuments";
  * that they are free: a MAC or an IP is in one lookup only, even when two writers race.
  */
 const RECORD = "LKP";
+/** A lookup's partition key by its shard (see SPREAD_SHARDS). */
+export const lookupKey = (shard: number) => `LKP#${shard}`;
 const CLAIMS: Record<LookupField, string> = { macAddress: "LKPMAC", ipAddress: "LKPIP" };
 
 /** A side item of a write, and the field whose claim it is (to name it when its condition fails). */
@@ -22,9 +24,10 @@ export class DynamoLookupStore implements LookupStore {
     private readonly client: DynamoDBDocumentClient,
     private readonly table: string,
   ) {
-    this.documents = new VersionedDocuments<Lookup>(client, table, RECORD, (lookup) =>
-      lookup.node ? { gsi1pk: `NODELKP#${lookup.node}`, gsi1sk: `${lookup.createdAt}#${lookup.id}` } : undefined,
-    );
+    this.documents = new VersionedDocuments<Lookup>(client, table, RECORD, {
+      indexKey: (lookup) => (lookup.node ? { gsi1pk: `NODELKP#${lookup.node}`, gsi1sk: `${lookup.createdAt}#${lookup.id}` } : undefined),
+      spreadKey: lookupKey,
+    });
   }
 
   async create(lookup: Lookup): Promise<Lookup> {

@@ -1,64 +1,104 @@
-import { type DynamoDBDocumentClient, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { type DynamoDBDocumentClient, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { positionOf } from "../../provisioning/listPage";
-import { isConditionFailure, queryAll } from "./conditions";
-import { nodeListKey } from "./nodeStore";
-import { listShardOf } from "./table";
-import { workflowListKey } from "./workflowStore";
-
-/** The kinds listed by page, with their list keys (issue 28). */
-const LISTED = [
-  { partition: "NODE", listKey: nodeListKey },
-  { partition: "WF", listKey: workflowListKey },
-];
-
-/** Items updated at a time: well under a table's per-partition write rate, fast enough for a fleet. */
-const AT_ONCE = 25;
-
-export interface ListKeysReport {
-  /** Records that were given their list keys, by partition. */
-  added: Record<string, number>;
-  /** Records that had them already (written since, or by an earlier run). */
-  kept: Record<string, number>;
-}
+import { isConditionFailure, queryAll, transactionReasons } from "./conditions";
+import { lookupKey } from "./lookupStore";
+import { nodeKey, nodeListKey } from "./nodeStore";
+import { installReportKey, instanceKey } from "./provisioningStores";
+import { listShardOf, SPREAD_SHARDS, spreadShardOf } from "./table";
+import { workflowKey, workflowListKey } from "./workflowStore";
 
 /**
- * Gives the records written before the list index (GSI2) their place in it, so that the paged
- * lists find them: each node and workflow without `gsi2pk` gets it and `gsi2sk`, as the stores
- * write them now. Safe to run again and beside the running service: a record already keyed is
- * left alone, and one deleted meanwhile is not brought back (the write needs the record).
+ * Bringing a table written by an older version up to this one's keys (issue 28), safe to run
+ * again and beside the running service:
+ * 1. the kinds a fleet writes move from their one partition key to their shards (`NODE` →
+ *    `NODE#<shard>`): each record is put under its new key and deleted from the old in one
+ *    transaction, on the condition that it did not change meanwhile (one the service changed
+ *    meanwhile was moved by that change; one that raced the move is left for the next run);
+ * 2. the nodes and workflows get their place in the list index (GSI2) where they lack it.
  */
-export async function addListKeys(client: DynamoDBDocumentClient, table: string): Promise<ListKeysReport> {
-  const report: ListKeysReport = { added: {}, kept: {} };
-  for (const { partition, listKey } of LISTED) {
-    const items = await queryAll<{ sk: string; createdAt: string; gsi2pk?: string }>(client, {
-      TableName: table,
-      KeyConditionExpression: "pk = :pk",
-      ExpressionAttributeValues: { ":pk": partition },
-      ProjectionExpression: "sk, createdAt, gsi2pk",
-    });
-    const missing = items.filter((item) => item.gsi2pk === undefined);
-    report.kept[partition] = items.length - missing.length;
-    report.added[partition] = 0;
-    for (let at = 0; at < missing.length; at += AT_ONCE) {
-      const added = await Promise.all(missing.slice(at, at + AT_ONCE).map((item) => keyed(client, table, partition, listKey, item)));
-      report.added[partition] += added.filter(Boolean).length;
-    }
+const SPREAD: { partition: string; key: (shard: number) => string; listKey?: (shard: number) => string }[] = [
+  { partition: "NODE", key: nodeKey, listKey: nodeListKey },
+  { partition: "WF", key: workflowKey, listKey: workflowListKey },
+  { partition: "LKP", key: lookupKey },
+  { partition: "INSTANCE", key: instanceKey },
+  { partition: "INSTALLREPORT", key: installReportKey },
+];
+
+/** Items written at a time: well under a partition's write rate, fast enough for a fleet. */
+const AT_ONCE = 25;
+
+export interface MigrationReport {
+  /** Records moved to their shard, by kind. */
+  moved: Record<string, number>;
+  /** Records that raced the service (changed while being moved): run again to move them. */
+  raced: Record<string, number>;
+  /** Records given their list keys, by kind. */
+  listed: Record<string, number>;
+}
+
+type Item = Record<string, unknown> & { pk: string; sk: string; createdAt: string; version: number; gsi2pk?: string };
+
+const itemsUnder = (client: DynamoDBDocumentClient, table: string, pk: string, projection?: string) =>
+  queryAll<Item>(client, {
+    TableName: table,
+    KeyConditionExpression: "pk = :pk",
+    ExpressionAttributeValues: { ":pk": pk },
+    ...(projection && { ProjectionExpression: projection }),
+  });
+
+export async function migrate(client: DynamoDBDocumentClient, table: string): Promise<MigrationReport> {
+  const report: MigrationReport = { moved: {}, raced: {}, listed: {} };
+  for (const kind of SPREAD) {
+    const older = await itemsUnder(client, table, kind.partition);
+    const moved = (await inBatches(older, (item) => move(client, table, item, kind))).filter(Boolean).length;
+    report.moved[kind.partition] = moved;
+    report.raced[kind.partition] = older.length - moved;
+    if (!kind.listKey) continue;
+    const shards = await Promise.all(
+      Array.from({ length: SPREAD_SHARDS }, (_, shard) => itemsUnder(client, table, kind.key(shard), "pk, sk, createdAt, gsi2pk")),
+    );
+    const unlisted = shards.flat().filter((item) => item.gsi2pk === undefined);
+    report.listed[kind.partition] = (await inBatches(unlisted, (item) => list(client, table, item, kind.listKey!))).filter(Boolean).length;
   }
   return report;
 }
 
-async function keyed(
-  client: DynamoDBDocumentClient,
-  table: string,
-  partition: string,
-  listKey: (shard: number) => string,
-  item: { sk: string; createdAt: string },
-): Promise<boolean> {
+async function inBatches<T>(items: T[], each: (item: T) => Promise<boolean>): Promise<boolean[]> {
+  const outcomes: boolean[] = [];
+  for (let at = 0; at < items.length; at += AT_ONCE) outcomes.push(...(await Promise.all(items.slice(at, at + AT_ONCE).map(each))));
+  return outcomes;
+}
+
+async function move(client: DynamoDBDocumentClient, table: string, item: Item, kind: (typeof SPREAD)[number]): Promise<boolean> {
+  const listed = kind.listKey && item.gsi2pk === undefined;
+  const moved: Item = {
+    ...item,
+    pk: kind.key(spreadShardOf(item.sk)),
+    ...(listed && { gsi2pk: kind.listKey!(listShardOf(item.sk)), gsi2sk: positionOf(item.createdAt, item.sk) }),
+  };
+  const unchanged = { ConditionExpression: "version = :version", ExpressionAttributeValues: { ":version": item.version } };
+  try {
+    await client.send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Put: { TableName: table, Item: moved, ConditionExpression: "attribute_not_exists(pk)" } },
+          { Delete: { TableName: table, Key: { pk: item.pk, sk: item.sk }, ...unchanged } },
+        ],
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (transactionReasons(error)) return false;
+    throw error;
+  }
+}
+
+async function list(client: DynamoDBDocumentClient, table: string, item: Item, listKey: (shard: number) => string): Promise<boolean> {
   try {
     await client.send(
       new UpdateCommand({
         TableName: table,
-        Key: { pk: partition, sk: item.sk },
+        Key: { pk: item.pk, sk: item.sk },
         UpdateExpression: "SET gsi2pk = :pk, gsi2sk = :sk",
         ConditionExpression: "attribute_exists(pk) AND attribute_not_exists(gsi2pk)",
         ExpressionAttributeValues: { ":pk": listKey(listShardOf(item.sk)), ":sk": positionOf(item.createdAt, item.sk) },

@@ -25,6 +25,8 @@ const CLAIM = "NODEID";
 const SIDE_ITEMS_MAX = 98;
 const skuIndex = (sku: string) => `NODESKU#${sku}`;
 const tagPartition = (tag: string) => `TAGNODE#${tag}`;
+/** A node's partition key by its shard (see SPREAD_SHARDS). */
+export const nodeKey = (shard: number) => `NODE#${shard}`;
 /** The node list's shard keys in GSI2 (see LIST_SHARDS). */
 export const nodeListKey = (shard: number) => `LISTNODE#${shard}`;
 
@@ -36,14 +38,12 @@ export class DynamoNodeStore implements NodeStore {
     private readonly table: string,
     journal?: Journal<Node>,
   ) {
-    this.documents = new VersionedDocuments<Node>(
-      client,
-      table,
-      "NODE",
-      (node) => (node.sku ? { gsi1pk: skuIndex(node.sku), gsi1sk: positionOf(node.createdAt, node.id) } : undefined),
+    this.documents = new VersionedDocuments<Node>(client, table, "NODE", {
+      indexKey: (node) => (node.sku ? { gsi1pk: skuIndex(node.sku), gsi1sk: positionOf(node.createdAt, node.id) } : undefined),
       journal,
-      nodeListKey,
-    );
+      listKey: nodeListKey,
+      spreadKey: nodeKey,
+    });
   }
 
   list(): Promise<Node[]> {

@@ -15,6 +15,10 @@ import { DynamoNodeStore } from "./nodeStore";
 import { DynamoRecordStore } from "./recordStore";
 import { DynamoWorkflowStore } from "./workflowStore";
 
+/** The partition keys of the machine credentials and install reports, spread by shard (see SPREAD_SHARDS). */
+export const instanceKey = (shard: number) => `INSTANCE#${shard}`;
+export const installReportKey = (shard: number) => `INSTALLREPORT#${shard}`;
+
 /**
  * Every provisioning port in one DynamoDB table (the partitions each uses: README, "The DynamoDB
  * store"), with the files' bytes where `fileBlobs` keeps them (S3), made on first use. The stores
@@ -43,8 +47,8 @@ export function dynamoProvisioningStores(client: DynamoDBDocumentClient, table: 
     hooks: new DynamoRecordStore<Hook>(client, table, "HOOK", { changeEvents: JOURNALED.hooks, log }),
     deliveries: new DynamoDeliveryLog(client, table),
     events: log,
-    instances: new DynamoRecordStore(client, table, "INSTANCE"),
-    installReports: new DynamoRecordStore(client, table, "INSTALLREPORT"),
+    instances: new DynamoRecordStore(client, table, "INSTANCE", undefined, instanceKey),
+    installReports: new DynamoRecordStore(client, table, "INSTALLREPORT", undefined, installReportKey),
     get logBlobs() {
       return prefixedBlobs(fileBlobs(), INSTALL_LOGS_PREFIX);
     },

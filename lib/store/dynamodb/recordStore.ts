@@ -8,8 +8,15 @@ import { type Journal, VersionedDocuments } from "./versionedDocuments";
 export class DynamoRecordStore<T extends { id: string; createdAt: string }> implements RecordStore<T> {
   private readonly documents: VersionedDocuments<T>;
 
-  constructor(client: DynamoDBDocumentClient, table: string, partition: string, journal?: Journal<T>) {
-    this.documents = new VersionedDocuments<T>(client, table, partition, undefined, journal);
+  /** `spreadKey` for the kinds a fleet writes (see SPREAD_SHARDS). */
+  constructor(
+    client: DynamoDBDocumentClient,
+    table: string,
+    partition: string,
+    journal?: Journal<T>,
+    spreadKey?: (shard: number) => string,
+  ) {
+    this.documents = new VersionedDocuments<T>(client, table, partition, { journal, spreadKey });
   }
 
   async create(record: T): Promise<T> {

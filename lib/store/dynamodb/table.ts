@@ -35,12 +35,27 @@ const GSI1_DEFINITION = {
 export const GSI2 = "GSI2";
 export const LIST_SHARDS = 8;
 
-/** The list index's shard of a record: FNV-1a of its id, so that it never changes. */
-export function listShardOf(id: string): number {
+/** FNV-1a of an id: a shard derived from the id never changes. */
+function fnv1a(id: string): number {
   let hash = 0x811c9dc5;
   for (let at = 0; at < id.length; at += 1) hash = Math.imul(hash ^ id.charCodeAt(at), 0x01000193) >>> 0;
-  return hash % LIST_SHARDS;
+  return hash;
 }
+
+/** The list index's shard of a record. */
+export const listShardOf = (id: string): number => fnv1a(id) % LIST_SHARDS;
+
+/**
+ * Keys that spread (issue 28): the records a fleet writes (nodes, workflows, lookups, install
+ * reports, machine credentials, relay jobs) are not under one partition key per kind but under
+ * SPREAD_SHARDS of them, `<kind>#<shard>` with the shard from the record's id. DynamoDB serves at
+ * most 1,000 write units and 3,000 read units a second per partition; one key per kind would
+ * bound the whole fleet's workflow writes by that, 16 keys by sixteen times it. A record is still
+ * read by one GetItem (its key follows from its id); the kind's whole list is 16 queries.
+ */
+export const SPREAD_SHARDS = 16;
+
+export const spreadShardOf = (id: string): number => fnv1a(`spread:${id}`) % SPREAD_SHARDS;
 
 const GSI2_DEFINITION = {
   IndexName: GSI2,

@@ -6,7 +6,7 @@ import { positionOf } from "../../provisioning/listPage";
 import { eventsCommitted } from "../eventFeed";
 import { BATCH_GET_LIMIT, batchGetAll, queryAll, RETRY, rethrowItemTooLarge, retry, transactionReasons } from "./conditions";
 import type { DynamoEventLog } from "./eventLog";
-import { GSI1, GSI2, LIST_SHARDS, listShardOf } from "./table";
+import { GSI1, GSI2, LIST_SHARDS, listShardOf, SPREAD_SHARDS, spreadShardOf } from "./table";
 import { type TransactItem, writeTogether } from "./writeTogether";
 
 export type { TransactItem };
@@ -56,11 +56,30 @@ export interface Journal<T> {
   log: DynamoEventLog;
 }
 
+export interface DocumentOptions<T> {
+  /** The record's place in GSI1, for records listed by a second key (none: not in the index). */
+  indexKey?: (doc: T) => { gsi1pk: string; gsi1sk: string } | undefined;
+  /** For records whose changes make events: the rule, and the log they are written to in the change's transaction. */
+  journal?: Journal<T>;
+  /** For the records listed by page: GSI2's partition key of a shard (see LIST_SHARDS). */
+  listKey?: (shard: number) => string;
+  /**
+   * For the kinds a fleet writes (nodes, workflows, lookups, install reports, …): the partition key
+   * of a shard (`NODE#<0–15>`, the shard from the id). None: every record under `partition`.
+   */
+  spreadKey?: (shard: number) => string;
+}
+
 /**
- * Records kept as JSON documents under one partition key (`<partition> / <id>`), each with a
- * version number for optimistic concurrency: a change is written only if the version read is
- * still the stored one, and otherwise it is applied again to the newer record. Side items (claims,
- * indexes) go in the same transaction. The node and workflow stores are built on it.
+ * Records kept as JSON documents (`<partition> / <id>`, or spread over SPREAD_SHARDS partition
+ * keys `<partition>#<shard> / <id>`), each with a version number for optimistic concurrency: a
+ * change is written only if the version read is still the stored one, and otherwise it is applied
+ * again to the newer record. Side items (claims, indexes) go in the same transaction. The node and
+ * workflow stores are built on it.
+ *
+ * A spread kind still reads a record written under its one partition key by an older version
+ * (until `npm run migrate` moves it): a miss under the new key looks there too, the whole list
+ * includes it, and its next change moves it (the old item deleted in the same transaction).
  */
 export class VersionedDocuments<T extends { createdAt: string }> {
   /**
@@ -68,24 +87,41 @@ export class VersionedDocuments<T extends { createdAt: string }> {
    * record the caller has just read needs no second read (it is still checked on write).
    */
   private readonly versions = new WeakMap<object, number>();
+  /** The records handed out that were read under the kind's older, single partition key. */
+  private readonly unmoved = new WeakSet<object>();
+  private readonly indexKey?: (doc: T) => { gsi1pk: string; gsi1sk: string } | undefined;
+  private readonly journal?: Journal<T>;
+  private readonly listKey?: (shard: number) => string;
+  private readonly spreadKey?: (shard: number) => string;
 
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly table: string,
     private readonly partition: string,
-    /** The record's place in GSI1, for records listed by a second key (none: not in the index). */
-    private readonly indexKey?: (doc: T) => { gsi1pk: string; gsi1sk: string } | undefined,
-    /** For records whose changes make events: the rule, and the log they are written to in the change's transaction. */
-    private readonly journal?: Journal<T>,
-    /** For the records listed by page: GSI2's partition key of a shard (see LIST_SHARDS). */
-    private readonly listKey?: (shard: number) => string,
-  ) {}
+    options: DocumentOptions<T> = {},
+  ) {
+    ({ indexKey: this.indexKey, journal: this.journal, listKey: this.listKey, spreadKey: this.spreadKey } = options);
+  }
+
+  /** The partition key of a record. */
+  keyOf(id: string): string {
+    return this.spreadKey ? this.spreadKey(spreadShardOf(id)) : this.partition;
+  }
+
+  /** Whether an index entry's `pk` is one of this kind's records. */
+  private owns(pk: string): boolean {
+    return pk === this.partition || (this.spreadKey !== undefined && pk.startsWith(`${this.partition}#`));
+  }
 
   async read(id: string): Promise<{ doc: T; version: number } | undefined> {
-    const { Item } = await this.client.send(
-      new GetCommand({ TableName: this.table, Key: { pk: this.partition, sk: id }, ConsistentRead: true }),
-    );
-    return Item && this.parse(Item as DocumentItem);
+    const get = async (pk: string) =>
+      (await this.client.send(new GetCommand({ TableName: this.table, Key: { pk, sk: id }, ConsistentRead: true }))).Item as
+        | DocumentItem
+        | undefined;
+    const item = await get(this.keyOf(id));
+    if (item) return this.parse(item);
+    const older = this.spreadKey ? await get(this.partition) : undefined;
+    return older && this.parse(older, true);
   }
 
   /**
@@ -100,7 +136,7 @@ export class VersionedDocuments<T extends { createdAt: string }> {
       KeyConditionExpression: "gsi1pk = :key",
       ExpressionAttributeValues: { ":key": gsi1pk },
     });
-    return this.readMany(keys.filter((key) => key.pk === this.partition).map((key) => key.sk));
+    return this.readMany(keys.filter((key) => this.owns(key.pk)).map((key) => key.sk));
   }
 
   /**
@@ -139,7 +175,7 @@ export class VersionedDocuments<T extends { createdAt: string }> {
       Limit: request.limit,
     };
     const answer = await this.client.send(new QueryCommand(input));
-    const keys = ((answer.Items ?? []) as IndexKeys[]).filter((key) => key.pk === this.partition);
+    const keys = ((answer.Items ?? []) as IndexKeys[]).filter((key) => this.owns(key.pk));
     return { keys, more: answer.LastEvaluatedKey !== undefined };
   }
 
@@ -151,34 +187,68 @@ export class VersionedDocuments<T extends { createdAt: string }> {
   /** The records of these ids that exist, in the order given (BatchGetItem, 100 a call, strongly consistent). */
   async readMany(ids: string[]): Promise<T[]> {
     const found = new Map<string, T>();
-    for (let at = 0; at < ids.length; at += BATCH_GET_LIMIT) {
-      for (const item of await batchGetAll<DocumentItem>(
-        this.client,
-        this.table,
-        ids.slice(at, at + BATCH_GET_LIMIT).map((sk) => ({ pk: this.partition, sk })),
-      )) {
-        found.set(item.sk, this.parse(item).doc);
+    const fetch = async (wanted: string[], pkOf: (id: string) => string, older: boolean) => {
+      for (let at = 0; at < wanted.length; at += BATCH_GET_LIMIT) {
+        const keys = wanted.slice(at, at + BATCH_GET_LIMIT).map((sk) => ({ pk: pkOf(sk), sk }));
+        for (const item of await batchGetAll<DocumentItem>(this.client, this.table, keys)) found.set(item.sk, this.parse(item, older).doc);
       }
-    }
+    };
+    await fetch(ids, (id) => this.keyOf(id), false);
+    const missing = ids.filter((id) => !found.has(id));
+    if (this.spreadKey && missing.length > 0) await fetch(missing, () => this.partition, true);
     return ids.flatMap((id) => (found.has(id) ? [found.get(id)!] : []));
   }
 
-  /** Every record, oldest first (ties by id). */
+  /** Every record, oldest first (ties by id): one query of each partition key of the kind. */
   async list(): Promise<T[]> {
-    const items = await queryAll<DocumentItem>(this.client, {
-      TableName: this.table,
-      KeyConditionExpression: "pk = :pk",
-      ExpressionAttributeValues: { ":pk": this.partition },
-      ConsistentRead: true,
-    });
-    return items
-      .sort((a, b) => (a.createdAt === b.createdAt ? (a.sk < b.sk ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1))
-      .map((item) => this.parse(item).doc);
+    const keys = this.spreadKey
+      ? [...Array.from({ length: SPREAD_SHARDS }, (_, shard) => this.spreadKey!(shard)), this.partition]
+      : [this.partition];
+    const parts = await Promise.all(
+      keys.map((pk) =>
+        queryAll<DocumentItem>(this.client, {
+          TableName: this.table,
+          KeyConditionExpression: "pk = :pk",
+          ExpressionAttributeValues: { ":pk": pk },
+          ConsistentRead: true,
+        }),
+      ),
+    );
+    return parts
+      .flatMap((items, at) => items.map((item) => ({ item, older: this.spreadKey !== undefined && at === keys.length - 1 })))
+      .sort((a, b) =>
+        a.item.createdAt === b.item.createdAt ? (a.item.sk < b.item.sk ? -1 : 1) : a.item.createdAt < b.item.createdAt ? -1 : 1,
+      )
+      .map(({ item, older }) => this.parse(item, older).doc);
   }
 
   /** A transaction item that stores a new record, on the condition that its id is unused. */
   putNew(id: string, doc: T): TransactItem {
     return { Put: { TableName: this.table, Item: this.item(id, doc, 1), ConditionExpression: "attribute_not_exists(pk)" } };
+  }
+
+  /**
+   * The transaction items that write version `version + 1` of `current`, on the condition that
+   * `version` is still stored: one Put, or (a record still under the older key) a Put under its
+   * own key and the older item's Delete.
+   */
+  private overwrite(id: string, current: T, doc: T, version: number): TransactItem[] {
+    if (!this.unmoved.has(current as object)) return [this.putOver(id, doc, version)];
+    return [
+      { Put: { TableName: this.table, Item: this.item(id, doc, version + 1), ConditionExpression: "attribute_not_exists(pk)" } },
+      this.deleteAt(this.partition, id, version),
+    ];
+  }
+
+  private deleteAt(pk: string, id: string, version: number): TransactItem {
+    return {
+      Delete: {
+        TableName: this.table,
+        Key: { pk, sk: id },
+        ConditionExpression: "version = :version",
+        ExpressionAttributeValues: { ":version": version },
+      },
+    };
   }
 
   /** A transaction item that writes version `version + 1`, on the condition that `version` is still stored. */
@@ -214,7 +284,11 @@ export class VersionedDocuments<T extends { createdAt: string }> {
       if (next === current.doc) return current.doc;
       const recorded = await this.eventsOf(current.doc, next);
       try {
-        await this.transact([this.putOver(id, next, current.version), ...sideItems(current.doc, next), ...recorded.items]);
+        await this.transact([
+          ...this.overwrite(id, current.doc, next, current.version),
+          ...sideItems(current.doc, next),
+          ...recorded.items,
+        ]);
         this.versions.set(next, current.version + 1);
         eventsCommitted(recorded.events);
         return next;
@@ -237,18 +311,8 @@ export class VersionedDocuments<T extends { createdAt: string }> {
       if (!current) return undefined;
       const recorded = await this.eventsOf(current.doc, undefined);
       try {
-        await this.transact([
-          {
-            Delete: {
-              TableName: this.table,
-              Key: { pk: this.partition, sk: id },
-              ConditionExpression: "version = :version",
-              ExpressionAttributeValues: { ":version": current.version },
-            },
-          },
-          ...sideItems(current.doc),
-          ...recorded.items,
-        ]);
+        const pk = this.unmoved.has(current.doc as object) ? this.partition : this.keyOf(id);
+        await this.transact([this.deleteAt(pk, id, current.version), ...sideItems(current.doc), ...recorded.items]);
         eventsCommitted(recorded.events);
         return current.doc;
       } catch (error) {
@@ -296,7 +360,7 @@ export class VersionedDocuments<T extends { createdAt: string }> {
 
   private item(id: string, doc: T, version: number): DocumentItem {
     return {
-      pk: this.partition,
+      pk: this.keyOf(id),
       sk: id,
       ...stored(JSON.stringify(doc)),
       version,
@@ -308,13 +372,15 @@ export class VersionedDocuments<T extends { createdAt: string }> {
 
   /** A record this class handed out, with the version it was read at; undefined for any other object. */
   private asRead(known: T | undefined): { doc: T; version: number } | undefined {
+    // A record as its caller changed it is a new object: it is checked on write as any other.
     const version = known && this.versions.get(known);
     return known && version !== undefined ? { doc: known, version } : undefined;
   }
 
-  private parse(item: DocumentItem): { doc: T; version: number } {
+  private parse(item: DocumentItem, older = false): { doc: T; version: number } {
     const doc = JSON.parse(jsonOf(item)) as T;
     this.versions.set(doc as object, item.version);
+    if (older) this.unmoved.add(doc as object);
     return { doc, version: item.version };
   }
 }

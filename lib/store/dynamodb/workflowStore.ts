@@ -19,6 +19,8 @@ import { type TransactItem, VersionedDocuments } from "./versionedDocuments";
  */
 const RECORD = "WFID";
 const ACTIVE = "ACTIVE";
+/** A workflow's partition key by its shard (see SPREAD_SHARDS). */
+export const workflowKey = (shard: number) => `WF#${shard}`;
 /** The workflow list's shard keys in GSI2 (see LIST_SHARDS). */
 export const workflowListKey = (shard: number) => `LISTWF#${shard}`;
 
@@ -30,14 +32,12 @@ export class DynamoWorkflowStore implements WorkflowStore {
     private readonly table: string,
     journal?: Journal<Workflow>,
   ) {
-    this.documents = new VersionedDocuments<Workflow>(
-      client,
-      table,
-      "WF",
-      (workflow) => ({ gsi1pk: `NODEWF#${workflow.node}`, gsi1sk: positionOf(workflow.createdAt, workflow.instanceId) }),
+    this.documents = new VersionedDocuments<Workflow>(client, table, "WF", {
+      indexKey: (workflow) => ({ gsi1pk: `NODEWF#${workflow.node}`, gsi1sk: positionOf(workflow.createdAt, workflow.instanceId) }),
       journal,
-      workflowListKey,
-    );
+      listKey: workflowListKey,
+      spreadKey: workflowKey,
+    });
   }
 
   async create(workflow: Workflow): Promise<Workflow> {

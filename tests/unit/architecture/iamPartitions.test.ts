@@ -46,7 +46,11 @@ describe("the table's keys by store, from which each function's IAM policy is ma
     for (const [store, file] of Object.entries(ADAPTERS)) {
       expect([...partitionsIn(read(file))].sort()).toEqual([...LEADING_KEYS[store as StoreName]].sort());
     }
-    for (const [store, partition] of recordStores()) expect(LEADING_KEYS[store as StoreName]).toEqual([partition]);
+    for (const [store, partition] of recordStores()) {
+      // A kind spread over shard keys (`INSTANCE#${shard}`) also has its older single key (until migrated).
+      const spread = read("provisioningStores.ts").includes(`\`${partition}#\${shard}\``);
+      expect(LEADING_KEYS[store as StoreName]).toEqual(spread ? [partition, `${partition}#*`] : [partition]);
+    }
     expect(Object.keys(ADAPTERS).length + recordStores().size).toBe(STORE_NAMES.length);
   });
 
