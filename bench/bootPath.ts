@@ -3,7 +3,8 @@
  * machine of the swarm (first boot and discovery, an install, its completion) against
  * `npm run start:dynamodb`, and what each of its southbound requests cost the table (calls, read
  * and write units, from the service's own request lines). `--baseline` keeps the run as the
- * figures to compare with; otherwise it is the current one. Writes bench/boot-path-results.json
+ * figures to compare with; otherwise it is the current one. `--log FILE` keeps the service's log
+ * (run with LOG_LEVEL=debug for each DynamoDB call with its partition keys). Writes bench/boot-path-results.json
  * and its section of BENCHMARKS.md.
  */
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -110,6 +111,9 @@ async function main(argv: string[]): Promise<void> {
     const report = await runSwarm({ machines: 1, rampSeconds: 0, fail: 0, api: stack.url, concurrency: 1 });
     if (report.installed !== 1) throw new Error(`the machine did not install: ${JSON.stringify(report.errors)}`);
     const steps = stepsOf(readFileSync(log, "utf8").slice(from));
+    // --log FILE keeps the service's log (with LOG_LEVEL=debug, each DynamoDB call and its keys).
+    const keep = argv.indexOf("--log");
+    if (keep >= 0) writeFileSync(argv[keep + 1], readFileSync(log, "utf8").slice(from));
     let results: BootPathResults = {};
     try {
       results = JSON.parse(readFileSync(join(root, RESULTS), "utf8")) as BootPathResults;

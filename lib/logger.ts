@@ -10,6 +10,9 @@ const threshold = (): number => {
   return index < 0 ? 1 : index;
 };
 
+/** Whether lines of `level` are written: a caller skips building a line nobody reads. */
+export const logs = (level: LogLevel): boolean => LOG_LEVELS.indexOf(level) >= threshold();
+
 /**
  * One JSON object per line on stdout, which CloudWatch stores as one event each: the time, the
  * level, the message, then the running invocation's fields (its function, request id, correlation
@@ -17,7 +20,7 @@ const threshold = (): number => {
  * the line's own. Callers never pass secrets: no line carries a query, a header or a body.
  */
 export function logLine(fields: { level: LogLevel; msg: string } & Record<string, unknown>): void {
-  if (LOG_LEVELS.indexOf(fields.level) < threshold()) return;
+  if (!logs(fields.level)) return;
   const { level, msg, ...rest } = fields;
   const context = currentInvocation()?.fields;
   process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), level, msg, ...context, ...rest })}\n`);

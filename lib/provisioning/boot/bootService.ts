@@ -168,7 +168,7 @@ async function startDiscovery(
   now: Date,
 ): Promise<Workflow | undefined> {
   try {
-    return await startWorkflow(stores, node.id, { name: graph, options: {} }, api, now);
+    return await startWorkflow(stores, node.id, { name: graph, options: {} }, api, now, node);
   } catch (error) {
     if (isDomainError(error) && error.message === ACTIVE_CONFLICT) return activeWorkflowOf(stores, node, now);
     throw error;
@@ -269,8 +269,10 @@ export async function notify(
     if (typeof message.nodeId !== "string" || message.nodeId === "") throw new ValidationError("Invalid node ID in query or body");
     const node = await findNode(stores, message.nodeId);
     const active = await stores.workflows.activeForNode(node.id);
-    if (active) checkToken(policy, active, node, typeof message.token === "string" ? message.token : undefined);
-    await completeNodeInstall(stores, node, now, active);
+    if (active) {
+      checkToken(policy, active, node, typeof message.token === "string" ? message.token : undefined);
+      await completeNodeInstall(stores, node, now, active);
+    }
   }
   return redact(message);
 }

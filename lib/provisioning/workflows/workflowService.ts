@@ -123,12 +123,18 @@ export async function startWorkflow(
   request: StartRequest,
   api: ApiContext,
   now: Date,
+  /**
+   * The node, when this request has just created it (discovery): it is not read again, nor its
+   * active workflow, which it cannot have yet (the create's condition on the node's one active
+   * slot still holds against a race).
+   */
+  created?: Node,
 ): Promise<Workflow> {
   if (typeof request.name !== "string" || request.name === "") throw new ValidationError("Graph name is missing or in wrong format");
-  const node = await findNode(stores, identifier);
+  const node = created ?? (await findNode(stores, identifier));
   const graph = await findGraph(stores, request.name);
   if (!graph) throw new NotFoundError(`Graph definition not found for ${request.name}`);
-  if (await activeWorkflowOf(stores, node, now)) throw new ValidationError(ACTIVE_CONFLICT);
+  if (!created && (await activeWorkflowOf(stores, node, now))) throw new ValidationError(ACTIVE_CONFLICT);
   const options = request.options ?? {};
   if (!isPlainObject(options)) throw new ValidationError("options must be a JSON object");
   const built = { ...buildWorkflow(graph, options, node.id, api, now, await taskFinder(stores)), bootToken: newBootToken() };

@@ -1,5 +1,27 @@
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { count } from "../../invocation";
+import { logLine, logs } from "../../logger";
+
+/** The partition keys a call touches (its keys' `pk`, its index's or its query's value), for the debug line. */
+export function keysOf(input: Record<string, unknown>): string[] {
+  const keys: string[] = [];
+  const add = (item: unknown) => {
+    const pk = (item as { pk?: unknown } | undefined)?.pk;
+    if (typeof pk === "string") keys.push(pk);
+  };
+  add(input.Key);
+  add(input.Item);
+  const values = input.ExpressionAttributeValues as Record<string, unknown> | undefined;
+  if (typeof input.KeyConditionExpression === "string" && values) keys.push(String(values[":pk"] ?? values[":key"] ?? "?"));
+  for (const entry of (input.TransactItems as Record<string, { Key?: unknown; Item?: unknown }>[] | undefined) ?? [])
+    for (const part of Object.values(entry)) {
+      add(part.Key);
+      add(part.Item);
+    }
+  for (const table of Object.values((input.RequestItems as Record<string, { Keys?: unknown[] }> | undefined) ?? {}))
+    for (const key of Array.isArray(table.Keys) ? table.Keys : []) add(key);
+  return keys;
+}
 
 interface Consumed {
   CapacityUnits?: number;
@@ -37,6 +59,16 @@ export function meterCapacity(client: DynamoDBDocumentClient): void {
       const answer = await next(args);
       const { read, write } = unitsOf(context.commandName ?? "", answer.output);
       count("DynamoCalls");
+      // LOG_LEVEL=debug: each call, its partition keys (ids and MACs, never a value) and its units.
+      if (logs("debug"))
+        logLine({
+          level: "debug",
+          msg: "dynamodb",
+          command: context.commandName,
+          keys: keysOf(args.input as Record<string, unknown>),
+          read,
+          write,
+        });
       if (read > 0) count("DynamoReadUnits", read);
       if (write > 0) count("DynamoWriteUnits", write);
       return answer;

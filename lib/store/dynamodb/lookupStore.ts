@@ -8,6 +8,9 @@ import { type TransactItem, VersionedDocuments } from "./versionedDocuments";
  * <createdAt>#<id>` while it has a node: a node's lookups are one query), and the claims
  * `LKPMAC / <mac>` and `LKPIP / <ip>` (→ id), written in the same transaction on the condition
  * that they are free: a MAC or an IP is in one lookup only, even when two writers race.
+ *
+ * The MAC's claim also carries the lookup itself (rewritten with it, in its transaction): a
+ * machine's boot asks what its MAC's lookup says on every boot, and one read answers it.
  */
 const RECORD = "LKP";
 /** A lookup's partition key by its shard (see SPREAD_SHARDS). */
@@ -85,22 +88,22 @@ export class DynamoLookupStore implements LookupStore {
     for (const field of ["macAddress", "ipAddress"] as const) {
       const was = before?.[field];
       const is = after?.[field];
-      if (was === is) continue;
-      if (is !== undefined) {
+      const carries = field === "macAddress" && after !== before;
+      if (is !== undefined && (was !== is || carries)) {
         claims.push({
           field,
           value: is,
           item: {
             Put: {
               TableName: this.table,
-              Item: { pk: CLAIMS[field], sk: is, id: after!.id },
+              Item: { pk: CLAIMS[field], sk: is, id: after!.id, ...(field === "macAddress" && { lookup: JSON.stringify(after) }) },
               ConditionExpression: "attribute_not_exists(pk) OR id = :id",
               ExpressionAttributeValues: { ":id": after!.id },
             },
           },
         });
       }
-      if (was !== undefined) {
+      if (was !== undefined && was !== is) {
         claims.push({
           field,
           value: was,
@@ -128,6 +131,8 @@ export class DynamoLookupStore implements LookupStore {
     const { Item } = await this.client.send(
       new GetCommand({ TableName: this.table, Key: { pk: CLAIMS[field], sk: value }, ConsistentRead: true }),
     );
-    return Item ? this.get(Item.id as string) : undefined;
+    if (!Item) return undefined;
+    // A MAC's claim written by an older version carries only the id.
+    return typeof Item.lookup === "string" ? (JSON.parse(Item.lookup) as Lookup) : this.get(Item.id as string);
   }
 }

@@ -348,6 +348,8 @@ export class VersionedDocuments<T extends { createdAt: string }> {
         if (onlyEvents) return RETRY;
         throw error;
       }
+      // The record as written is version 1: a change of it right after needs no read.
+      this.versions.set(doc as object, 1);
       eventsCommitted(recorded.events);
     });
   }
