@@ -2,24 +2,54 @@ import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { count } from "../../invocation";
 import { logLine, logs } from "../../logger";
 
-/** The partition keys a call touches (its keys' `pk`, its index's or its query's value), for the debug line. */
+/** About the size DynamoDB bills an item by: its attributes' names and values (an estimate for the debug line). */
+export function itemBytes(item: Record<string, unknown>): number {
+  let bytes = 0;
+  for (const [name, value] of Object.entries(item)) {
+    bytes += name.length;
+    if (typeof value === "string") bytes += Buffer.byteLength(value);
+    else if (value instanceof Uint8Array) bytes += value.byteLength;
+    else if (typeof value === "number") bytes += 8;
+    else if (value !== undefined) bytes += Buffer.byteLength(JSON.stringify(value) ?? "");
+  }
+  return bytes;
+}
+
+/**
+ * The partition keys a call touches (its keys' `pk`, its index's or its query's value), and the
+ * size of each item it writes whole (0 for a key only), for the debug line: a bench splits a
+ * transaction's write units over its items by them (bench/bootPath.ts).
+ */
 export function keysOf(input: Record<string, unknown>): string[] {
-  const keys: string[] = [];
-  const add = (item: unknown) => {
+  return touched(input).map((entry) => entry.pk);
+}
+
+export function touched(input: Record<string, unknown>): { pk: string; bytes: number }[] {
+  const keys: { pk: string; bytes: number }[] = [];
+  const add = (item: unknown, whole = false) => {
     const pk = (item as { pk?: unknown } | undefined)?.pk;
-    if (typeof pk === "string") keys.push(pk);
+    if (typeof pk === "string") keys.push({ pk, bytes: whole ? itemBytes(item as Record<string, unknown>) : 0 });
   };
   add(input.Key);
-  add(input.Item);
+  add(input.Item, true);
   const values = input.ExpressionAttributeValues as Record<string, unknown> | undefined;
-  if (typeof input.KeyConditionExpression === "string" && values) keys.push(String(values[":pk"] ?? values[":key"] ?? "?"));
+  if (typeof input.KeyConditionExpression === "string" && values)
+    keys.push({ pk: String(values[":pk"] ?? values[":key"] ?? "?"), bytes: 0 });
   for (const entry of (input.TransactItems as Record<string, { Key?: unknown; Item?: unknown }>[] | undefined) ?? [])
     for (const part of Object.values(entry)) {
       add(part.Key);
-      add(part.Item);
+      add(part.Item, true);
     }
-  for (const table of Object.values((input.RequestItems as Record<string, { Keys?: unknown[] }> | undefined) ?? {}))
-    for (const key of Array.isArray(table.Keys) ? table.Keys : []) add(key);
+  type Requests = { Keys?: unknown[] } | { PutRequest?: { Item: unknown }; DeleteRequest?: { Key: unknown } }[];
+  for (const table of Object.values((input.RequestItems as Record<string, Requests> | undefined) ?? {})) {
+    // BatchGetItem: {Keys}; BatchWriteItem: a list of put and delete requests.
+    if (!Array.isArray(table)) for (const key of table.Keys ?? []) add(key);
+    else
+      for (const request of table) {
+        add(request.PutRequest?.Item, true);
+        add(request.DeleteRequest?.Key);
+      }
+  }
   return keys;
 }
 
@@ -65,7 +95,7 @@ export function meterCapacity(client: DynamoDBDocumentClient): void {
           level: "debug",
           msg: "dynamodb",
           command: context.commandName,
-          keys: keysOf(args.input as Record<string, unknown>),
+          touched: touched(args.input as Record<string, unknown>),
           read,
           write,
         });

@@ -4,7 +4,7 @@ import type { Page, PageRequest } from "../../../lib/provisioning/listPage";
 import { buildNode, type Node, parseNewNode } from "../../../lib/provisioning/nodes/node";
 import { buildWorkflow } from "../../../lib/provisioning/workflows/buildWorkflow";
 import { cancelWorkflow } from "../../../lib/provisioning/workflows/progress";
-import { keysOf } from "../../../lib/store/dynamodb/capacity";
+import { keysOf, touched } from "../../../lib/store/dynamodb/capacity";
 import { migrate } from "../../../lib/store/dynamodb/migrations";
 import { nodeKey } from "../../../lib/store/dynamodb/nodeStore";
 import { dynamoProvisioningStores } from "../../../lib/store/dynamodb/provisioningStores";
@@ -179,6 +179,13 @@ describe("the DynamoDB keys (issue 28), on the fake table", () => {
     ]);
     expect(keysOf({ TransactItems: [{ Put: { Item: { pk: "A" } } }, { Delete: { Key: { pk: "B" } } }] })).toEqual(["A", "B"]);
     expect(keysOf({ RequestItems: { t: { Keys: [{ pk: "C" }, { pk: "D" }] } } })).toEqual(["C", "D"]);
+    expect(
+      keysOf({ RequestItems: { t: [{ PutRequest: { Item: { pk: "E", sk: "1" } } }, { DeleteRequest: { Key: { pk: "F" } } }] } }),
+    ).toEqual(["E", "F"]);
     expect(keysOf({})).toEqual([]);
+    // Sizes, by which a bench splits a transaction's units over its items.
+    expect(touched({ Item: { pk: "A", doc: "x".repeat(100), n: 1, z: new Uint8Array(10), o: { a: 1 } } })).toEqual([
+      { pk: "A", bytes: 2 + 1 + 3 + 100 + 1 + 8 + 1 + 10 + 1 + 7 },
+    ]);
   });
 });
