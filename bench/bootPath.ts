@@ -12,6 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runSwarm } from "../scripts/swarm";
 import { startStack } from "./fleet";
+import { type KindLoad, LIMITS_HEADING, limitsSection, loadByKind } from "./fleetLimits";
 import { withSection } from "./sections";
 
 export const BOOT_PATH_HEADING = "## The boot path, request by request";
@@ -31,7 +32,8 @@ export interface Step {
 
 interface BootPathResults {
   baseline?: { date: string; steps: Step[] };
-  current?: { date: string; steps: Step[] };
+  /** `kinds`: the machine's load per kind of partition key, when the run had LOG_LEVEL=debug. */
+  current?: { date: string; steps: Step[]; kinds?: KindLoad[] };
 }
 
 /** The machine's requests from the service's log, in order, a repeat of the same cost folded into one step. */
@@ -120,10 +122,16 @@ async function main(argv: string[]): Promise<void> {
     } catch {
       // the first run
     }
-    results[argv.includes("--baseline") ? "baseline" : "current"] = { date: new Date().toISOString(), steps };
+    const kinds = loadByKind(readFileSync(log, "utf8").slice(from));
+    results[argv.includes("--baseline") ? "baseline" : "current"] = {
+      date: new Date().toISOString(),
+      steps,
+      ...(kinds.length > 0 && { kinds }),
+    };
     writeFileSync(join(root, RESULTS), `${JSON.stringify(results, null, 2)}\n`);
     const file = join(root, "BENCHMARKS.md");
-    writeFileSync(file, withSection(readFileSync(file, "utf8"), BOOT_PATH_HEADING, bootPathSection(root)));
+    const rendered = withSection(readFileSync(file, "utf8"), BOOT_PATH_HEADING, bootPathSection(root));
+    writeFileSync(file, withSection(rendered, LIMITS_HEADING, limitsSection(root)));
     process.stdout.write(`${bootPathSection(root).join("\n")}\n`);
   } finally {
     await stack.stop();

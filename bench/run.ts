@@ -16,6 +16,7 @@ import { coldStarts } from "./coldStart";
 import { dynamoFigures } from "./dynamodb";
 import { EVENT_HEADING, eventSection } from "./eventDelivery";
 import { FLEET_HEADING, fleetSection } from "./fleet";
+import { LIMITS_HEADING, limitsSection } from "./fleetLimits";
 import { growth } from "./growth";
 import { type Handler, type Handlers, measure } from "./harness";
 import { httpFigures } from "./http";
@@ -29,6 +30,7 @@ const OWN_SECTIONS: [string, (root: string) => string[]][] = [
   [FLEET_HEADING, fleetSection],
   [LIST_HEADING, listSection],
   [BOOT_PATH_HEADING, bootPathSection],
+  [LIMITS_HEADING, limitsSection],
   [EVENT_HEADING, eventSection],
   [RELAY_HEADING, relaySection],
 ];
