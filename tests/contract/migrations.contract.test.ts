@@ -51,8 +51,8 @@ describe("npm run migrate: a table from before the keys that spread and the list
 
     const client = testDocumentClient();
     expect(await migrate(client, table)).toEqual({
-      moved: { NODE: 19, WF: 1, LKP: 0, INSTANCE: 0, INSTALLREPORT: 0 },
-      raced: { NODE: 0, WF: 0, LKP: 0, INSTANCE: 0, INSTALLREPORT: 0 },
+      moved: { NODE: 19, WF: 1, LKP: 0, INSTANCE: 0, INSTALLREPORT: 0, CATALOG: 0 },
+      raced: { NODE: 0, WF: 0, LKP: 0, INSTANCE: 0, INSTALLREPORT: 0, CATALOG: 0 },
       listed: { NODE: 0, WF: 0 },
     });
     const all = (await stores.nodes.list()).map((node) => node.id);
@@ -60,7 +60,7 @@ describe("npm run migrate: a table from before the keys that spread and the list
     expect((await stores.nodes.page({ limit: 100 })).items.map((node) => node.id)).toEqual(all);
     expect((await stores.workflows.page({ limit: 100 })).items.map((w) => w.instanceId)).toEqual([flow.instanceId]);
     // Again: nothing to do.
-    expect((await migrate(client, table)).moved).toEqual({ NODE: 0, WF: 0, LKP: 0, INSTANCE: 0, INSTALLREPORT: 0 });
+    expect((await migrate(client, table)).moved).toEqual({ NODE: 0, WF: 0, LKP: 0, INSTANCE: 0, INSTALLREPORT: 0, CATALOG: 0 });
   });
 });
 

@@ -8,7 +8,7 @@ export function itemBytes(item: Record<string, unknown>): number {
   for (const [name, value] of Object.entries(item)) {
     bytes += name.length;
     if (typeof value === "string") bytes += Buffer.byteLength(value);
-    else if (value instanceof Uint8Array) bytes += value.byteLength;
+    else if (ArrayBuffer.isView(value)) bytes += value.byteLength;
     else if (typeof value === "number") bytes += 8;
     else if (value !== undefined) bytes += Buffer.byteLength(JSON.stringify(value) ?? "");
   }

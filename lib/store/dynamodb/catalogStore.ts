@@ -2,7 +2,7 @@ import { BatchWriteCommand, type DynamoDBDocumentClient, GetCommand, QueryComman
 import type { Catalog } from "../../provisioning/catalogs/catalog";
 import type { CatalogStore } from "../../provisioning/catalogs/catalogStore";
 import { BATCH_GET_LIMIT, batchGetAll, queryAll, rethrowItemTooLarge } from "./conditions";
-import { GSI1 } from "./table";
+import { GSI1, SPREAD_SHARDS, spreadShardOf } from "./table";
 
 /**
  * Catalogs in DynamoDB: `CATALOG / <id>` (ids sort in creation order, so the partition is the
@@ -10,8 +10,16 @@ import { GSI1 } from "./table";
  * maps), also in GSI1 under `NODECAT#<node> / <source key><id>`: a node's catalogs are one query,
  * its latest of a source one query of that prefix, newest first, limit 1. The source key is the
  * source's length, `:`, the source and `#`, so that no source is a prefix of another's key.
+ *
+ * A discovery writes a machine's catalogs at once, the fleet's heaviest writes to one kind after
+ * the workflows': they are spread over 16 partition keys (`CATALOG#<shard>`, the shard from the
+ * id; see SPREAD_SHARDS). Catalogs an older version wrote under `CATALOG` are still read (the
+ * index's entries carry their key; a read by id looks there on a miss) until `npm run migrate`.
  */
 const CATALOG = "CATALOG";
+/** A catalog's partition key by its shard. */
+export const catalogKey = (shard: number) => `CATALOG#${shard}`;
+const keyOf = (id: string) => ({ pk: catalogKey(spreadShardOf(id)), sk: id });
 const byNode = (nodeId: string) => `NODECAT#${nodeId}`;
 const sourceKey = (source: string) => `${source.length}:${source}#`;
 /** DynamoDB's most writes per BatchWriteItem call. */
@@ -46,8 +54,7 @@ export class DynamoCatalogStore implements CatalogStore {
     const puts = catalogs.map((catalog) => ({
       PutRequest: {
         Item: {
-          pk: CATALOG,
-          sk: catalog.id,
+          ...keyOf(catalog.id),
           node: catalog.node,
           source: catalog.source,
           data: JSON.stringify(catalog.data),
@@ -66,28 +73,42 @@ export class DynamoCatalogStore implements CatalogStore {
   }
 
   async get(id: string): Promise<Catalog | undefined> {
-    const { Item } = await this.client.send(new GetCommand({ TableName: this.table, Key: { pk: CATALOG, sk: id }, ConsistentRead: true }));
-    return Item ? toCatalog(Item as Item) : undefined;
+    const at = async (key: { pk: string; sk: string }) =>
+      (await this.client.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true }))).Item as Item | undefined;
+    const item = (await at(keyOf(id))) ?? (await at({ pk: CATALOG, sk: id }));
+    return item ? toCatalog(item) : undefined;
   }
 
+  /** Every catalog in creation order (their ids'): a query of each shard key, and of the older single key. */
   async list(): Promise<Catalog[]> {
-    const items = await queryAll<Item>(this.client, {
-      TableName: this.table,
-      KeyConditionExpression: "pk = :pk",
-      ExpressionAttributeValues: { ":pk": CATALOG },
-      ConsistentRead: true,
-    });
-    return items.map(toCatalog);
+    const parts = await Promise.all(
+      [...Array.from({ length: SPREAD_SHARDS }, (_, shard) => catalogKey(shard)), CATALOG].map((pk) =>
+        queryAll<Item>(this.client, {
+          TableName: this.table,
+          KeyConditionExpression: "pk = :pk",
+          ExpressionAttributeValues: { ":pk": pk },
+          ConsistentRead: true,
+        }),
+      ),
+    );
+    return parts
+      .flat()
+      .sort((a, b) => (a.sk < b.sk ? -1 : 1))
+      .map(toCatalog);
   }
 
   async forNode(nodeId: string): Promise<Catalog[]> {
-    const keys = await queryAll<{ sk: string }>(this.client, {
+    return (await this.read(await this.keysOfNode(nodeId))).sort((a, b) => (a.id < b.id ? -1 : 1));
+  }
+
+  /** A node's catalogs' keys, from GSI1 (whose entries carry each one's partition key, older ones' too). */
+  private keysOfNode(nodeId: string): Promise<{ pk: string; sk: string }[]> {
+    return queryAll<{ pk: string; sk: string }>(this.client, {
       TableName: this.table,
       IndexName: GSI1,
       KeyConditionExpression: "gsi1pk = :key",
       ExpressionAttributeValues: { ":key": byNode(nodeId) },
     });
-    return (await this.read(keys.map((key) => key.sk))).sort((a, b) => (a.id < b.id ? -1 : 1));
   }
 
   async latest(nodeId: string, source: string): Promise<Catalog | undefined> {
@@ -101,26 +122,20 @@ export class DynamoCatalogStore implements CatalogStore {
         Limit: 1,
       }),
     );
-    return Items[0] ? this.get(Items[0].sk as string) : undefined;
+    return Items[0] ? (await this.read([{ pk: Items[0].pk as string, sk: Items[0].sk as string }]))[0] : undefined;
   }
 
   async removeNode(nodeId: string): Promise<void> {
-    const keys = await queryAll<{ sk: string }>(this.client, {
-      TableName: this.table,
-      IndexName: GSI1,
-      KeyConditionExpression: "gsi1pk = :key",
-      ExpressionAttributeValues: { ":key": byNode(nodeId) },
-    });
-    const deletes = keys.map((key) => ({ DeleteRequest: { Key: { pk: CATALOG, sk: key.sk } } }));
+    const deletes = (await this.keysOfNode(nodeId)).map((key) => ({ DeleteRequest: { Key: { pk: key.pk, sk: key.sk } } }));
     for (let start = 0; start < deletes.length; start += BATCH_WRITE_LIMIT)
       await this.write(deletes.slice(start, start + BATCH_WRITE_LIMIT));
   }
 
-  private async read(ids: string[]): Promise<Catalog[]> {
+  private async read(keys: { pk: string; sk: string }[]): Promise<Catalog[]> {
     const catalogs: Catalog[] = [];
-    for (let start = 0; start < ids.length; start += BATCH_GET_LIMIT) {
-      const keys = ids.slice(start, start + BATCH_GET_LIMIT).map((sk) => ({ pk: CATALOG, sk }));
-      catalogs.push(...(await batchGetAll<Item>(this.client, this.table, keys)).map(toCatalog));
+    for (let start = 0; start < keys.length; start += BATCH_GET_LIMIT) {
+      const batch = keys.slice(start, start + BATCH_GET_LIMIT).map(({ pk, sk }) => ({ pk, sk }));
+      catalogs.push(...(await batchGetAll<Item>(this.client, this.table, batch)).map(toCatalog));
     }
     return catalogs;
   }

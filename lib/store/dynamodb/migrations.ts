@@ -1,5 +1,6 @@
 import { type DynamoDBDocumentClient, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { positionOf } from "../../provisioning/listPage";
+import { catalogKey } from "./catalogStore";
 import { isConditionFailure, queryAll, transactionReasons } from "./conditions";
 import { lookupKey } from "./lookupStore";
 import { nodeKey, nodeListKey } from "./nodeStore";
@@ -10,7 +11,8 @@ import { workflowKey, workflowListKey } from "./workflowStore";
 /**
  * Bringing a table written by an older version up to this one's keys (issue 28), safe to run
  * again and beside the running service:
- * 1. the kinds a fleet writes move from their one partition key to their shards (`NODE` →
+ * 1. the kinds a fleet writes (nodes, workflows, lookups, machine credentials, install reports,
+ *    catalogs) move from their one partition key to their shards (`NODE` →
  *    `NODE#<shard>`): each record is put under its new key and deleted from the old in one
  *    transaction, on the condition that it did not change meanwhile (one the service changed
  *    meanwhile was moved by that change; one that raced the move is left for the next run);
@@ -22,6 +24,7 @@ const SPREAD: { partition: string; key: (shard: number) => string; listKey?: (sh
   { partition: "LKP", key: lookupKey },
   { partition: "INSTANCE", key: instanceKey },
   { partition: "INSTALLREPORT", key: installReportKey },
+  { partition: "CATALOG", key: catalogKey },
 ];
 
 /** Items written at a time: well under a partition's write rate, fast enough for a fleet. */
@@ -36,7 +39,8 @@ export interface MigrationReport {
   listed: Record<string, number>;
 }
 
-type Item = Record<string, unknown> & { pk: string; sk: string; createdAt: string; version: number; gsi2pk?: string };
+/** `version`: the versioned documents' (a catalog, written once, has none). */
+type Item = Record<string, unknown> & { pk: string; sk: string; createdAt: string; version?: number; gsi2pk?: string };
 
 const itemsUnder = (client: DynamoDBDocumentClient, table: string, pk: string, projection?: string) =>
   queryAll<Item>(client, {
@@ -76,7 +80,10 @@ async function move(client: DynamoDBDocumentClient, table: string, item: Item, k
     pk: kind.key(spreadShardOf(item.sk)),
     ...(listed && { gsi2pk: kind.listKey!(listShardOf(item.sk)), gsi2sk: positionOf(item.createdAt, item.sk) }),
   };
-  const unchanged = { ConditionExpression: "version = :version", ExpressionAttributeValues: { ":version": item.version } };
+  const unchanged =
+    item.version === undefined
+      ? { ConditionExpression: "attribute_exists(pk)" }
+      : { ConditionExpression: "version = :version", ExpressionAttributeValues: { ":version": item.version } };
   try {
     await client.send(
       new TransactWriteCommand({

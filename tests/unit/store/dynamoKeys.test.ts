@@ -5,6 +5,7 @@ import { buildNode, type Node, parseNewNode } from "../../../lib/provisioning/no
 import { buildWorkflow } from "../../../lib/provisioning/workflows/buildWorkflow";
 import { cancelWorkflow } from "../../../lib/provisioning/workflows/progress";
 import { keysOf, touched } from "../../../lib/store/dynamodb/capacity";
+import { catalogKey } from "../../../lib/store/dynamodb/catalogStore";
 import { migrate } from "../../../lib/store/dynamodb/migrations";
 import { nodeKey } from "../../../lib/store/dynamodb/nodeStore";
 import { dynamoProvisioningStores } from "../../../lib/store/dynamodb/provisioningStores";
@@ -143,7 +144,7 @@ describe("the DynamoDB keys (issue 28), on the fake table", () => {
       expect(itemOf("NODE", hex(4))).toBeUndefined();
 
       const report = await migrate(table.client, TABLE);
-      expect(report.moved).toEqual({ NODE: 2, WF: 0, LKP: 0, INSTANCE: 0, INSTALLREPORT: 0 });
+      expect(report.moved).toEqual({ NODE: 2, WF: 0, LKP: 0, INSTANCE: 0, INSTALLREPORT: 0, CATALOG: 0 });
       expect(report.raced.NODE).toBe(0);
       expect(report.listed).toEqual({ NODE: 0, WF: 0 });
       const listed = (await stores.nodes.list()).map((node) => node.id);
@@ -168,6 +169,34 @@ describe("the DynamoDB keys (issue 28), on the fake table", () => {
       expect(report).toMatchObject({ moved: { NODE: 0 }, raced: { NODE: 1 }, listed: { NODE: 2 } });
       expect((await stores.nodes.page({ limit: 10 })).items.map((node) => node.id).sort()).toEqual([hex(1), hex(2)]);
     });
+  });
+
+  it("spreads the catalogs over their shard keys, reads those an older version wrote, and moves them", async () => {
+    const catalog = (n: number, node: string, source: string) => ({
+      id: hex(n),
+      node,
+      source,
+      data: { n },
+      createdAt: at(n).toISOString(),
+      updatedAt: at(n).toISOString(),
+    });
+    await stores.catalogs.add([catalog(1, "a", "dmi"), catalog(2, "a", "lshw"), catalog(3, "b", "dmi"), catalog(4, "a", "dmi")]);
+    expect(itemOf(catalogKey(spreadShardOf(hex(2))), hex(2))).toBeDefined();
+    // Catalog 1 as an older version wrote it.
+    const older = itemOf(catalogKey(spreadShardOf(hex(1))), hex(1))!;
+    table.items.delete(`${older.pk}\u0000${hex(1)}`);
+    table.items.set(`CATALOG\u0000${hex(1)}`, { ...older, pk: "CATALOG" });
+
+    expect((await stores.catalogs.list()).map((c) => c.id)).toEqual([hex(1), hex(2), hex(3), hex(4)]);
+    expect((await stores.catalogs.get(hex(1)))?.data).toEqual({ n: 1 });
+    expect((await stores.catalogs.forNode("a")).map((c) => c.id)).toEqual([hex(1), hex(2), hex(4)]);
+    expect((await stores.catalogs.latest("a", "dmi"))?.id).toBe(hex(4));
+    expect(await stores.catalogs.get(hex(9))).toBeUndefined();
+
+    expect((await migrate(table.client, TABLE)).moved.CATALOG).toBe(1);
+    expect(itemOf("CATALOG", hex(1))).toBeUndefined();
+    await stores.catalogs.removeNode("a");
+    expect((await stores.catalogs.list()).map((c) => c.id)).toEqual([hex(3)]);
   });
 
   it("names the partition keys a call touches, for the debug line", () => {
