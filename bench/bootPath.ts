@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { runSwarm } from "../scripts/swarm";
 import { startStack } from "./fleet";
 import { type KindLoad, LIMITS_HEADING, limitsSection, loadByKind } from "./fleetLimits";
+import { runBench } from "./runBench";
 import { withSection } from "./sections";
 
 export const BOOT_PATH_HEADING = "## The boot path, request by request";
@@ -139,12 +140,4 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
-if (require.main === module) {
-  main(process.argv.slice(2)).then(
-    () => process.exit(0),
-    (error: Error) => {
-      process.stderr.write(`bench:boot-path failed: ${error.stack}\n`);
-      process.exit(1);
-    },
-  );
-}
+if (require.main === module) runBench("bench:boot-path", main);

@@ -3,6 +3,7 @@ import { createServer } from "node:http";
 import { join } from "node:path";
 import { freePort, http, startOffline } from "../tests/support/offlineServer";
 import { percentile } from "./percentile";
+import { runBench } from "./runBench";
 import { withSection } from "./sections";
 
 export const EVENT_HEADING = "## Event delivery";
@@ -178,12 +179,4 @@ async function main(): Promise<void> {
   process.stdout.write(`${JSON.stringify(results, null, 2)}\n`);
 }
 
-if (require.main === module) {
-  main().then(
-    () => process.exit(0),
-    (error: Error) => {
-      process.stderr.write(`bench:events failed: ${error.stack}\n`);
-      process.exit(1);
-    },
-  );
-}
+if (require.main === module) runBench("bench:events", main);

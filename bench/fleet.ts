@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { reportLines, runSwarm, type SwarmReport } from "../scripts/swarm";
 import { freePort } from "../tests/support/offlineServer";
+import { runBench } from "./runBench";
 import { withSection } from "./sections";
 
 /**
@@ -164,12 +165,4 @@ async function main(argv: string[]): Promise<void> {
   }
 }
 
-if (require.main === module) {
-  main(process.argv.slice(2)).then(
-    () => process.exit(0),
-    (error: Error) => {
-      process.stderr.write(`bench:fleet failed: ${error.stack}\n`);
-      process.exit(1);
-    },
-  );
-}
+if (require.main === module) runBench("bench:fleet", main);

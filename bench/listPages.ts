@@ -21,6 +21,7 @@ import { dynamoProvisioningStores } from "../lib/store/dynamodb/provisioningStor
 import { ensureTable, listShardOf, spreadShardOf } from "../lib/store/dynamodb/table";
 import { startDynamoDbLocal } from "../scripts/dynamodbLocal";
 import { freePort } from "../tests/support/offlineServer";
+import { runBench } from "./runBench";
 import { withSection } from "./sections";
 
 export const LIST_HEADING = "## List pages at any size";
@@ -177,12 +178,4 @@ async function main(argv: string[]): Promise<void> {
   process.stdout.write(`${listSection(root).join("\n")}\n`);
 }
 
-if (require.main === module) {
-  main(process.argv.slice(2)).then(
-    () => process.exit(0),
-    (error: Error) => {
-      process.stderr.write(`bench:lists failed: ${error.stack}\n`);
-      process.exit(1);
-    },
-  );
-}
+if (require.main === module) runBench("bench:lists", main);

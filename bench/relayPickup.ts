@@ -4,6 +4,7 @@ import { LEASE_MS } from "../lib/provisioning/relays/job";
 import { runRelay } from "../relay/relay";
 import { http, startOffline } from "../tests/support/offlineServer";
 import { percentile } from "./percentile";
+import { runBench } from "./runBench";
 import { withSection } from "./sections";
 
 export const RELAY_HEADING = "## Relay pickup";
@@ -147,12 +148,4 @@ export function relaySection(root: string): string[] {
   ];
 }
 
-if (require.main === module) {
-  main().then(
-    () => process.exit(0),
-    (error: Error) => {
-      process.stderr.write(`bench:relay failed: ${error.stack}\n`);
-      process.exit(1);
-    },
-  );
-}
+if (require.main === module) runBench("bench:relay", main);

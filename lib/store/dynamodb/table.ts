@@ -12,18 +12,20 @@ const ATTRIBUTES: AttributeDefinition[] = ["pk", "sk", "gsi1pk", "gsi1sk", "gsi2
   AttributeType: "S",
 }));
 
-/** The table's one global secondary index: records read by a second key (`gsi1pk`, `gsi1sk`). */
-export const GSI1 = "GSI1";
-
-const GSI1_DEFINITION = {
-  IndexName: GSI1,
+/** A global secondary index on `<prefix>pk` and `<prefix>sk`. */
+const keysOnlyIndex = (name: string, prefix: string) => ({
+  IndexName: name,
   KeySchema: [
-    { AttributeName: "gsi1pk", KeyType: "HASH" as const },
-    { AttributeName: "gsi1sk", KeyType: "RANGE" as const },
+    { AttributeName: `${prefix}pk`, KeyType: "HASH" as const },
+    { AttributeName: `${prefix}sk`, KeyType: "RANGE" as const },
   ],
   // Keys only: an update that leaves the index keys alone writes nothing to the index.
   Projection: { ProjectionType: "KEYS_ONLY" as const },
-};
+});
+
+/** The table's first global secondary index: records read by a second key (`gsi1pk`, `gsi1sk`). */
+export const GSI1 = "GSI1";
+const GSI1_DEFINITION = keysOnlyIndex(GSI1, "gsi1");
 
 /**
  * The fleet-sized lists' index (issue 28): every node and every workflow is under one of
@@ -57,14 +59,7 @@ export const SPREAD_SHARDS = 16;
 
 export const spreadShardOf = (id: string): number => fnv1a(`spread:${id}`) % SPREAD_SHARDS;
 
-const GSI2_DEFINITION = {
-  IndexName: GSI2,
-  KeySchema: [
-    { AttributeName: "gsi2pk", KeyType: "HASH" as const },
-    { AttributeName: "gsi2sk", KeyType: "RANGE" as const },
-  ],
-  Projection: { ProjectionType: "KEYS_ONLY" as const },
-};
+const GSI2_DEFINITION = keysOnlyIndex(GSI2, "gsi2");
 
 /**
  * One table for both services (single-table design): string partition key `pk` and sort key
