@@ -12,7 +12,7 @@ import type { LookupStore } from "./lookups/lookupStore";
 import type { NodeStore } from "./nodes/nodeStore";
 import type { PollerRecord, PollerSamples } from "./pollers/poller";
 import type { RecordStore } from "./recordStore";
-import type { RelayJob } from "./relays/job";
+import type { RelayJobStore } from "./relays/job";
 import type { RelayCredential, Site } from "./relays/site";
 import type { Sku } from "./skus/sku";
 import type { Tag } from "./tags/tag";
@@ -49,7 +49,7 @@ export interface ProvisioningStores {
   /** Sites, their relays' credentials (hashes only) and the relays' work (relays/). */
   sites: RecordStore<Site>;
   relayCredentials: RecordStore<RelayCredential>;
-  relayJobs: RecordStore<RelayJob>;
+  relayJobs: RelayJobStore;
   /** Each node's installed system as cloud-init sees it: instance id, credential hash, user-data (cloudInit/). */
   instances: RecordStore<InstanceRecord>;
   /** Each node's install reports and the index of its install logs (installReports/). */

@@ -1,4 +1,5 @@
 import type { IpmiPollCommand } from "../pollers/ipmiSamples";
+import type { RecordStore } from "../recordStore";
 
 /**
  * Work for a site's relays: one BMC action on one node. A job is handed to one relay at a time
@@ -51,6 +52,15 @@ export const PICKUP_DEADLINE_MS = 120_000;
 export const MAX_ATTEMPTS = 3;
 
 export const isFinished = (job: RelayJob): boolean => job.state === "succeeded" || job.state === "failed";
+
+/**
+ * The relay jobs' store: a record store, and the jobs of a site not finished yet, oldest first,
+ * which is what a relay's every poll reads (issue 28: its cost is its site's open jobs, not every
+ * job the service ever made).
+ */
+export interface RelayJobStore extends RecordStore<RelayJob> {
+  openForSite(site: string): Promise<RelayJob[]>;
+}
 
 /**
  * Actions that must not run twice (a second reset is a second outage): a relay says when it is

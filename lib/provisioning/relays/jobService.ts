@@ -85,7 +85,7 @@ export async function leaseJobs(
 ): Promise<RelayJob[]> {
   const wanted = Math.min(Math.max(1, max), LEASE_MAX);
   const leased: RelayJob[] = [];
-  const ofSite = (await stores.relayJobs.list()).filter((job) => job.site === relay.site);
+  const ofSite = await stores.relayJobs.openForSite(relay.site);
   for (const job of ofSite) {
     if (leased.length >= wanted) break;
     const current = await currentJob(stores, job, now);

@@ -22,7 +22,7 @@ export const LEADING_KEYS: Readonly<Record<StoreName, readonly string[]>> = {
   fileIds: ["FILEID"],
   sites: ["SITE"],
   relayCredentials: ["RELAYCRED"],
-  relayJobs: ["RELAYJOB"],
+  relayJobs: ["RELAYJOB", "SITEJOBS#*"],
   instances: ["INSTANCE", "INSTANCE#*"],
   installReports: ["INSTALLREPORT", "INSTALLREPORT#*"],
   hooks: ["HOOK"],
@@ -33,7 +33,7 @@ export const LEADING_KEYS: Readonly<Record<StoreName, readonly string[]>> = {
 };
 
 /** The stores that query an index (GSI1: a node's workflows, lookups and catalogs, a SKU's nodes; GSI2: the node and workflow lists). */
-const INDEXED: ReadonlySet<StoreName> = new Set(["nodes", "workflows", "lookups", "catalogs"]);
+const INDEXED: ReadonlySet<StoreName> = new Set(["nodes", "workflows", "lookups", "catalogs", "relayJobs"]);
 
 export const READ_ACTIONS = ["dynamodb:GetItem", "dynamodb:Query", "dynamodb:BatchGetItem"] as const;
 // Transactions need the per-item actions on the items they write; ConditionCheckItem too.

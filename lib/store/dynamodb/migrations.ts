@@ -1,11 +1,14 @@
 import { type DynamoDBDocumentClient, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { positionOf } from "../../provisioning/listPage";
+import type { RelayJob } from "../../provisioning/relays/job";
 import { catalogKey } from "./catalogStore";
 import { isConditionFailure, queryAll, transactionReasons } from "./conditions";
 import { lookupKey } from "./lookupStore";
 import { nodeKey, nodeListKey } from "./nodeStore";
 import { installReportKey, instanceKey } from "./provisioningStores";
+import { openJobIndexKey } from "./relayJobStore";
 import { listShardOf, SPREAD_SHARDS, spreadShardOf } from "./table";
+import { documentOf } from "./versionedDocuments";
 import { workflowKey, workflowListKey } from "./workflowStore";
 
 /**
@@ -16,7 +19,8 @@ import { workflowKey, workflowListKey } from "./workflowStore";
  *    `NODE#<shard>`): each record is put under its new key and deleted from the old in one
  *    transaction, on the condition that it did not change meanwhile (one the service changed
  *    meanwhile was moved by that change; one that raced the move is left for the next run);
- * 2. the nodes and workflows get their place in the list index (GSI2) where they lack it.
+ * 2. the nodes and workflows get their place in the list index (GSI2) where they lack it;
+ * 3. the relay jobs not finished yet get their place in their site's open jobs (GSI1).
  */
 const SPREAD: { partition: string; key: (shard: number) => string; listKey?: (shard: number) => string }[] = [
   { partition: "NODE", key: nodeKey, listKey: nodeListKey },
@@ -37,6 +41,8 @@ export interface MigrationReport {
   raced: Record<string, number>;
   /** Records given their list keys, by kind. */
   listed: Record<string, number>;
+  /** Open relay jobs given their place in their site's open jobs. */
+  openJobs: number;
 }
 
 /** `version`: the versioned documents' (a catalog, written once, has none). */
@@ -51,7 +57,7 @@ const itemsUnder = (client: DynamoDBDocumentClient, table: string, pk: string, p
   });
 
 export async function migrate(client: DynamoDBDocumentClient, table: string): Promise<MigrationReport> {
-  const report: MigrationReport = { moved: {}, raced: {}, listed: {} };
+  const report: MigrationReport = { moved: {}, raced: {}, listed: {}, openJobs: 0 };
   for (const kind of SPREAD) {
     const older = await itemsUnder(client, table, kind.partition);
     const moved = (await inBatches(older, (item) => move(client, table, item, kind))).filter(Boolean).length;
@@ -64,6 +70,14 @@ export async function migrate(client: DynamoDBDocumentClient, table: string): Pr
     const unlisted = shards.flat().filter((item) => item.gsi2pk === undefined);
     report.listed[kind.partition] = (await inBatches(unlisted, (item) => list(client, table, item, kind.listKey!))).filter(Boolean).length;
   }
+  const jobs = (await itemsUnder(client, table, "RELAYJOB")).filter((item) => item.gsi1pk === undefined);
+  const open = jobs.flatMap((item) => {
+    const key = openJobIndexKey(documentOf<RelayJob>(item as { doc?: string; docz?: Uint8Array }));
+    return key ? [{ item, key }] : [];
+  });
+  report.openJobs = (
+    await inBatches(open, ({ item, key }) => setIndexKeys(client, table, item, { gsi1pk: key.gsi1pk, gsi1sk: key.gsi1sk }))
+  ).filter(Boolean).length;
   return report;
 }
 
@@ -100,15 +114,20 @@ async function move(client: DynamoDBDocumentClient, table: string, item: Item, k
   }
 }
 
-async function list(client: DynamoDBDocumentClient, table: string, item: Item, listKey: (shard: number) => string): Promise<boolean> {
+const list = (client: DynamoDBDocumentClient, table: string, item: Item, listKey: (shard: number) => string) =>
+  setIndexKeys(client, table, item, { gsi2pk: listKey(listShardOf(item.sk)), gsi2sk: positionOf(item.createdAt, item.sk) });
+
+/** Sets an index's two keys on an item that exists and has none yet (false: it went, or has them). */
+async function setIndexKeys(client: DynamoDBDocumentClient, table: string, item: Item, keys: Record<string, string>): Promise<boolean> {
+  const [[pkName, pk], [skName, sk]] = Object.entries(keys);
   try {
     await client.send(
       new UpdateCommand({
         TableName: table,
         Key: { pk: item.pk, sk: item.sk },
-        UpdateExpression: "SET gsi2pk = :pk, gsi2sk = :sk",
-        ConditionExpression: "attribute_exists(pk) AND attribute_not_exists(gsi2pk)",
-        ExpressionAttributeValues: { ":pk": listKey(listShardOf(item.sk)), ":sk": positionOf(item.createdAt, item.sk) },
+        UpdateExpression: `SET ${pkName} = :pk, ${skName} = :sk`,
+        ConditionExpression: `attribute_exists(pk) AND attribute_not_exists(${pkName})`,
+        ExpressionAttributeValues: { ":pk": pk, ":sk": sk },
       }),
     );
     return true;

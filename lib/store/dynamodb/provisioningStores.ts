@@ -3,7 +3,6 @@ import { JOURNALED } from "../../provisioning/events/journal";
 import type { FileBlobs } from "../../provisioning/files/fileBlobs";
 import type { Hook } from "../../provisioning/hooks/hook";
 import type { ProvisioningStores } from "../../provisioning/ports";
-import type { RelayJob } from "../../provisioning/relays/job";
 import type { RelayCredential } from "../../provisioning/relays/site";
 import { INSTALL_LOGS_PREFIX, prefixedBlobs } from "../prefixedBlobs";
 import { DynamoCatalogStore } from "./catalogStore";
@@ -13,6 +12,7 @@ import { DynamoEventLog } from "./eventLog";
 import { DynamoLookupStore } from "./lookupStore";
 import { DynamoNodeStore } from "./nodeStore";
 import { DynamoRecordStore } from "./recordStore";
+import { DynamoRelayJobStore } from "./relayJobStore";
 import { DynamoWorkflowStore } from "./workflowStore";
 
 /** The partition keys of the machine credentials and install reports, spread by shard (see SPREAD_SHARDS). */
@@ -42,13 +42,15 @@ export function dynamoProvisioningStores(client: DynamoDBDocumentClient, table: 
     files: new DynamoRecordStore(client, table, "FILE"),
     fileIds: new DynamoRecordStore(client, table, "FILEID"),
     sites: new DynamoRecordStore(client, table, "SITE"),
-    relayCredentials: new DynamoRecordStore<RelayCredential>(client, table, "RELAYCRED", { changeEvents: JOURNALED.relayCredentials, log }),
-    relayJobs: new DynamoRecordStore<RelayJob>(client, table, "RELAYJOB", { changeEvents: JOURNALED.relayJobs, log }),
-    hooks: new DynamoRecordStore<Hook>(client, table, "HOOK", { changeEvents: JOURNALED.hooks, log }),
+    relayCredentials: new DynamoRecordStore<RelayCredential>(client, table, "RELAYCRED", {
+      journal: { changeEvents: JOURNALED.relayCredentials, log },
+    }),
+    relayJobs: new DynamoRelayJobStore(client, table, { changeEvents: JOURNALED.relayJobs, log }),
+    hooks: new DynamoRecordStore<Hook>(client, table, "HOOK", { journal: { changeEvents: JOURNALED.hooks, log } }),
     deliveries: new DynamoDeliveryLog(client, table),
     events: log,
-    instances: new DynamoRecordStore(client, table, "INSTANCE", undefined, instanceKey),
-    installReports: new DynamoRecordStore(client, table, "INSTALLREPORT", undefined, installReportKey),
+    instances: new DynamoRecordStore(client, table, "INSTANCE", { spreadKey: instanceKey }),
+    installReports: new DynamoRecordStore(client, table, "INSTALLREPORT", { spreadKey: installReportKey }),
     get logBlobs() {
       return prefixedBlobs(fileBlobs(), INSTALL_LOGS_PREFIX);
     },

@@ -2,21 +2,15 @@ import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { ConflictError } from "../../errors";
 import type { RecordStore } from "../../provisioning/recordStore";
 import { rethrowItemTooLarge, transactionReasons } from "./conditions";
-import { type Journal, VersionedDocuments } from "./versionedDocuments";
+import { type DocumentOptions, VersionedDocuments } from "./versionedDocuments";
 
 /** Records of one kind as versioned documents under their own partition (`SKU / <id>`, `TAG / <name>`). */
 export class DynamoRecordStore<T extends { id: string; createdAt: string }> implements RecordStore<T> {
-  private readonly documents: VersionedDocuments<T>;
+  protected readonly documents: VersionedDocuments<T>;
 
-  /** `spreadKey` for the kinds a fleet writes (see SPREAD_SHARDS). */
-  constructor(
-    client: DynamoDBDocumentClient,
-    table: string,
-    partition: string,
-    journal?: Journal<T>,
-    spreadKey?: (shard: number) => string,
-  ) {
-    this.documents = new VersionedDocuments<T>(client, table, partition, { journal, spreadKey });
+  /** `options`: the journal of the kinds whose changes make events, `spreadKey` for the kinds a fleet writes (see SPREAD_SHARDS). */
+  constructor(client: DynamoDBDocumentClient, table: string, partition: string, options: DocumentOptions<T> = {}) {
+    this.documents = new VersionedDocuments<T>(client, table, partition, options);
   }
 
   async create(record: T): Promise<T> {

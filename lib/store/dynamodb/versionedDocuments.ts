@@ -50,6 +50,9 @@ function stored(json: string): { doc: string } | { docz: Uint8Array } {
 
 const jsonOf = (item: DocumentItem): string => (item.docz ? inflateRawSync(item.docz).toString("utf8") : item.doc!);
 
+/** The record an item of this class holds (text or deflated), for code that reads items itself (the migration). */
+export const documentOf = <T>(item: { doc?: string; docz?: Uint8Array }): T => JSON.parse(jsonOf(item as DocumentItem)) as T;
+
 /** How a kind of record's changes make events, and where they are written (in the change's transaction). */
 export interface Journal<T> {
   changeEvents: ChangeEvents<T>;

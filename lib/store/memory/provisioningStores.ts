@@ -1,7 +1,6 @@
 import { JOURNALED } from "../../provisioning/events/journal";
 import type { Hook } from "../../provisioning/hooks/hook";
 import type { ProvisioningStores } from "../../provisioning/ports";
-import type { RelayJob } from "../../provisioning/relays/job";
 import type { RelayCredential } from "../../provisioning/relays/site";
 import { INSTALL_LOGS_PREFIX, prefixedBlobs } from "../prefixedBlobs";
 import type { BudgetLimits } from "./budget";
@@ -12,7 +11,7 @@ import { journaledMemory, MemoryEventLog } from "./eventLog";
 import { MemoryFileBlobs } from "./fileBlobs";
 import { MemoryLookupStore } from "./lookupStore";
 import { MemoryNodeStore } from "./nodeStore";
-import { MemoryRecordStore } from "./recordStore";
+import { MemoryRecordStore, MemoryRelayJobStore } from "./recordStore";
 import { MemoryWorkflowStore } from "./workflowStore";
 
 /**
@@ -43,7 +42,7 @@ export function memoryProvisioningStores(limits: BudgetLimits, loopbackUploads =
       JOURNALED.relayCredentials,
       events,
     ),
-    relayJobs: journaledMemory(new MemoryRecordStore<RelayJob>(limits, "relay job"), JOURNALED.relayJobs, events),
+    relayJobs: journaledMemory(new MemoryRelayJobStore(limits, "relay job"), JOURNALED.relayJobs, events),
     hooks: journaledMemory(new MemoryRecordStore<Hook>(limits, "hook"), JOURNALED.hooks, events),
     deliveries: new MemoryDeliveryLog(),
     events,

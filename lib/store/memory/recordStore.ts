@@ -1,5 +1,6 @@
 import { ConflictError } from "../../errors";
 import type { RecordStore } from "../../provisioning/recordStore";
+import { isFinished, type RelayJob, type RelayJobStore } from "../../provisioning/relays/job";
 import { Budget, type BudgetLimits } from "./budget";
 import { deepFreeze } from "./deepFreeze";
 
@@ -53,5 +54,12 @@ export class MemoryRecordStore<T extends { id: string; createdAt: string }> impl
     this.records.delete(id);
     this.budget.release(1, footprint(current));
     return current;
+  }
+}
+
+/** The relay jobs in memory: a site's open ones are its unfinished ones, in creation order. */
+export class MemoryRelayJobStore extends MemoryRecordStore<RelayJob> implements RelayJobStore {
+  async openForSite(site: string): Promise<RelayJob[]> {
+    return (await this.list()).filter((job) => job.site === site && !isFinished(job));
   }
 }

@@ -30,6 +30,7 @@ const ADAPTERS: Partial<Record<StoreName, string>> = {
   idempotency: "idempotencyStore.ts",
   events: "eventLog.ts",
   deliveries: "deliveryLog.ts",
+  relayJobs: "relayJobStore.ts",
 };
 
 /** The stores kept by the generic record store, with their partition (provisioningStores.ts). */

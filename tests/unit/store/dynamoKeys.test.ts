@@ -147,6 +147,7 @@ describe("the DynamoDB keys (issue 28), on the fake table", () => {
       expect(report.moved).toEqual({ NODE: 2, WF: 0, LKP: 0, INSTANCE: 0, INSTALLREPORT: 0, CATALOG: 0 });
       expect(report.raced.NODE).toBe(0);
       expect(report.listed).toEqual({ NODE: 0, WF: 0 });
+      expect(report.openJobs).toBe(0);
       const listed = (await stores.nodes.list()).map((node) => node.id);
       expect(listed).toHaveLength(5);
       expect((await walk((request) => stores.nodes.page(request), 2)).map((node) => node.id)).toEqual(listed);
@@ -197,6 +198,24 @@ describe("the DynamoDB keys (issue 28), on the fake table", () => {
     expect(itemOf("CATALOG", hex(1))).toBeUndefined();
     await stores.catalogs.removeNode("a");
     expect((await stores.catalogs.list()).map((c) => c.id)).toEqual([hex(3)]);
+  });
+
+  it("reads a site's open relay jobs from its index: a job leaves it when it finishes; the migration indexes older open ones", async () => {
+    const job = (n: number, site: string, state: "queued" | "succeeded") =>
+      ({ id: hex(n), site, state, createdAt: at(n).toISOString(), updatedAt: at(n).toISOString() }) as never;
+    await stores.relayJobs.create(job(1, "s1", "queued"));
+    await stores.relayJobs.create(job(2, "s1", "queued"));
+    await stores.relayJobs.create(job(3, "s2", "queued"));
+    await stores.relayJobs.create(job(4, "s1", "succeeded"));
+    expect((await stores.relayJobs.openForSite("s1")).map((j) => j.id)).toEqual([hex(1), hex(2)]);
+    await stores.relayJobs.update(hex(1), (current) => ({ ...current, state: "succeeded" }));
+    expect((await stores.relayJobs.openForSite("s1")).map((j) => j.id)).toEqual([hex(2)]);
+    // An open job an older version wrote, without the index keys.
+    const { gsi1pk: _pk, gsi1sk: _sk, ...older } = itemOf("RELAYJOB", hex(3))!;
+    table.items.set(`RELAYJOB\u0000${hex(3)}`, older);
+    expect(await stores.relayJobs.openForSite("s2")).toEqual([]);
+    expect((await migrate(table.client, TABLE)).openJobs).toBe(1);
+    expect((await stores.relayJobs.openForSite("s2")).map((j) => j.id)).toEqual([hex(3)]);
   });
 
   it("names the partition keys a call touches, for the debug line", () => {
