@@ -118,6 +118,24 @@ describe.each(adapters)("provisioning stores contract: %s", (_name, makeStores) 
       expect(await stores.nodes.page({ limit: 5, after: "2099-01-01T00:00:00.000Z#f" })).toEqual({ items: [] });
     });
 
+    it("pages every catalog, in creation order", async () => {
+      const made = [];
+      for (let n = 0; n < 5; n += 1) {
+        const catalogs = newCatalogs(
+          `node-${n % 2}`,
+          [
+            { source: "dmi", data: { n } },
+            { source: "lshw", data: { n } },
+          ],
+          tick(),
+        );
+        await stores.catalogs.add(catalogs);
+        made.push(...catalogs.map((catalog) => catalog.id));
+      }
+      for (const limit of [1, 3, 20])
+        expect((await walk((request) => stores.catalogs.page(request), limit)).flat().map((c) => c.id)).toEqual(made);
+    });
+
     it("pages all workflows and a node's, in creation order", async () => {
       const made = [];
       for (let n = 0; n < 7; n += 1) {

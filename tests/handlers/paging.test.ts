@@ -1,4 +1,6 @@
 import { reloadSettings } from "../../lib/config/settings";
+import { newCatalogs } from "../../lib/provisioning/catalogs/catalog";
+import { provisioningStores } from "../../lib/store/compositionRoot";
 import { api, freshContainer } from "../support/api";
 
 const JSON_TYPE = { "content-type": "application/json" };
@@ -142,6 +144,21 @@ describe("paged lists", () => {
       expect((await allPages(`/api/1.1/nodes/${node}/workflows?limit=2`, (body) => body)).items).toEqual(mine);
       expect((await api({ method: "GET", path: "/api/1.1/workflows?$top=1&$skip=1" })).body).toEqual([all[1]]);
       expect((await api({ method: "GET", path: `/api/1.1/workflows?limit=1&next=${token({ o: 2 })}` })).body).toEqual([all[2]]);
+    });
+
+    it("pages catalogs, with their filters", async () => {
+      const node = (await api({ method: "POST", path: "/api/1.1/nodes", headers: JSON_TYPE, body: JSON.stringify({ name: "cat" }) })).body
+        .id;
+      const stores = await provisioningStores();
+      for (const [at, source] of ["dmi", "lshw", "dmi", "ohai", "dmi"].entries())
+        await stores.catalogs.add(newCatalogs(node, [{ source, data: { source } }], new Date(Date.UTC(2026, 10, 25, 0, 0, at))));
+      const all = (await api({ method: "GET", path: "/api/1.1/catalogs" })).body;
+      expect((await allPages("/api/1.1/catalogs?limit=2", (body) => body)).items).toEqual(all);
+      const dmi = all.filter((catalog: { source: string }) => catalog.source === "dmi");
+      expect((await allPages("/api/1.1/catalogs?source=dmi&limit=2", (body) => body)).items).toEqual(dmi);
+      expect((await allPages(`/api/1.1/catalogs?node=${node}&limit=4`, (body) => body)).items).toEqual(
+        all.filter((c: { node: string }) => c.node === node),
+      );
     });
 
     it.each([

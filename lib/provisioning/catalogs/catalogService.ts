@@ -1,4 +1,5 @@
 import { NotFoundError } from "../../errors";
+import { filteredPage, type Page, type PageRequest, pageOf, positionOf } from "../listPage";
 import { findNode } from "../nodes/findNode";
 import type { ProvisioningStores } from "../ports";
 import { filtered } from "../queryFilters";
@@ -9,6 +10,26 @@ import type { Catalog } from "./catalog";
 export async function listCatalogs(stores: ProvisioningStores, filters: Record<string, string[]>): Promise<Catalog[]> {
   const node = filters.node?.length === 1 && fitsKey(filters.node[0]) ? filters.node[0] : undefined;
   return filtered(node === undefined ? await stores.catalogs.list() : await stores.catalogs.forNode(node), filters);
+}
+
+/**
+ * A page of that list, read alone: a node's catalogs (a few) from its own list, every catalog a
+ * page of the fleet's list with the filters applied to at most FILTER_READ_CAP catalogs read.
+ */
+export async function listCatalogsPage(
+  stores: ProvisioningStores,
+  filters: Record<string, string[]>,
+  request: PageRequest,
+): Promise<Page<Catalog>> {
+  const node = filters.node?.length === 1 && fitsKey(filters.node[0]) ? filters.node[0] : undefined;
+  const position = (catalog: Catalog) => positionOf(catalog.createdAt, catalog.id);
+  if (node !== undefined) return pageOf(filtered(await stores.catalogs.forNode(node), filters), position, request);
+  return filteredPage(
+    (part) => stores.catalogs.page(part),
+    (catalog) => filtered([catalog], filters).length === 1,
+    position,
+    request,
+  );
 }
 
 export async function getCatalog(stores: ProvisioningStores, id: string): Promise<Catalog> {

@@ -1,8 +1,10 @@
 import { BatchWriteCommand, type DynamoDBDocumentClient, GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import type { Catalog } from "../../provisioning/catalogs/catalog";
 import type { CatalogStore } from "../../provisioning/catalogs/catalogStore";
+import { type Page, type PageRequest, positionOf } from "../../provisioning/listPage";
 import { BATCH_GET_LIMIT, batchGetAll, queryAll, rethrowItemTooLarge } from "./conditions";
-import { GSI1, SPREAD_SHARDS, spreadShardOf } from "./table";
+import { listPageKeys } from "./indexPage";
+import { GSI1, listShardOf, SPREAD_SHARDS, spreadShardOf } from "./table";
 
 /**
  * Catalogs in DynamoDB: `CATALOG / <id>` (ids sort in creation order, so the partition is the
@@ -19,6 +21,8 @@ import { GSI1, SPREAD_SHARDS, spreadShardOf } from "./table";
 const CATALOG = "CATALOG";
 /** A catalog's partition key by its shard. */
 export const catalogKey = (shard: number) => `CATALOG#${shard}`;
+/** The catalog list's shard keys in GSI2 (see LIST_SHARDS): a page of every catalog reads only its own. */
+export const catalogListKey = (shard: number) => `LISTCAT#${shard}`;
 const keyOf = (id: string) => ({ pk: catalogKey(spreadShardOf(id)), sk: id });
 const byNode = (nodeId: string) => `NODECAT#${nodeId}`;
 const sourceKey = (source: string) => `${source.length}:${source}#`;
@@ -62,6 +66,8 @@ export class DynamoCatalogStore implements CatalogStore {
           updatedAt: catalog.updatedAt,
           gsi1pk: byNode(catalog.node),
           gsi1sk: sourceKey(catalog.source) + catalog.id,
+          gsi2pk: catalogListKey(listShardOf(catalog.id)),
+          gsi2sk: positionOf(catalog.createdAt, catalog.id),
         },
       },
     }));
@@ -95,6 +101,14 @@ export class DynamoCatalogStore implements CatalogStore {
       .flat()
       .sort((a, b) => (a.sk < b.sk ? -1 : 1))
       .map(toCatalog);
+  }
+
+  async page(request: PageRequest): Promise<Page<Catalog>> {
+    const owns = (pk: string) => pk === CATALOG || pk.startsWith(`${CATALOG}#`);
+    const { keys, next } = await listPageKeys(this.client, this.table, catalogListKey, request, owns);
+    const found = new Map((await this.read(keys)).map((catalog) => [catalog.id, catalog]));
+    const items = keys.flatMap((key) => (found.has(key.sk) ? [found.get(key.sk)!] : []));
+    return next === undefined ? { items } : { items, next };
   }
 
   async forNode(nodeId: string): Promise<Catalog[]> {

@@ -10,7 +10,7 @@ export const LEADING_KEYS: Readonly<Record<StoreName, readonly string[]>> = {
   workflows: ["WF", "WF#*", "WFID", "NODEWF#*", "ACTIVE", "LISTWF#*"],
   lookups: ["LKP", "LKP#*", "LKPMAC", "LKPIP", "NODELKP#*"],
   definitions: ["GRAPHDEF", "TASKDEF"],
-  catalogs: ["CATALOG", "CATALOG#*", "NODECAT#*"],
+  catalogs: ["CATALOG", "CATALOG#*", "NODECAT#*", "LISTCAT#*"],
   skus: ["SKU"],
   tags: ["TAG"],
   config: ["CONFIG"],

@@ -1,7 +1,7 @@
 import { type DynamoDBDocumentClient, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { positionOf } from "../../provisioning/listPage";
 import type { RelayJob } from "../../provisioning/relays/job";
-import { catalogKey } from "./catalogStore";
+import { catalogKey, catalogListKey } from "./catalogStore";
 import { isConditionFailure, queryAll, transactionReasons } from "./conditions";
 import { lookupKey } from "./lookupStore";
 import { nodeKey, nodeListKey } from "./nodeStore";
@@ -19,7 +19,7 @@ import { workflowKey, workflowListKey } from "./workflowStore";
  *    `NODE#<shard>`): each record is put under its new key and deleted from the old in one
  *    transaction, on the condition that it did not change meanwhile (one the service changed
  *    meanwhile was moved by that change; one that raced the move is left for the next run);
- * 2. the nodes and workflows get their place in the list index (GSI2) where they lack it;
+ * 2. the nodes, workflows and catalogs get their place in the list index (GSI2) where they lack it;
  * 3. the relay jobs not finished yet get their place in their site's open jobs (GSI1).
  */
 const SPREAD: { partition: string; key: (shard: number) => string; listKey?: (shard: number) => string }[] = [
@@ -28,7 +28,7 @@ const SPREAD: { partition: string; key: (shard: number) => string; listKey?: (sh
   { partition: "LKP", key: lookupKey },
   { partition: "INSTANCE", key: instanceKey },
   { partition: "INSTALLREPORT", key: installReportKey },
-  { partition: "CATALOG", key: catalogKey },
+  { partition: "CATALOG", key: catalogKey, listKey: catalogListKey },
 ];
 
 /** Items written at a time: well under a partition's write rate, fast enough for a fleet. */

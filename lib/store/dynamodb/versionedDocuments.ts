@@ -1,12 +1,13 @@
 import { deflateRawSync, inflateRawSync } from "node:zlib";
-import { type DynamoDBDocumentClient, GetCommand, QueryCommand, type QueryCommandInput } from "@aws-sdk/lib-dynamodb";
+import { type DynamoDBDocumentClient, GetCommand } from "@aws-sdk/lib-dynamodb";
 import type { ChangeEvents } from "../../provisioning/events/eventLog";
 import type { Page, PageRequest } from "../../provisioning/listPage";
 import { positionOf } from "../../provisioning/listPage";
 import { eventsCommitted } from "../eventFeed";
 import { BATCH_GET_LIMIT, batchGetAll, queryAll, RETRY, rethrowItemTooLarge, retry, transactionReasons } from "./conditions";
 import type { DynamoEventLog } from "./eventLog";
-import { GSI1, GSI2, LIST_SHARDS, listShardOf, SPREAD_SHARDS, spreadShardOf } from "./table";
+import { keysAfter, listPageKeys } from "./indexPage";
+import { GSI1, listShardOf, SPREAD_SHARDS, spreadShardOf } from "./table";
 import { type TransactItem, writeTogether } from "./writeTogether";
 
 export type { TransactItem };
@@ -26,12 +27,6 @@ interface DocumentItem {
   /** Where the record sits in its kind's list (GSI2), for the kinds listed by page. */
   gsi2pk?: string;
   gsi2sk?: string;
-}
-
-interface IndexKeys {
-  pk: string;
-  sk: string;
-  [sortKey: string]: string;
 }
 
 const ATTEMPTS = 12;
@@ -148,43 +143,17 @@ export class VersionedDocuments<T extends { createdAt: string }> {
    * BatchGetItem. What it reads is bounded by the page, whatever the number of records.
    */
   async page(request: PageRequest): Promise<Page<T>> {
-    const reads = await Promise.all(
-      Array.from({ length: LIST_SHARDS }, (_, shard) => this.keysAfter(GSI2, "gsi2pk", this.listKey!(shard), "gsi2sk", request)),
-    );
-    const merged = reads.flatMap((read) => read.keys).sort((a, b) => (a.gsi2sk < b.gsi2sk ? -1 : 1));
-    const taken = merged.slice(0, request.limit);
-    const more = merged.length > request.limit || reads.some((read) => read.more);
-    return this.pageOf(taken, "gsi2sk", more);
+    const { keys, next } = await listPageKeys(this.client, this.table, this.listKey!, request, (pk) => this.owns(pk));
+    const items = await this.readMany(keys.map((key) => key.sk));
+    return next === undefined ? { items } : { items, next };
   }
 
   /** One page of the records under `gsi1pk` in GSI1, in its sort-key order (one query, then BatchGetItem). */
   async pageByIndex(gsi1pk: string, request: PageRequest): Promise<Page<T>> {
-    const read = await this.keysAfter(GSI1, "gsi1pk", gsi1pk, "gsi1sk", request);
-    return this.pageOf(read.keys, "gsi1sk", read.more);
-  }
-
-  private async keysAfter(
-    index: string,
-    partitionKey: string,
-    value: string,
-    sortKey: string,
-    request: PageRequest,
-  ): Promise<{ keys: IndexKeys[]; more: boolean }> {
-    const input: QueryCommandInput = {
-      TableName: this.table,
-      IndexName: index,
-      KeyConditionExpression: `${partitionKey} = :key${request.after === undefined ? "" : ` AND ${sortKey} > :after`}`,
-      ExpressionAttributeValues: { ":key": value, ...(request.after !== undefined && { ":after": request.after }) },
-      Limit: request.limit,
-    };
-    const answer = await this.client.send(new QueryCommand(input));
-    const keys = ((answer.Items ?? []) as IndexKeys[]).filter((key) => this.owns(key.pk));
-    return { keys, more: answer.LastEvaluatedKey !== undefined };
-  }
-
-  private async pageOf(keys: IndexKeys[], sortKey: string, more: boolean): Promise<Page<T>> {
+    const index = { name: GSI1, partitionKey: "gsi1pk", sortKey: "gsi1sk", value: gsi1pk };
+    const { keys, more } = await keysAfter(this.client, this.table, index, request, (pk) => this.owns(pk));
     const items = await this.readMany(keys.map((key) => key.sk));
-    return more && keys.length > 0 ? { items, next: keys[keys.length - 1][sortKey] } : { items };
+    return more && keys.length > 0 ? { items, next: keys[keys.length - 1].gsi1sk } : { items };
   }
 
   /** The records of these ids that exist, in the order given (BatchGetItem, 100 a call, strongly consistent). */

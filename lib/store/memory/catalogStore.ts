@@ -1,5 +1,6 @@
 import type { Catalog } from "../../provisioning/catalogs/catalog";
 import type { CatalogStore } from "../../provisioning/catalogs/catalogStore";
+import { type Page, type PageRequest, pageOf, positionOf } from "../../provisioning/listPage";
 import { Budget, type BudgetLimits } from "./budget";
 import { deepFreeze } from "./deepFreeze";
 
@@ -36,6 +37,10 @@ export class MemoryCatalogStore implements CatalogStore {
 
   async list(): Promise<Catalog[]> {
     return [...this.byId.values()].sort(byId);
+  }
+
+  async page(request: PageRequest): Promise<Page<Catalog>> {
+    return pageOf([...this.byId.values()], (catalog) => positionOf(catalog.createdAt, catalog.id), request);
   }
 
   async forNode(nodeId: string): Promise<Catalog[]> {
