@@ -53,7 +53,7 @@ describe("npm run migrate: a table from before the keys that spread and the list
     expect(await migrate(client, table)).toEqual({
       moved: { NODE: 19, WF: 1, LKP: 0, INSTANCE: 0, INSTALLREPORT: 0, CATALOG: 0 },
       raced: { NODE: 0, WF: 0, LKP: 0, INSTANCE: 0, INSTALLREPORT: 0, CATALOG: 0 },
-      listed: { NODE: 0, WF: 0, CATALOG: 0 },
+      listed: { NODE: 0, WF: 0, LKP: 0, CATALOG: 0 },
       openJobs: 0,
     });
     const all = (await stores.nodes.list()).map((node) => node.id);

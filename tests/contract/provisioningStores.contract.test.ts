@@ -118,6 +118,18 @@ describe.each(adapters)("provisioning stores contract: %s", (_name, makeStores) 
       expect(await stores.nodes.page({ limit: 5, after: "2099-01-01T00:00:00.000Z#f" })).toEqual({ items: [] });
     });
 
+    it("pages every lookup, in creation order", async () => {
+      const made = [];
+      for (let n = 0; n < 5; n += 1) {
+        const stamp = tick().toISOString();
+        const lookup = { id: hex(500 + n), node: hex(n), macAddress: `02:00:00:00:01:0${n}`, createdAt: stamp, updatedAt: stamp };
+        await stores.lookups.create(lookup);
+        made.push(lookup.id);
+      }
+      for (const limit of [1, 2, 10])
+        expect((await walk((request) => stores.lookups.page(request), limit)).flat().map((l) => l.id)).toEqual(made);
+    });
+
     it("pages every catalog, in creation order", async () => {
       const made = [];
       for (let n = 0; n < 5; n += 1) {

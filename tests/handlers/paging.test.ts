@@ -146,6 +146,26 @@ describe("paged lists", () => {
       expect((await api({ method: "GET", path: `/api/1.1/workflows?limit=1&next=${token({ o: 2 })}` })).body).toEqual([all[2]]);
     });
 
+    it("pages lookups, and a search's answer", async () => {
+      await createNodes(1);
+      const node = (await api({ method: "GET", path: "/api/1.1/nodes?type=switch" })).body[0].id;
+      const stores = await provisioningStores();
+      for (let n = 0; n < 5; n += 1) {
+        const stamp = new Date(Date.UTC(2026, 10, 25, 0, 0, n)).toISOString();
+        await stores.lookups.create({
+          id: `lookup${n}`.padEnd(24, "0"),
+          node,
+          macAddress: `02:00:00:00:02:0${n}`,
+          createdAt: stamp,
+          updatedAt: stamp,
+        });
+      }
+      const all = (await api({ method: "GET", path: "/api/1.1/lookups" })).body;
+      expect(all.length).toBeGreaterThanOrEqual(5);
+      expect((await allPages("/api/1.1/lookups?limit=2", (body) => body)).items).toEqual(all);
+      expect((await allPages(`/api/1.1/lookups?q=${node}&limit=2`, (body) => body)).items.length).toBeGreaterThanOrEqual(5);
+    });
+
     it("pages catalogs, with their filters", async () => {
       const node = (await api({ method: "POST", path: "/api/1.1/nodes", headers: JSON_TYPE, body: JSON.stringify({ name: "cat" }) })).body
         .id;

@@ -1,4 +1,5 @@
 import { DomainError, isDomainError } from "../../errors";
+import type { Page, PageRequest } from "../listPage";
 
 /**
  * A lookup (RackHD §2.6): which node a MAC address belongs to, and the IP address it was last
@@ -27,6 +28,8 @@ export interface LookupStore {
   forNode(nodeId: string): Promise<Lookup[]>;
   /** Every lookup, oldest first. */
   list(): Promise<Lookup[]>;
+  /** One page of that list, read alone (see listPage): a fleet has a lookup or two a machine. */
+  page(request: PageRequest): Promise<Page<Lookup>>;
   /** Applies `change` atomically; LookupTakenError when the new MAC or IP is another lookup's. */
   update(id: string, change: (current: Lookup) => Lookup): Promise<Lookup | undefined>;
   delete(id: string): Promise<Lookup | undefined>;

@@ -8,7 +8,7 @@ import type { DataAccess, StoreName } from "../../dataAccess";
 export const LEADING_KEYS: Readonly<Record<StoreName, readonly string[]>> = {
   nodes: ["NODE", "NODE#*", "NODEID", "NODESKU#*", "TAGNODE#*", "LISTNODE#*"],
   workflows: ["WF", "WF#*", "WFID", "NODEWF#*", "ACTIVE", "LISTWF#*"],
-  lookups: ["LKP", "LKP#*", "LKPMAC", "LKPIP", "NODELKP#*"],
+  lookups: ["LKP", "LKP#*", "LKPMAC", "LKPIP", "NODELKP#*", "LISTLKP#*"],
   definitions: ["GRAPHDEF", "TASKDEF"],
   catalogs: ["CATALOG", "CATALOG#*", "NODECAT#*", "LISTCAT#*"],
   skus: ["SKU"],

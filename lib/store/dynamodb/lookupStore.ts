@@ -1,4 +1,5 @@
 import { type DynamoDBDocumentClient, GetCommand } from "@aws-sdk/lib-dynamodb";
+import type { Page, PageRequest } from "../../provisioning/listPage";
 import { type Lookup, type LookupField, type LookupStore, LookupTakenError } from "../../provisioning/lookups/lookupStore";
 import { rethrowItemTooLarge, transactionReasons } from "./conditions";
 import { type TransactItem, VersionedDocuments } from "./versionedDocuments";
@@ -15,6 +16,8 @@ import { type TransactItem, VersionedDocuments } from "./versionedDocuments";
 const RECORD = "LKP";
 /** A lookup's partition key by its shard (see SPREAD_SHARDS). */
 export const lookupKey = (shard: number) => `LKP#${shard}`;
+/** The lookup list's shard keys in GSI2 (see LIST_SHARDS). */
+export const lookupListKey = (shard: number) => `LISTLKP#${shard}`;
 const CLAIMS: Record<LookupField, string> = { macAddress: "LKPMAC", ipAddress: "LKPIP" };
 
 /** A side item of a write, and the field whose claim it is (to name it when its condition fails). */
@@ -30,6 +33,7 @@ export class DynamoLookupStore implements LookupStore {
     this.documents = new VersionedDocuments<Lookup>(client, table, RECORD, {
       indexKey: (lookup) => (lookup.node ? { gsi1pk: `NODELKP#${lookup.node}`, gsi1sk: `${lookup.createdAt}#${lookup.id}` } : undefined),
       spreadKey: lookupKey,
+      listKey: lookupListKey,
     });
   }
 
@@ -64,6 +68,10 @@ export class DynamoLookupStore implements LookupStore {
 
   list(): Promise<Lookup[]> {
     return this.documents.list();
+  }
+
+  page(request: PageRequest): Promise<Page<Lookup>> {
+    return this.documents.page(request);
   }
 
   update(id: string, change: (current: Lookup) => Lookup): Promise<Lookup | undefined> {

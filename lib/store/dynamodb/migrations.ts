@@ -3,7 +3,7 @@ import { positionOf } from "../../provisioning/listPage";
 import type { RelayJob } from "../../provisioning/relays/job";
 import { catalogKey, catalogListKey } from "./catalogStore";
 import { isConditionFailure, queryAll, transactionReasons } from "./conditions";
-import { lookupKey } from "./lookupStore";
+import { lookupKey, lookupListKey } from "./lookupStore";
 import { nodeKey, nodeListKey } from "./nodeStore";
 import { installReportKey, instanceKey } from "./provisioningStores";
 import { openJobIndexKey } from "./relayJobStore";
@@ -19,13 +19,13 @@ import { workflowKey, workflowListKey } from "./workflowStore";
  *    `NODE#<shard>`): each record is put under its new key and deleted from the old in one
  *    transaction, on the condition that it did not change meanwhile (one the service changed
  *    meanwhile was moved by that change; one that raced the move is left for the next run);
- * 2. the nodes, workflows and catalogs get their place in the list index (GSI2) where they lack it;
+ * 2. the nodes, workflows, lookups and catalogs get their place in the list index (GSI2) where they lack it;
  * 3. the relay jobs not finished yet get their place in their site's open jobs (GSI1).
  */
 const SPREAD: { partition: string; key: (shard: number) => string; listKey?: (shard: number) => string }[] = [
   { partition: "NODE", key: nodeKey, listKey: nodeListKey },
   { partition: "WF", key: workflowKey, listKey: workflowListKey },
-  { partition: "LKP", key: lookupKey },
+  { partition: "LKP", key: lookupKey, listKey: lookupListKey },
   { partition: "INSTANCE", key: instanceKey },
   { partition: "INSTALLREPORT", key: installReportKey },
   { partition: "CATALOG", key: catalogKey, listKey: catalogListKey },

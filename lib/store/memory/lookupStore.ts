@@ -1,3 +1,4 @@
+import { byPosition, type Page, type PageRequest, pageOf, positionOf } from "../../provisioning/listPage";
 import { type Lookup, type LookupStore, LookupTakenError } from "../../provisioning/lookups/lookupStore";
 import { Budget, type BudgetLimits } from "./budget";
 import { deepFreeze } from "./deepFreeze";
@@ -5,6 +6,8 @@ import { deepFreeze } from "./deepFreeze";
 const FOOTPRINT = 512;
 
 /** Lookups in this container's memory, by id, MAC, IP and node; bounded. */
+const lookupPosition = (lookup: Lookup): string => positionOf(lookup.createdAt, lookup.id);
+
 export class MemoryLookupStore implements LookupStore {
   private readonly byId = new Map<string, Lookup>();
   private readonly macs = new Map<string, string>();
@@ -37,8 +40,13 @@ export class MemoryLookupStore implements LookupStore {
     return (await this.list()).filter((lookup) => lookup.node === nodeId);
   }
 
+  /** In position order (creation, ties by id), as the pages are. */
   async list(): Promise<Lookup[]> {
-    return [...this.byId.values()];
+    return byPosition([...this.byId.values()], lookupPosition);
+  }
+
+  async page(request: PageRequest): Promise<Page<Lookup>> {
+    return pageOf([...this.byId.values()], lookupPosition, request);
   }
 
   async update(id: string, change: (current: Lookup) => Lookup): Promise<Lookup | undefined> {

@@ -116,6 +116,7 @@ describe("the DynamoDB keys (issue 28), on the fake table", () => {
     // A claim an older version wrote (the id only): the lookup is read by it.
     table.items.set(`LKPMAC\u000002:00:00:00:00:01`, { pk: "LKPMAC", sk: "02:00:00:00:00:01", id: hex(1) });
     expect((await stores.lookups.byMac("02:00:00:00:00:01"))?.ipAddress).toBe("10.0.0.9");
+    expect((await stores.lookups.page({ limit: 5 })).items.map((l) => l.id)).toEqual([hex(1)]);
     await stores.lookups.delete(hex(1));
     expect(await stores.lookups.byMac("02:00:00:00:00:01")).toBeUndefined();
   });
@@ -146,7 +147,7 @@ describe("the DynamoDB keys (issue 28), on the fake table", () => {
       const report = await migrate(table.client, TABLE);
       expect(report.moved).toEqual({ NODE: 2, WF: 0, LKP: 0, INSTANCE: 0, INSTALLREPORT: 0, CATALOG: 0 });
       expect(report.raced.NODE).toBe(0);
-      expect(report.listed).toEqual({ NODE: 0, WF: 0, CATALOG: 0 });
+      expect(report.listed).toEqual({ NODE: 0, WF: 0, LKP: 0, CATALOG: 0 });
       expect(report.openJobs).toBe(0);
       const listed = (await stores.nodes.list()).map((node) => node.id);
       expect(listed).toHaveLength(5);
