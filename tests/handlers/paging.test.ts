@@ -153,7 +153,7 @@ describe("paged lists", () => {
       for (let n = 0; n < 5; n += 1) {
         const stamp = new Date(Date.UTC(2026, 10, 25, 0, 0, n)).toISOString();
         await stores.lookups.create({
-          id: `lookup${n}`.padEnd(24, "0"),
+          id: `${n}`.padStart(24, "a"),
           node,
           macAddress: `02:00:00:00:02:0${n}`,
           createdAt: stamp,
