@@ -307,6 +307,9 @@ describe.each(adapters)("provisioning stores contract: %s", (_name, makeStores) 
       await stores.nodes.update(hex(2), (n) => ({ ...n, sku: "s1", tags: ["b"] }));
       await stores.nodes.update(hex(1), (n) => ({ ...n, sku: "s1" }));
       expect((await stores.nodes.withSku("s1")).map((n) => n.id)).toEqual([hex(1), hex(2)]);
+      const first = await stores.nodes.pageWithSku("s1", { limit: 1 });
+      expect(first.items.map((n) => n.id)).toEqual([hex(1)]);
+      expect((await stores.nodes.pageWithSku("s1", { limit: 1, after: first.next })).items.map((n) => n.id)).toEqual([hex(2)]);
       expect((await stores.nodes.withTag("b")).map((n) => n.id)).toEqual([hex(1), hex(2)]);
       await stores.nodes.update(hex(1), (n) => ({ ...n, sku: null, tags: ["a"] }));
       expect((await stores.nodes.withSku("s1")).map((n) => n.id)).toEqual([hex(2)]);

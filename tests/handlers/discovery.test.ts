@@ -136,6 +136,11 @@ describe("SKUs", () => {
     await discoverMachine(MAC);
     expect((await get(`${A}/nodes/${NODE}`)).body.sku).toBe(sku.body.id);
     expect((await get(`${A}/skus/${sku.body.id}/nodes`)).body.map((n: { id: string }) => n.id)).toEqual([NODE]);
+    // A page of them, read alone (issue 28); a SKU that does not exist is still a 404 first.
+    const page = await get(`${A}/skus/${sku.body.id}/nodes?limit=1`);
+    expect(page.body.map((n: { id: string }) => n.id)).toEqual([NODE]);
+    expect(page.headers.link).toBeUndefined();
+    expect((await get(`${A}/skus/${"0".repeat(24)}/nodes?limit=1`)).status).toBe(404);
     const graphs = (await get(`${A}/nodes/${NODE}/workflows`)).body.map((w: any) => [w.injectableName, w._status]);
     expect(graphs).toEqual([
       ["Graph.SKU.Discovery", "succeeded"],

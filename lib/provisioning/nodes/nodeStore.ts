@@ -26,6 +26,8 @@ export interface NodeStore {
   update(id: string, change: (current: Node) => Node, known?: Node): Promise<Node | undefined>;
   /** The nodes whose `sku` is that SKU's id, in creation order. */
   withSku(skuId: string): Promise<Node[]>;
+  /** One page of them, read alone (a SKU may hold a fleet). */
+  pageWithSku(skuId: string, request: PageRequest): Promise<Page<Node>>;
   /** The nodes whose `tags` hold that tag, in creation order. */
   withTag(tag: string): Promise<Node[]>;
   /** Removes the node and answers it; undefined when it did not exist. `known` as for update. */

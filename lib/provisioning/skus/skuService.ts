@@ -1,6 +1,7 @@
 import { NotFoundError, ValidationError } from "../../errors";
 import { isPlainObject } from "../../json";
 import { orderedId } from "../ids";
+import type { Page, PageRequest } from "../listPage";
 import type { Node } from "../nodes/node";
 import type { ProvisioningStores } from "../ports";
 import { filtered } from "../queryFilters";
@@ -43,6 +44,12 @@ export async function getSku(stores: ProvisioningStores, id: string): Promise<Sk
 export async function skuNodes(stores: ProvisioningStores, id: string): Promise<Node[]> {
   await getSku(stores, id);
   return stores.nodes.withSku(id);
+}
+
+/** A page of that list, read alone (404 for a SKU that does not exist, first). */
+export async function skuNodesPage(stores: ProvisioningStores, id: string, request: PageRequest): Promise<Page<Node>> {
+  await getSku(stores, id);
+  return stores.nodes.pageWithSku(id, request);
 }
 
 /** POST /skus → 200 (RackHD); then every node is matched again, before the answer. */

@@ -126,6 +126,10 @@ export class DynamoNodeStore implements NodeStore {
     );
   }
 
+  pageWithSku(skuId: string, request: PageRequest): Promise<Page<Node>> {
+    return this.documents.pageByIndex(skuIndex(skuId), request);
+  }
+
   withSku(skuId: string): Promise<Node[]> {
     return this.documents.listByIndex(skuIndex(skuId));
   }

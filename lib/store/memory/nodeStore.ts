@@ -68,6 +68,10 @@ export class MemoryNodeStore implements NodeStore {
     return next;
   }
 
+  async pageWithSku(skuId: string, request: PageRequest): Promise<Page<Node>> {
+    return pageOf(await this.withSku(skuId), nodePosition, request);
+  }
+
   async withSku(skuId: string): Promise<Node[]> {
     return (await this.list()).filter((node) => node.sku === skuId);
   }

@@ -136,6 +136,7 @@ describe("the DynamoDB keys (issue 28), on the fake table", () => {
       expect((await stores.nodes.get(hex(1)))?.name).toBe("n1");
       expect((await stores.nodes.list()).map((node) => node.name).sort()).toEqual(["n1", "n2", "n3", "n4", "n5", "n6"]);
       expect((await stores.nodes.withSku("s1")).map((node) => node.id)).toEqual([hex(2)]);
+      expect((await stores.nodes.pageWithSku("s1", { limit: 1 })).items.map((node) => node.id)).toEqual([hex(2)]);
       expect((await stores.nodes.page({ limit: 10 })).items).toHaveLength(2);
 
       await stores.nodes.update(hex(1), (node) => ({ ...node, name: "moved" }));
