@@ -3,6 +3,7 @@ import { Webhook } from "standardwebhooks";
 import { readSettings } from "../../../lib/config/settings";
 import { invocationOf, runAs } from "../../../lib/invocation";
 import { secretOf } from "../../../lib/provisioning/hooks/hook";
+import { buildNode, parseNewNode } from "../../../lib/provisioning/nodes/node";
 import { meterCapacity, unitsOf } from "../../../lib/store/dynamodb/capacity";
 import { startLocalDelivery } from "../../../lib/store/localDelivery";
 import { memoryProvisioningStores } from "../../../lib/store/memory/provisioningStores";
@@ -42,19 +43,7 @@ describe("local delivery (npm start's stand-ins for the stream and the queue)", 
       createdAt: stamp,
       updatedAt: stamp,
     });
-    await stores.nodes.create({
-      id: "65f0c0ffee0123456789abcd",
-      name: "n",
-      identifiers: [],
-      type: "compute",
-      obmSettings: [],
-      autoDiscover: false,
-      sku: null,
-      relations: [],
-      tags: [],
-      createdAt: stamp,
-      updatedAt: stamp,
-    });
+    await stores.nodes.create(buildNode(parseNewNode({ name: "n" }), "65f0c0ffee0123456789abcd", new Date(stamp)));
     for (let tries = 0; tries < 100 && (received.length < 2 || queue.pending > 0); tries++) await new Promise((r) => setTimeout(r, 20));
     // The first attempt failed (500), the retry came 50 ms later with the same id.
     expect(received).toHaveLength(2);

@@ -9,24 +9,14 @@ import {
 } from "../../../../lib/provisioning/events/changeEvents";
 import { envelope, eventName, subjectOf } from "../../../../lib/provisioning/events/event";
 import type { Hook } from "../../../../lib/provisioning/hooks/hook";
-import type { Node } from "../../../../lib/provisioning/nodes/node";
+import { buildNode, type Node, parseNewNode } from "../../../../lib/provisioning/nodes/node";
 import type { RelayJob } from "../../../../lib/provisioning/relays/job";
 import type { RelayCredential } from "../../../../lib/provisioning/relays/site";
 import type { Workflow, WorkflowTask } from "../../../../lib/provisioning/workflows/workflow";
 import { ENVELOPE_KEYS } from "../../../support/envelope";
 
 const node = (fields: Partial<Node> = {}): Node => ({
-  id: "65f0c0ffee0123456789abcd",
-  name: "rack-1",
-  identifiers: [],
-  type: "compute",
-  obmSettings: [],
-  autoDiscover: false,
-  sku: null,
-  relations: [],
-  tags: [],
-  createdAt: "2026-11-24T00:00:00.000Z",
-  updatedAt: "2026-11-24T00:00:00.000Z",
+  ...buildNode(parseNewNode({ name: "rack-1" }), "65f0c0ffee0123456789abcd", new Date("2026-11-24T00:00:00.000Z")),
   ...fields,
 });
 
