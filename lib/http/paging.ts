@@ -18,6 +18,7 @@ export const PAGING_PARAMETERS = ["limit", "next", "$top", "$skip"] as const;
 export const MAX_LIMIT = 1000;
 /** Lambda's response limit is 6 MB; leave room for the headers and API Gateway's envelope. */
 export const MAX_ANSWER_BYTES = 5_500_000;
+const NOT_A_TOKEN = 'next is not a page token of this list: follow the Link header\'s rel="next"';
 
 interface PagingQuery {
   offset: number;
@@ -36,7 +37,7 @@ function placeOf(next: string): { offset: number } | { after: string } {
   } catch {
     // not a token of ours
   }
-  throw new ValidationError('next is not a page token of this list: follow the Link header\'s rel="next"');
+  throw new ValidationError(NOT_A_TOKEN);
 }
 
 const count = (name: string, raw: string | undefined, min: number, max: number): number | undefined => {
@@ -107,7 +108,7 @@ export function pagedAnswer<T>(
   wrap: (items: readonly T[]) => unknown,
 ): HttpResult {
   const { offset, limit, after } = pageRequest(query);
-  if (after !== undefined) throw new ValidationError('next is not a page token of this list: follow the Link header\'s rel="next"');
+  if (after !== undefined) throw new ValidationError(NOT_A_TOKEN);
   const paged = limit !== undefined || offset > 0;
   const end = limit === undefined ? all.length : Math.min(all.length, offset + limit);
   const answer = json(200, wrap(all.slice(offset, end)));

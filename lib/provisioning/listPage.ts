@@ -22,6 +22,9 @@ export interface Page<T> {
 /** A record's position in its list (creation order, ties by id). */
 export const positionOf = (createdAt: string, id: string): string => `${createdAt}#${id}`;
 
+/** The position of a record known by its `id` (nodes, lookups, catalogs, relay jobs). */
+export const recordPosition = (record: { createdAt: string; id: string }): string => positionOf(record.createdAt, record.id);
+
 /** A position as a client may send it back: an ISO time, `#`, an id (letters, digits, `-`, `_`). */
 const POSITION = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z#[\w-]{1,64}$/;
 

@@ -1,5 +1,5 @@
 import { NotFoundError } from "../../errors";
-import { filteredPage, type Page, type PageRequest, pageOf, positionOf } from "../listPage";
+import { filteredPage, type Page, type PageRequest, pageOf, recordPosition } from "../listPage";
 import { findNode } from "../nodes/findNode";
 import type { ProvisioningStores } from "../ports";
 import { filtered } from "../queryFilters";
@@ -22,12 +22,11 @@ export async function listCatalogsPage(
   request: PageRequest,
 ): Promise<Page<Catalog>> {
   const node = filters.node?.length === 1 && fitsKey(filters.node[0]) ? filters.node[0] : undefined;
-  const position = (catalog: Catalog) => positionOf(catalog.createdAt, catalog.id);
-  if (node !== undefined) return pageOf(filtered(await stores.catalogs.forNode(node), filters), position, request);
+  if (node !== undefined) return pageOf(filtered(await stores.catalogs.forNode(node), filters), recordPosition, request);
   return filteredPage(
     (part) => stores.catalogs.page(part),
     (catalog) => filtered([catalog], filters).length === 1,
-    position,
+    recordPosition,
     request,
   );
 }

@@ -1,7 +1,7 @@
 import { NotFoundError, ValidationError } from "../../errors";
 import { OBJECT_ID, orderedId } from "../ids";
 import { IPV4 } from "../ipAddress";
-import { type Page, type PageRequest, pageOf, positionOf } from "../listPage";
+import { type Page, type PageRequest, pageOf, recordPosition } from "../listPage";
 import { normalizeMac } from "../mac";
 import type { ProvisioningStores } from "../ports";
 import { fitsKey } from "../recordSize";
@@ -48,7 +48,7 @@ const present = (lookup: Lookup | undefined): Lookup[] => (lookup ? [lookup] : [
 /** A page of that answer: every lookup (no `q`) is a page of the fleet's list, read alone; a search's answer is a few. */
 export async function findLookupsPage(stores: ProvisioningStores, term: string | undefined, request: PageRequest): Promise<Page<Lookup>> {
   if (term === undefined || term === "") return stores.lookups.page(request);
-  return pageOf(await findLookups(stores, term), (lookup) => positionOf(lookup.createdAt, lookup.id), request);
+  return pageOf(await findLookups(stores, term), recordPosition, request);
 }
 
 export async function getLookup(stores: ProvisioningStores, id: string): Promise<Lookup> {

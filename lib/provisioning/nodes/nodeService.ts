@@ -1,6 +1,6 @@
 import { NotFoundError } from "../../errors";
 import { newObjectId } from "../ids";
-import { filteredPage, type Page, type PageRequest, positionOf } from "../listPage";
+import { filteredPage, type Page, type PageRequest, recordPosition } from "../listPage";
 import { normalizeIdentifier } from "../mac";
 import { assertServicesSupported, upsertObmSettings } from "../obm/obmSetting";
 import type { ProvisioningStores } from "../ports";
@@ -24,7 +24,7 @@ export function listNodesPage(stores: ProvisioningStores, filters: Record<string
   return filteredPage(
     (part) => stores.nodes.page(part),
     (node) => matchesFilters(node, filters, normalize),
-    (node) => positionOf(node.createdAt, node.id),
+    recordPosition,
     request,
   );
 }

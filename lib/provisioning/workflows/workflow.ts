@@ -1,4 +1,5 @@
 import type { TaskKind } from "../graphs/baseTasks";
+import { positionOf } from "../listPage";
 
 /**
  * Why a workflow did not end well, from what the machine did (each step it took is kept on the
@@ -115,3 +116,6 @@ export const isActive = (workflow: Pick<Workflow, "_status">): boolean => workfl
 
 /** Byte estimate of a stored workflow, for the memory store's budget. */
 export const workflowFootprint = (workflow: Workflow): number => 2 * JSON.stringify(workflow).length + 256;
+
+/** A workflow's position in its lists (creation order, ties by instanceId; see listPage). */
+export const workflowPosition = (workflow: Workflow): string => positionOf(workflow.createdAt, workflow.instanceId);

@@ -4,7 +4,7 @@ import { type ApiContext, apiContextFor } from "../apiContext";
 import { newBootToken } from "../boot/bootToken";
 import { performEffect } from "../discovery/effects";
 import { findGraph, taskFinder } from "../graphs/libraryService";
-import { filteredPage, type Page, type PageRequest, positionOf } from "../listPage";
+import { filteredPage, type Page, type PageRequest } from "../listPage";
 import { findNode } from "../nodes/findNode";
 import type { Node } from "../nodes/node";
 import type { ProvisioningStores } from "../ports";
@@ -12,7 +12,7 @@ import { assertRecordFits, fitsKey } from "../recordSize";
 import { relayTaskOutcomes } from "../relays/relayTasks";
 import { buildWorkflow } from "./buildWorkflow";
 import { advanceWorkflow, cancelWorkflow, completeWaitingTask, finishTask, runningTask } from "./progress";
-import { ACTIVE_CONFLICT, NO_NODE, type Workflow } from "./workflow";
+import { ACTIVE_CONFLICT, NO_NODE, type Workflow, workflowPosition } from "./workflow";
 
 /**
  * Brings a stored workflow up to date (time-outs, instant steps) and stores the result. Whether
@@ -176,8 +176,6 @@ export async function listWorkflows(stores: ProvisioningStores, filter: { active
   const all = await refreshAll(stores, await stores.workflows.list(), now);
   return filter.active === undefined ? all : all.filter((workflow) => (workflow._status === "running") === filter.active);
 }
-
-const workflowPosition = (workflow: Workflow) => positionOf(workflow.createdAt, workflow.instanceId);
 
 /**
  * A page of that list, read alone. Each workflow read is brought up to date first (as the whole

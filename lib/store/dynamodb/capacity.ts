@@ -20,10 +20,6 @@ export function itemBytes(item: Record<string, unknown>): number {
  * size of each item it writes whole (0 for a key only), for the debug line: a bench splits a
  * transaction's write units over its items by them (bench/bootPath.ts).
  */
-export function keysOf(input: Record<string, unknown>): string[] {
-  return touched(input).map((entry) => entry.pk);
-}
-
 export function touched(input: Record<string, unknown>): { pk: string; bytes: number }[] {
   const keys: { pk: string; bytes: number }[] = [];
   const add = (item: unknown, whole = false) => {

@@ -1,10 +1,10 @@
 import { BatchWriteCommand, type DynamoDBDocumentClient, GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import type { Catalog } from "../../provisioning/catalogs/catalog";
 import type { CatalogStore } from "../../provisioning/catalogs/catalogStore";
-import { type Page, type PageRequest, positionOf } from "../../provisioning/listPage";
-import { BATCH_GET_LIMIT, batchGetAll, queryAll, rethrowItemTooLarge } from "./conditions";
+import { type Page, type PageRequest, recordPosition } from "../../provisioning/listPage";
+import { BATCH_GET_LIMIT, batchGetAll, itemsUnder, queryAll, rethrowItemTooLarge } from "./conditions";
 import { listPageKeys } from "./indexPage";
-import { GSI1, listShardOf, SPREAD_SHARDS, spreadShardOf } from "./table";
+import { GSI1, listShardOf, spreadKeys, spreadShardOf } from "./table";
 
 /**
  * Catalogs in DynamoDB: `CATALOG / <id>` (ids sort in creation order, so the partition is the
@@ -67,7 +67,7 @@ export class DynamoCatalogStore implements CatalogStore {
           gsi1pk: byNode(catalog.node),
           gsi1sk: sourceKey(catalog.source) + catalog.id,
           gsi2pk: catalogListKey(listShardOf(catalog.id)),
-          gsi2sk: positionOf(catalog.createdAt, catalog.id),
+          gsi2sk: recordPosition(catalog),
         },
       },
     }));
@@ -87,16 +87,7 @@ export class DynamoCatalogStore implements CatalogStore {
 
   /** Every catalog in creation order (their ids'): a query of each shard key, and of the older single key. */
   async list(): Promise<Catalog[]> {
-    const parts = await Promise.all(
-      [...Array.from({ length: SPREAD_SHARDS }, (_, shard) => catalogKey(shard)), CATALOG].map((pk) =>
-        queryAll<Item>(this.client, {
-          TableName: this.table,
-          KeyConditionExpression: "pk = :pk",
-          ExpressionAttributeValues: { ":pk": pk },
-          ConsistentRead: true,
-        }),
-      ),
-    );
+    const parts = await Promise.all(spreadKeys(catalogKey, CATALOG).map((pk) => itemsUnder<Item>(this.client, this.table, pk)));
     return parts
       .flat()
       .sort((a, b) => (a.sk < b.sk ? -1 : 1))

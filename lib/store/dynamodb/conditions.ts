@@ -57,6 +57,16 @@ export async function queryAll<T>(client: DynamoDBDocumentClient, input: QueryCo
   return items;
 }
 
+/** Every item under one partition key, strongly consistent; `projection` names the attributes wanted (all: none). */
+export const itemsUnder = <T>(client: DynamoDBDocumentClient, table: string, pk: string, projection?: string): Promise<T[]> =>
+  queryAll<T>(client, {
+    TableName: table,
+    KeyConditionExpression: "pk = :pk",
+    ExpressionAttributeValues: { ":pk": pk },
+    ConsistentRead: true,
+    ...(projection && { ProjectionExpression: projection }),
+  });
+
 /** DynamoDB's most keys per BatchGetItem call. */
 export const BATCH_GET_LIMIT = 100;
 

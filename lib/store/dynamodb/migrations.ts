@@ -2,7 +2,7 @@ import { type DynamoDBDocumentClient, TransactWriteCommand, UpdateCommand } from
 import { positionOf } from "../../provisioning/listPage";
 import type { RelayJob } from "../../provisioning/relays/job";
 import { catalogKey, catalogListKey } from "./catalogStore";
-import { isConditionFailure, queryAll, transactionReasons } from "./conditions";
+import { isConditionFailure, itemsUnder, transactionReasons } from "./conditions";
 import { lookupKey, lookupListKey } from "./lookupStore";
 import { nodeKey, nodeListKey } from "./nodeStore";
 import { installReportKey, instanceKey } from "./provisioningStores";
@@ -48,29 +48,21 @@ export interface MigrationReport {
 /** `version`: the versioned documents' (a catalog, written once, has none). */
 type Item = Record<string, unknown> & { pk: string; sk: string; createdAt: string; version?: number; gsi2pk?: string };
 
-const itemsUnder = (client: DynamoDBDocumentClient, table: string, pk: string, projection?: string) =>
-  queryAll<Item>(client, {
-    TableName: table,
-    KeyConditionExpression: "pk = :pk",
-    ExpressionAttributeValues: { ":pk": pk },
-    ...(projection && { ProjectionExpression: projection }),
-  });
-
 export async function migrate(client: DynamoDBDocumentClient, table: string): Promise<MigrationReport> {
   const report: MigrationReport = { moved: {}, raced: {}, listed: {}, openJobs: 0 };
   for (const kind of SPREAD) {
-    const older = await itemsUnder(client, table, kind.partition);
+    const older = await itemsUnder<Item>(client, table, kind.partition);
     const moved = (await inBatches(older, (item) => move(client, table, item, kind))).filter(Boolean).length;
     report.moved[kind.partition] = moved;
     report.raced[kind.partition] = older.length - moved;
     if (!kind.listKey) continue;
     const shards = await Promise.all(
-      Array.from({ length: SPREAD_SHARDS }, (_, shard) => itemsUnder(client, table, kind.key(shard), "pk, sk, createdAt, gsi2pk")),
+      Array.from({ length: SPREAD_SHARDS }, (_, shard) => itemsUnder<Item>(client, table, kind.key(shard), "pk, sk, createdAt, gsi2pk")),
     );
     const unlisted = shards.flat().filter((item) => item.gsi2pk === undefined);
     report.listed[kind.partition] = (await inBatches(unlisted, (item) => list(client, table, item, kind.listKey!))).filter(Boolean).length;
   }
-  const jobs = (await itemsUnder(client, table, "RELAYJOB")).filter((item) => item.gsi1pk === undefined);
+  const jobs = (await itemsUnder<Item>(client, table, "RELAYJOB")).filter((item) => item.gsi1pk === undefined);
   const open = jobs.flatMap((item) => {
     const key = openJobIndexKey(documentOf<RelayJob>(item as { doc?: string; docz?: Uint8Array }));
     return key ? [{ item, key }] : [];

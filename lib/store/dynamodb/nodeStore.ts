@@ -1,7 +1,7 @@
 import { type DynamoDBDocumentClient, GetCommand } from "@aws-sdk/lib-dynamodb";
 import { ConflictError, ValidationError } from "../../errors";
 import { OBJECT_ID } from "../../provisioning/ids";
-import { type Page, type PageRequest, positionOf } from "../../provisioning/listPage";
+import { byPosition, type Page, type PageRequest, recordPosition } from "../../provisioning/listPage";
 import type { Node } from "../../provisioning/nodes/node";
 import type { NodeStore } from "../../provisioning/nodes/nodeStore";
 import { queryAll, rethrowItemTooLarge, transactionReasons } from "./conditions";
@@ -39,7 +39,7 @@ export class DynamoNodeStore implements NodeStore {
     journal?: Journal<Node>,
   ) {
     this.documents = new VersionedDocuments<Node>(client, table, "NODE", {
-      indexKey: (node) => (node.sku ? { gsi1pk: skuIndex(node.sku), gsi1sk: positionOf(node.createdAt, node.id) } : undefined),
+      indexKey: (node) => (node.sku ? { gsi1pk: skuIndex(node.sku), gsi1sk: recordPosition(node) } : undefined),
       journal,
       listKey: nodeListKey,
       spreadKey: nodeKey,
@@ -141,8 +141,7 @@ export class DynamoNodeStore implements NodeStore {
       ExpressionAttributeValues: { ":pk": tagPartition(tag) },
       ConsistentRead: true,
     });
-    const nodes = await this.documents.readMany(members.map((member) => member.sk));
-    return nodes.sort((a, b) => (a.createdAt === b.createdAt ? (a.id < b.id ? -1 : 1) : a.createdAt < b.createdAt ? -1 : 1));
+    return byPosition(await this.documents.readMany(members.map((member) => member.sk)), recordPosition);
   }
 
   /** One transaction holds 100 items: the record, the idempotency guard and at most 98 claims and tags. */

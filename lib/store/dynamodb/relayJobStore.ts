@@ -1,5 +1,5 @@
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { positionOf } from "../../provisioning/listPage";
+import { recordPosition } from "../../provisioning/listPage";
 import { isFinished, type RelayJob, type RelayJobStore } from "../../provisioning/relays/job";
 import { DynamoRecordStore } from "./recordStore";
 import type { Journal } from "./versionedDocuments";
@@ -14,7 +14,7 @@ export const siteJobsIndex = (site: string) => `SITEJOBS#${site}`;
 
 /** A job's place in its site's open jobs, while it has one. */
 export const openJobIndexKey = (job: RelayJob) =>
-  isFinished(job) ? undefined : { gsi1pk: siteJobsIndex(job.site), gsi1sk: positionOf(job.createdAt, job.id) };
+  isFinished(job) ? undefined : { gsi1pk: siteJobsIndex(job.site), gsi1sk: recordPosition(job) };
 
 export class DynamoRelayJobStore extends DynamoRecordStore<RelayJob> implements RelayJobStore {
   constructor(client: DynamoDBDocumentClient, table: string, journal?: Journal<RelayJob>) {

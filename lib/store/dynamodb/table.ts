@@ -59,6 +59,12 @@ export const SPREAD_SHARDS = 16;
 
 export const spreadShardOf = (id: string): number => fnv1a(`spread:${id}`) % SPREAD_SHARDS;
 
+/** Every partition key of a spread kind, and last its older single key (read until `npm run migrate` empties it). */
+export const spreadKeys = (key: (shard: number) => string, older: string): string[] => [
+  ...Array.from({ length: SPREAD_SHARDS }, (_, shard) => key(shard)),
+  older,
+];
+
 const GSI2_DEFINITION = keysOnlyIndex(GSI2, "gsi2");
 
 /**

@@ -2,12 +2,12 @@ import { deflateRawSync, inflateRawSync } from "node:zlib";
 import { type DynamoDBDocumentClient, GetCommand } from "@aws-sdk/lib-dynamodb";
 import type { ChangeEvents } from "../../provisioning/events/eventLog";
 import type { Page, PageRequest } from "../../provisioning/listPage";
-import { positionOf } from "../../provisioning/listPage";
+import { byPosition, positionOf } from "../../provisioning/listPage";
 import { eventsCommitted } from "../eventFeed";
-import { BATCH_GET_LIMIT, batchGetAll, queryAll, RETRY, rethrowItemTooLarge, retry, transactionReasons } from "./conditions";
+import { BATCH_GET_LIMIT, batchGetAll, itemsUnder, queryAll, RETRY, rethrowItemTooLarge, retry, transactionReasons } from "./conditions";
 import type { DynamoEventLog } from "./eventLog";
 import { keysAfter, listPageKeys } from "./indexPage";
-import { GSI1, listShardOf, SPREAD_SHARDS, spreadShardOf } from "./table";
+import { GSI1, listShardOf, spreadKeys, spreadShardOf } from "./table";
 import { type TransactItem, writeTogether } from "./writeTogether";
 
 export type { TransactItem };
@@ -173,25 +173,11 @@ export class VersionedDocuments<T extends { createdAt: string }> {
 
   /** Every record, oldest first (ties by id): one query of each partition key of the kind. */
   async list(): Promise<T[]> {
-    const keys = this.spreadKey
-      ? [...Array.from({ length: SPREAD_SHARDS }, (_, shard) => this.spreadKey!(shard)), this.partition]
-      : [this.partition];
-    const parts = await Promise.all(
-      keys.map((pk) =>
-        queryAll<DocumentItem>(this.client, {
-          TableName: this.table,
-          KeyConditionExpression: "pk = :pk",
-          ExpressionAttributeValues: { ":pk": pk },
-          ConsistentRead: true,
-        }),
-      ),
-    );
-    return parts
-      .flatMap((items, at) => items.map((item) => ({ item, older: this.spreadKey !== undefined && at === keys.length - 1 })))
-      .sort((a, b) =>
-        a.item.createdAt === b.item.createdAt ? (a.item.sk < b.item.sk ? -1 : 1) : a.item.createdAt < b.item.createdAt ? -1 : 1,
-      )
-      .map(({ item, older }) => this.parse(item, older).doc);
+    const keys = this.spreadKey ? spreadKeys(this.spreadKey, this.partition) : [this.partition];
+    const parts = await Promise.all(keys.map((pk) => itemsUnder<DocumentItem>(this.client, this.table, pk)));
+    const older = (at: number) => this.spreadKey !== undefined && at === keys.length - 1;
+    const read = parts.flatMap((items, at) => items.map((item) => ({ item, doc: this.parse(item, older(at)).doc })));
+    return byPosition(read, ({ item }) => positionOf(item.createdAt, item.sk)).map(({ doc }) => doc);
   }
 
   /** A transaction item that stores a new record, on the condition that its id is unused. */
@@ -346,7 +332,6 @@ export class VersionedDocuments<T extends { createdAt: string }> {
 
   /** A record this class handed out, with the version it was read at; undefined for any other object. */
   private asRead(known: T | undefined): { doc: T; version: number } | undefined {
-    // A record as its caller changed it is a new object: it is checked on write as any other.
     const version = known && this.versions.get(known);
     return known && version !== undefined ? { doc: known, version } : undefined;
   }

@@ -1,7 +1,7 @@
 import { type DynamoDBDocumentClient, GetCommand } from "@aws-sdk/lib-dynamodb";
 import { ConflictError } from "../../errors";
-import { type Page, type PageRequest, positionOf } from "../../provisioning/listPage";
-import { ACTIVE_CONFLICT, isActive, type Workflow } from "../../provisioning/workflows/workflow";
+import type { Page, PageRequest } from "../../provisioning/listPage";
+import { ACTIVE_CONFLICT, isActive, type Workflow, workflowPosition } from "../../provisioning/workflows/workflow";
 import type { WorkflowStore } from "../../provisioning/workflows/workflowStore";
 import { rethrowItemTooLarge, transactionReasons } from "./conditions";
 import type { Journal } from "./versionedDocuments";
@@ -33,7 +33,7 @@ export class DynamoWorkflowStore implements WorkflowStore {
     journal?: Journal<Workflow>,
   ) {
     this.documents = new VersionedDocuments<Workflow>(client, table, "WF", {
-      indexKey: (workflow) => ({ gsi1pk: `NODEWF#${workflow.node}`, gsi1sk: positionOf(workflow.createdAt, workflow.instanceId) }),
+      indexKey: (workflow) => ({ gsi1pk: `NODEWF#${workflow.node}`, gsi1sk: workflowPosition(workflow) }),
       journal,
       listKey: workflowListKey,
       spreadKey: workflowKey,

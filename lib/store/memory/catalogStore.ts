@@ -1,6 +1,6 @@
 import type { Catalog } from "../../provisioning/catalogs/catalog";
 import type { CatalogStore } from "../../provisioning/catalogs/catalogStore";
-import { type Page, type PageRequest, pageOf, positionOf } from "../../provisioning/listPage";
+import { type Page, type PageRequest, pageOf, recordPosition } from "../../provisioning/listPage";
 import { Budget, type BudgetLimits } from "./budget";
 import { deepFreeze } from "./deepFreeze";
 
@@ -40,7 +40,7 @@ export class MemoryCatalogStore implements CatalogStore {
   }
 
   async page(request: PageRequest): Promise<Page<Catalog>> {
-    return pageOf([...this.byId.values()], (catalog) => positionOf(catalog.createdAt, catalog.id), request);
+    return pageOf([...this.byId.values()], recordPosition, request);
   }
 
   async forNode(nodeId: string): Promise<Catalog[]> {

@@ -1,4 +1,4 @@
-import { byPosition, type Page, type PageRequest, pageOf, positionOf } from "../../provisioning/listPage";
+import { byPosition, type Page, type PageRequest, pageOf, recordPosition } from "../../provisioning/listPage";
 import { type Lookup, type LookupStore, LookupTakenError } from "../../provisioning/lookups/lookupStore";
 import { Budget, type BudgetLimits } from "./budget";
 import { deepFreeze } from "./deepFreeze";
@@ -6,7 +6,6 @@ import { deepFreeze } from "./deepFreeze";
 const FOOTPRINT = 512;
 
 /** Lookups in this container's memory, by id, MAC, IP and node; bounded. */
-const lookupPosition = (lookup: Lookup): string => positionOf(lookup.createdAt, lookup.id);
 
 export class MemoryLookupStore implements LookupStore {
   private readonly byId = new Map<string, Lookup>();
@@ -42,11 +41,11 @@ export class MemoryLookupStore implements LookupStore {
 
   /** In position order (creation, ties by id), as the pages are. */
   async list(): Promise<Lookup[]> {
-    return byPosition([...this.byId.values()], lookupPosition);
+    return byPosition([...this.byId.values()], recordPosition);
   }
 
   async page(request: PageRequest): Promise<Page<Lookup>> {
-    return pageOf([...this.byId.values()], lookupPosition, request);
+    return pageOf([...this.byId.values()], recordPosition, request);
   }
 
   async update(id: string, change: (current: Lookup) => Lookup): Promise<Lookup | undefined> {

@@ -1,11 +1,9 @@
 import { ConflictError } from "../../errors";
-import { byPosition, type Page, type PageRequest, pageOf, positionOf } from "../../provisioning/listPage";
+import { byPosition, type Page, type PageRequest, pageOf, recordPosition } from "../../provisioning/listPage";
 import { type Node, nodeFootprint } from "../../provisioning/nodes/node";
 import type { NodeStore } from "../../provisioning/nodes/nodeStore";
 import { Budget, type BudgetLimits } from "./budget";
 import { deepFreeze } from "./deepFreeze";
-
-const nodePosition = (node: Node): string => positionOf(node.createdAt, node.id);
 
 /**
  * Nodes in this container's memory, with an identifier index so lookups by MAC are O(1).
@@ -24,11 +22,11 @@ export class MemoryNodeStore implements NodeStore {
 
   /** In position order (creation, ties by id) as the pages are; the map's order is nearly it, so the sort is cheap. */
   async list(): Promise<Node[]> {
-    return byPosition([...this.nodes.values()], nodePosition);
+    return byPosition([...this.nodes.values()], recordPosition);
   }
 
   async page(request: PageRequest): Promise<Page<Node>> {
-    return pageOf([...this.nodes.values()], nodePosition, request);
+    return pageOf([...this.nodes.values()], recordPosition, request);
   }
 
   async get(id: string): Promise<Node | undefined> {
@@ -69,7 +67,7 @@ export class MemoryNodeStore implements NodeStore {
   }
 
   async pageWithSku(skuId: string, request: PageRequest): Promise<Page<Node>> {
-    return pageOf(await this.withSku(skuId), nodePosition, request);
+    return pageOf(await this.withSku(skuId), recordPosition, request);
   }
 
   async withSku(skuId: string): Promise<Node[]> {

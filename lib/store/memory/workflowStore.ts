@@ -1,11 +1,9 @@
 import { ConflictError } from "../../errors";
-import { byPosition, type Page, type PageRequest, pageOf, positionOf } from "../../provisioning/listPage";
-import { ACTIVE_CONFLICT, isActive, type Workflow, workflowFootprint } from "../../provisioning/workflows/workflow";
+import { byPosition, type Page, type PageRequest, pageOf } from "../../provisioning/listPage";
+import { ACTIVE_CONFLICT, isActive, type Workflow, workflowFootprint, workflowPosition } from "../../provisioning/workflows/workflow";
 import type { WorkflowStore } from "../../provisioning/workflows/workflowStore";
 import { Budget, type BudgetLimits } from "./budget";
 import { deepFreeze } from "./deepFreeze";
-
-const workflowPosition = (workflow: Workflow): string => positionOf(workflow.createdAt, workflow.instanceId);
 
 /** Workflows in this container's memory, indexed by record id, by node and by active node. */
 export class MemoryWorkflowStore implements WorkflowStore {

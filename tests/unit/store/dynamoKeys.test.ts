@@ -4,7 +4,7 @@ import type { Page, PageRequest } from "../../../lib/provisioning/listPage";
 import { buildNode, type Node, parseNewNode } from "../../../lib/provisioning/nodes/node";
 import { buildWorkflow } from "../../../lib/provisioning/workflows/buildWorkflow";
 import { cancelWorkflow } from "../../../lib/provisioning/workflows/progress";
-import { keysOf, touched } from "../../../lib/store/dynamodb/capacity";
+import { touched } from "../../../lib/store/dynamodb/capacity";
 import { catalogKey } from "../../../lib/store/dynamodb/catalogStore";
 import { migrate } from "../../../lib/store/dynamodb/migrations";
 import { nodeKey } from "../../../lib/store/dynamodb/nodeStore";
@@ -224,6 +224,7 @@ describe("the DynamoDB keys (issue 28), on the fake table", () => {
   });
 
   it("names the partition keys a call touches, for the debug line", () => {
+    const keysOf = (input: Record<string, unknown>) => touched(input).map((entry) => entry.pk);
     expect(keysOf({ Key: { pk: "NODE#3", sk: "a" } })).toEqual(["NODE#3"]);
     expect(keysOf({ Item: { pk: "WF#1" } })).toEqual(["WF#1"]);
     expect(keysOf({ KeyConditionExpression: "pk = :pk", ExpressionAttributeValues: { ":pk": "HOOK" } })).toEqual(["HOOK"]);
