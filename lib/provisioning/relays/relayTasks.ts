@@ -13,6 +13,10 @@ const ACTIONS: Record<string, JobAction> = {
   powerOff: { kind: "power", action: "off" },
 };
 
+/** The workflow's tasks running on a relay job (a BMC action through the site's relay). */
+export const relayTasksRunning = (workflow: Workflow): WorkflowTask[] =>
+  Object.values(workflow.tasks).filter((task) => task.state === "running" && task.relayJob);
+
 export interface TaskOutcome {
   taskId: string;
   state: "succeeded" | "failed";
@@ -25,7 +29,7 @@ export interface TaskOutcome {
  * what the BMC said, or why no relay did it.
  */
 export async function relayTaskOutcomes(stores: ProvisioningStores, workflow: Workflow, node: Node, now: Date): Promise<TaskOutcome[]> {
-  const running = Object.values(workflow.tasks).filter((task) => task.state === "running" && task.relayJob);
+  const running = relayTasksRunning(workflow);
   const outcomes: TaskOutcome[] = [];
   for (const task of running) {
     const outcome = await outcomeOf(stores, workflow, task, node, now);

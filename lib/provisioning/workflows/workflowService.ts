@@ -9,7 +9,7 @@ import { findNode } from "../nodes/findNode";
 import type { Node } from "../nodes/node";
 import type { ProvisioningStores } from "../ports";
 import { assertRecordFits, fitsKey } from "../recordSize";
-import { relayTaskOutcomes } from "../relays/relayTasks";
+import { relayTaskOutcomes, relayTasksRunning } from "../relays/relayTasks";
 import { buildWorkflow } from "./buildWorkflow";
 import { advanceWorkflow, cancelWorkflow, completeWaitingTask, finishTask, runningTask } from "./progress";
 import { ACTIVE_CONFLICT, NO_NODE, type Workflow, workflowPosition } from "./workflow";
@@ -20,8 +20,7 @@ import { ACTIVE_CONFLICT, NO_NODE, type Workflow, workflowPosition } from "./wor
  * either way), so a workflow with nothing to do costs no read of its node and no write.
  */
 export async function refreshWorkflow(stores: ProvisioningStores, workflow: Workflow, now: Date): Promise<Workflow> {
-  const waitsOnService =
-    runningTask(workflow, "effect") || Object.values(workflow.tasks).some((task) => task.state === "running" && task.relayJob);
+  const waitsOnService = runningTask(workflow, "effect") || relayTasksRunning(workflow).length > 0;
   if (advanceWorkflow(workflow, undefined, now) === workflow && !waitsOnService) return workflow;
   const node = await stores.nodes.get(workflow.node);
   const advance = (current: Workflow) => advanceWorkflow(current, node?.obmSettings, now);
@@ -64,10 +63,9 @@ export async function settleEffects(stores: ProvisioningStores, workflow: Workfl
  */
 async function settleRelayTasks(stores: ProvisioningStores, workflow: Workflow, now: Date): Promise<Workflow> {
   let current = workflow;
-  const waitsOnRelay = (state: Workflow) => Object.values(state.tasks).some((task) => task.state === "running" && task.relayJob);
   for (let round = Object.keys(current.tasks).length; round > 0 && current._status === "running"; round -= 1) {
     // Most moves of a workflow have no relay job running: they read no node for it.
-    if (!waitsOnRelay(current)) break;
+    if (relayTasksRunning(current).length === 0) break;
     const node = await stores.nodes.get(current.node);
     if (!node) break;
     const outcomes = await relayTaskOutcomes(stores, current, node, now);
