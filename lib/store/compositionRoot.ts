@@ -127,8 +127,10 @@ export function provisioningStores(): Promise<ProvisioningStores> {
             ? memoryStores(config)
             : notBundled(store);
       if (config.demoNodes) await seedDemoNodes(stores.nodes);
-      // serverless offline (npm start): events reach their hooks through this process (deployed: the table's stream and SQS).
-      if (process.env.IS_OFFLINE === "true") startLocalDelivery(stores, config);
+      // serverless offline (npm start): events reach their hooks through this process (deployed: the
+      // table's stream and SQS). BUNDLED_STAGE is a constant in the bundles: a deployed stage's
+      // drop this branch and the local delivery with it (unbundled, as in the tests, it is `local`).
+      if ((process.env.BUNDLED_STAGE ?? "local") === "local" && process.env.IS_OFFLINE === "true") startLocalDelivery(stores, config);
       return guardedStores(stores);
     })();
     // A failed start (the table unreachable, say) must not stick: the next request tries again.
