@@ -14,10 +14,13 @@ function invocation(argv) {
 }
 
 /** The settings a deployed stage gets when the deploying shell says nothing (serverless.yml's params). */
-const DEPLOYED_DEFAULTS = { PROVISIONING_AUTH: "on", CORS_ORIGINS: "none" };
+const DEPLOYED_DEFAULTS = { PROVISIONING_AUTH: "on", CORS_ORIGINS: "none", BOOT_VIA_RELAY: "on" };
 
 /** The loud setting that lets a lab deploy the operators' API without credentials. */
 const OPEN_SETTING = "ALLOW_OPEN_PROVISIONING";
+
+/** The loud setting that lets a stage answer boot traffic no relay forwarded (issue 35 §2, docs/security.md). */
+const OPEN_BOOT_SETTING = "ALLOW_OPEN_BOOT";
 
 /**
  * Throws, naming the setting, when a package or deploy would make a stack with the operators' API
@@ -28,6 +31,7 @@ function assertSafeDeploy(argv, env) {
   const { command, stage } = invocation(argv);
   if (command !== "package" && command !== "deploy") return;
   if (stage === "local") return;
+  assertClosedBootPath(stage, env);
   const provisioningAuth = env.PROVISIONING_AUTH ?? DEPLOYED_DEFAULTS.PROVISIONING_AUTH;
   if (provisioningAuth === "off") {
     if (env[OPEN_SETTING] === "yes") return;
@@ -44,4 +48,17 @@ function assertSafeDeploy(argv, env) {
   }
 }
 
-module.exports = { assertSafeDeploy, invocation, DEPLOYED_DEFAULTS, OPEN_SETTING };
+/**
+ * Throws when the stage would answer boot traffic that no site's relay forwarded (BOOT_VIA_RELAY=off)
+ * without ALLOW_OPEN_BOOT=yes: anyone on the internet who knows or guesses a MAC could then walk a
+ * machine's profile, boot token, install script, machine credential and user-data (issue 35 §2).
+ */
+function assertClosedBootPath(stage, env) {
+  const bootViaRelay = env.BOOT_VIA_RELAY ?? DEPLOYED_DEFAULTS.BOOT_VIA_RELAY;
+  if (bootViaRelay !== "off" || env[OPEN_BOOT_SETTING] === "yes") return;
+  throw new Error(
+    `BOOT_VIA_RELAY=off would let anyone on the internet who knows a MAC fetch its boot profile, install script, machine credential and user-data on stage "${stage}": leave it on (machines boot through their site's relay), or set ${OPEN_BOOT_SETTING}=yes for a lab that no one else can reach (docs/security.md)`,
+  );
+}
+
+module.exports = { assertSafeDeploy, invocation, DEPLOYED_DEFAULTS, OPEN_SETTING, OPEN_BOOT_SETTING };

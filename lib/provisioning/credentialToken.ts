@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 
 /**
  * The credentials the service hands to machines and relays: `<record id>.<secret>`, URL-safe
@@ -10,6 +10,16 @@ export const sha256 = (text: string): string => createHash("sha256").update(text
 /** A new secret for the record `id`, and the token that carries it. */
 export function newToken(id: string): { token: string; secretSha256: string } {
   const secret = randomBytes(32).toString("base64url");
+  return { token: `${id}.${secret}`, secretSha256: sha256(secret) };
+}
+
+/**
+ * The token for the record `id` derived from `key` and `purpose` (HMAC-SHA256): the same every
+ * time it is asked for, so a credential can be rendered again without keeping it, and a new key
+ * (a new workflow's token) gives a new one. Only its hash is kept, as for newToken.
+ */
+export function derivedToken(id: string, key: string, purpose: string): { token: string; secretSha256: string } {
+  const secret = createHmac("sha256", key).update(purpose).digest("base64url");
   return { token: `${id}.${secret}`, secretSha256: sha256(secret) };
 }
 

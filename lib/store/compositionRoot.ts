@@ -10,6 +10,7 @@ import type { DeliveryDeps, DeliveryMessage, DeliveryQueue } from "../provisioni
 import type { NodeStore } from "../provisioning/nodes/nodeStore";
 import type { ProvisioningStores } from "../provisioning/ports";
 import type { RelayIdentity } from "../provisioning/relays/site";
+import { scopedStores } from "../provisioning/relays/siteScope";
 import { authenticateRelay } from "../provisioning/relays/siteService";
 import type { TaskStore } from "../tasks/taskStore";
 import { guarded } from "./accessGuard";
@@ -167,6 +168,15 @@ export async function bootGate(authorization: string | undefined): Promise<Relay
   if (!forwarded && !settings().bootViaRelay) return undefined;
   const relay = await authenticateRelay(await provisioningStores(), authorization, undefined, new Date());
   return { id: relay.id, site: relay.site };
+}
+
+/**
+ * The stores as a boot request sees them (issue 35 §1): one a site's relay forwarded (`relayOf`)
+ * sees that site's nodes only; one no relay forwarded sees every node. Every boot route's handler
+ * takes its stores here, never from provisioningStores() (tests/unit/architecture checks it).
+ */
+export async function bootStores(relay: RelayIdentity | undefined): Promise<ProvisioningStores> {
+  return scopedStores(await provisioningStores(), { site: relay?.site });
 }
 
 /** The key the hooks' secrets derive from; a deployment without one cannot make or sign hooks (503, saying why). */

@@ -114,10 +114,10 @@ describe("serverless print", () => {
   });
 
   it("gives a deployed stage the operators' auth and no CORS by default, and the local stage RackHD's open defaults (issue 25)", async () => {
-    const bare = { PROVISIONING_AUTH: undefined, CORS_ORIGINS: undefined };
+    const bare = { PROVISIONING_AUTH: undefined, CORS_ORIGINS: undefined, BOOT_VIA_RELAY: undefined };
     const [prod, local] = await Promise.all([printed("memory", bare, "prod"), printed("memory", bare, "local")]);
-    expect(prod.provider.environment).toMatchObject({ PROVISIONING_AUTH: "on", CORS_ORIGINS: "none" });
-    expect(local.provider.environment).toMatchObject({ PROVISIONING_AUTH: "off", CORS_ORIGINS: "*" });
+    expect(prod.provider.environment).toMatchObject({ PROVISIONING_AUTH: "on", CORS_ORIGINS: "none", BOOT_VIA_RELAY: "on" });
+    expect(local.provider.environment).toMatchObject({ PROVISIONING_AUTH: "off", CORS_ORIGINS: "*", BOOT_VIA_RELAY: "off" });
   });
 
   it("refuses to package a deployed stage with no users, or an open one not said loudly, naming the setting (issue 25)", async () => {
@@ -130,10 +130,13 @@ describe("serverless print", () => {
         () => "packaged",
         (error: { stderr?: string; stdout?: string }) => `${error.stdout}${error.stderr}`,
       );
-    const [noUsers, open] = await Promise.all([
+    const [noUsers, open, openBoot] = await Promise.all([
       packaging({ PROVISIONING_AUTH: undefined, AUTH_USERS: undefined, AUTH_USERS_PARAMETER: undefined }),
       packaging({ PROVISIONING_AUTH: "off", ALLOW_OPEN_PROVISIONING: undefined }),
+      packaging({ BOOT_VIA_RELAY: "off", ALLOW_OPEN_BOOT: undefined, AUTH_USERS_PARAMETER: "/svc/prod/users" }),
     ]);
+    // Issue 35 §2: the boot path of a deployed stage is closed unless the deploying shell opens it loudly.
+    expect(openBoot).toMatch(/BOOT_VIA_RELAY=off would let anyone on the internet who knows a MAC .* ALLOW_OPEN_BOOT=yes/);
     expect(noUsers).toMatch(/Stage "prod" asks for credentials \(PROVISIONING_AUTH=on\) but has no users: set AUTH_USERS_PARAMETER/);
     expect(open).toMatch(/PROVISIONING_AUTH=off would let anyone on the internet create nodes .* ALLOW_OPEN_PROVISIONING=yes/);
   });

@@ -6,15 +6,15 @@ import { apiContext } from "../../../lib/http/requestContext";
 import { text } from "../../../lib/http/responses";
 import { count } from "../../../lib/invocation";
 import { bootProfile as profile } from "../../../lib/provisioning/boot/bootService";
-import { bootGate, provisioningStores } from "../../../lib/store/compositionRoot";
+import { bootGate, bootStores } from "../../../lib/store/compositionRoot";
 
 /** `?macs=a&macs=b` or `?macs=a,b`. */
 export const handler = endpoint(
   bootProfile,
   async ({ event, query }) => {
     const { sourceIp } = event.requestContext.http;
-    const discovery = { graph: settings().discoveryGraph, site: relayOf(event)?.site };
-    const script = await profile(await provisioningStores(), query.macs ?? [], sourceIp, apiContext(event), new Date(), discovery);
+    const discovery = { graph: settings().discoveryGraph };
+    const script = await profile(await bootStores(relayOf(event)), query.macs ?? [], sourceIp, apiContext(event), new Date(), discovery);
     // A machine's boot (the first request, without its MACs, only chains back to this one).
     if (query.macs?.length) count("Boots");
     return text(200, script);

@@ -1,7 +1,10 @@
+import { relayOf } from "../../../lib/http/bootGate";
 import { endpoint } from "../../../lib/http/endpoint";
 import { fileAnswer } from "../../../lib/http/presenters/fileAnswer";
 import { commonFile } from "../../../lib/http/provisioning/files/routes";
-import { bootGate, provisioningStores } from "../../../lib/store/compositionRoot";
+import { bootGate, bootStores } from "../../../lib/store/compositionRoot";
 
 /** By name, as /files/{name}/latest: the microkernel's kernel and initrd that the discovery profile loads. */
-export const handler = endpoint(commonFile, async ({ params }) => fileAnswer(await provisioningStores(), params.name, true), { bootGate });
+export const handler = endpoint(commonFile, async ({ event, params }) => fileAnswer(await bootStores(relayOf(event)), params.name, true), {
+  bootGate,
+});

@@ -1,14 +1,15 @@
+import { relayOf } from "../../../lib/http/bootGate";
 import { endpoint } from "../../../lib/http/endpoint";
 import { fileNotFound } from "../../../lib/http/presenters/fileAnswer";
 import { fileMd5 } from "../../../lib/http/provisioning/files/routes";
 import { ok } from "../../../lib/http/responses";
 import { findFile } from "../../../lib/provisioning/files/fileService";
-import { bootGate, provisioningStores } from "../../../lib/store/compositionRoot";
+import { bootGate, bootStores } from "../../../lib/store/compositionRoot";
 
 export const handler = endpoint(
   fileMd5,
-  async ({ params }) => {
-    const file = await findFile(await provisioningStores(), params.name, new Date(), true);
+  async ({ event, params }) => {
+    const file = await findFile(await bootStores(relayOf(event)), params.name, new Date(), true);
     return file ? ok(file.content.md5) : fileNotFound();
   },
   { bootGate },

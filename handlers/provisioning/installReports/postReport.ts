@@ -1,9 +1,10 @@
+import { relayOf } from "../../../lib/http/bootGate";
 import { endpoint } from "../../../lib/http/endpoint";
 import { parseJsonBody } from "../../../lib/http/middleware/jsonBody";
 import { postReport } from "../../../lib/http/provisioning/installReports/routes";
 import { ok } from "../../../lib/http/responses";
 import { acceptEvent } from "../../../lib/provisioning/installReports/reportService";
-import { bootGate, provisioningStores } from "../../../lib/store/compositionRoot";
+import { bootGate, bootStores } from "../../../lib/store/compositionRoot";
 
 /**
  * cloud-init's webhook reporting handler posts each event here (its `endpoint`). It sends its JSON
@@ -14,7 +15,7 @@ export const handler = endpoint(
   postReport,
   async ({ event, params }) => {
     const body = await parseJsonBody({ ...event, headers: { ...event.headers, "content-type": "application/json" } }, "required");
-    return ok(await acceptEvent(await provisioningStores(), params.credential, body, new Date()));
+    return ok(await acceptEvent(await bootStores(relayOf(event)), params.credential, body, new Date()));
   },
   { bootGate },
 );

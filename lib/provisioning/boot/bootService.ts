@@ -49,11 +49,11 @@ export async function discoverNode(
   macs: readonly string[],
   now: Date,
   type: NodeType = "compute",
-  site?: string,
 ): Promise<Node> {
   try {
     const node = buildNode({ fields: { name: macs[0], identifiers: [...macs], type } }, nodeIdForMac(macs[0]), now);
-    return await stores.nodes.create(site ? { ...node, site } : node);
+    // Through a site's relay the stores are the site's (relays/siteScope.ts): the node joins that site.
+    return await stores.nodes.create(node);
   } catch (error) {
     // The same machine booting twice at once: the other request created it.
     const existing = isDomainError(error) && error.kind === "conflict" ? await nodeForMacs(stores, macs) : undefined;
@@ -87,7 +87,7 @@ export type CredentialIssuer = () => Promise<MachineCredential>;
 export const issuerFor =
   (stores: ProvisioningStores, node: Node, workflow: Workflow, api: ApiContext, now: Date): CredentialIssuer =>
   () =>
-    machineCredential(stores, node, workflow.id, api, now);
+    machineCredential(stores, node, workflow, api, now);
 
 /**
  * The context with the machine's credential when the profile or template names it (a built-in one
@@ -106,8 +106,6 @@ async function withInstance(
 /** What the profiles route does with a machine it has not seen: DISCOVERY_GRAPH, or nothing but record it. */
 export interface DiscoveryPolicy {
   graph: string | undefined;
-  /** The site of the relay that forwarded the boot: a machine discovered through it belongs to it. */
-  site?: string;
 }
 
 /**
@@ -128,7 +126,7 @@ export async function bootProfile(
   const macs = parseMacs(macValues);
   if (macs.length === 0) return redirectScript(api);
   const known = await nodeForMacs(stores, macs);
-  const node = known ?? (await discoverNode(stores, macs, now, "compute", discovery.site));
+  const node = known ?? (await discoverNode(stores, macs, now));
   // The source address is recorded when the node is discovered and when it boots a profile (the
   // moments a lookup by IP is for), not on each poll of a node with nothing to do.
   const bootMac = bootMacOf(node, macs);

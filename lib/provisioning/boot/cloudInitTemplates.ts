@@ -1,5 +1,6 @@
-import { machineFunctions, SEED_CONFIG_PATH, seedConfig, shellWord } from "../cloudInit/seedConfig";
+import { machineFunctions, SEED_CONFIG_PATH, seedConfig } from "../cloudInit/seedConfig";
 import { instanceIn, oneLine, type ProfileContext } from "./ipxe";
+import { isHttpUrl, lineToken, shellWord } from "./scriptValues";
 
 /**
  * The install scripts of today's installs (issue 26). Each reports its start and its end to the
@@ -10,41 +11,28 @@ import { instanceIn, oneLine, type ProfileContext } from "./ipxe";
 /** Where the image is read from: a file store name (this service's /files) or a URL as given. */
 const imageUrl = ({ options, api }: ProfileContext): string => {
   const image = String(options.image);
-  return /^https?:\/\//.test(image) ? image : `${api.files}/${image}`;
+  return isHttpUrl(image) ? lineToken(image) : `${api.files}/${lineToken(image)}`;
 };
 
 /**
  * The image installer (busybox sh, in the product's microkernel): writes the image to the disk,
  * finds the partition that holds /etc/cloud, writes the seed config into it, reports, reboots.
+ * Every option it uses is assigned once, at the top, as a quoted word (scriptValues.ts); the rest
+ * of the script names only those variables, so it is the same text whatever the options say.
  */
 function imageInstallScript(context: ProfileContext): string {
   const { options, nodeId } = context;
   const instance = instanceIn(context);
-  const url = imageUrl(context);
-  const disk = options.installDisk ? oneLine(options.installDisk) : "";
   const unzip = String(options.image).endsWith(".gz") ? "gunzip -c" : "cat";
   return [
     "#!/bin/sh",
-    `# Image install for node ${nodeId}: ${oneLine(options.image)} to ${disk || "the first disk"}, then cloud-init from the node's seed.`,
+    `# Image install for node ${lineToken(nodeId)}: the image to the disk, then cloud-init from the node's seed.`,
+    `image=${shellWord(oneLine(options.image))}`,
+    `image_url=${shellWord(imageUrl(context))}`,
+    `disk=${shellWord(options.installDisk ? oneLine(options.installDisk) : "")}`,
     "set -o pipefail",
     ...machineFunctions(instance.reportUrl),
-    "LOG=/tmp/install.log",
-    'log() { echo "INSTALLER: $*"; echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) $*" >> $LOG; }',
-    'die() { log "FAILED: $*"; upload_log installer $LOG; report finish install FAIL "$*"; sleep 2; poweroff -f; }',
-    "report start install '' 'The image installer started'",
-    `disk=${shellWord(disk)}`,
-    'if [ -z "$disk" ]; then for d in /sys/block/vd? /sys/block/sd? /sys/block/nvme?n1; do [ -e "$d" ] && disk=/dev/${d##*/} && break; done; fi',
-    '[ -b "$disk" ] || die "no disk to install to (${disk:-none found})"',
-    `log "writing ${oneLine(options.image)} to $disk"`,
-    `wget -q -O - ${shellWord(url)} | ${unzip} | dd of="$disk" bs=1M 2>> $LOG || die "could not write ${oneLine(options.image)} to $disk"`,
-    "sync",
-    // The kernel reads the new partition table; then each partition is tried for the installed system's /etc/cloud.
-    'blockdev --rereadpt "$disk" 2>> $LOG; sleep 1; mkdir -p /mnt; root=""',
-    'for part in "${disk}"[0-9]* "${disk}"p[0-9]*; do',
-    '  [ -b "$part" ] || continue',
-    '  if mount "$part" /mnt 2>/dev/null; then [ -d /mnt/etc/cloud ] && root=$part && break; umount /mnt; fi',
-    "done",
-    '[ -n "$root" ] || die "the image has no partition with /etc/cloud (is cloud-init installed in it?)"',
+    ...imageInstallBody(unzip),
     `mkdir -p /mnt/etc/cloud/cloud.cfg.d && printf '%s' ${shellWord(seedConfig(instance.seedUrl))} > /mnt${SEED_CONFIG_PATH} || die "could not write the seed config on $root"`,
     'umount /mnt; sync; log "installed on $disk (cloud-init on $root)"',
     "upload_log installer $LOG",
@@ -53,6 +41,26 @@ function imageInstallScript(context: ProfileContext): string {
     "",
   ].join("\n");
 }
+
+/** What the image installer does with its variables (`image`, `image_url`, `disk`): the same text for any options. */
+const imageInstallBody = (unzip: string): string[] => [
+  "LOG=/tmp/install.log",
+  'log() { echo "INSTALLER: $*"; echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) $*" >> $LOG; }',
+  'die() { log "FAILED: $*"; upload_log installer $LOG; report finish install FAIL "$*"; sleep 2; poweroff -f; }',
+  "report start install '' 'The image installer started'",
+  'if [ -z "$disk" ]; then for d in /sys/block/vd? /sys/block/sd? /sys/block/nvme?n1; do [ -e "$d" ] && disk=/dev/${d##*/} && break; done; fi',
+  '[ -b "$disk" ] || die "no disk to install to (${disk:-none found})"',
+  'log "writing $image to $disk"',
+  `wget -q -O - "$image_url" | ${unzip} | dd of="$disk" bs=1M 2>> $LOG || die "could not write $image to $disk"`,
+  "sync",
+  // The kernel reads the new partition table; then each partition is tried for the installed system's /etc/cloud.
+  'blockdev --rereadpt "$disk" 2>> $LOG; sleep 1; mkdir -p /mnt; root=""',
+  'for part in "${disk}"[0-9]* "${disk}"p[0-9]*; do',
+  '  [ -b "$part" ] || continue',
+  '  if mount "$part" /mnt 2>/dev/null; then [ -d /mnt/etc/cloud ] && root=$part && break; umount /mnt; fi',
+  "done",
+  '[ -n "$root" ] || die "the image has no partition with /etc/cloud (is cloud-init installed in it?)"',
+];
 
 /**
  * A script as one line that writes it to `file` and runs it: a preseed value is one line, so its
@@ -86,17 +94,17 @@ function debianPreseed(context: ProfileContext): string {
     "d-i debian-installer/locale string en_US.UTF-8",
     "d-i keyboard-configuration/xkb-keymap select us",
     "d-i netcfg/choose_interface select auto",
-    `d-i netcfg/get_hostname string ${oneLine(options.hostname ?? "debian")}`,
+    `d-i netcfg/get_hostname string ${lineToken(options.hostname ?? "debian")}`,
     "d-i netcfg/get_domain string local",
     "d-i mirror/country string manual",
-    `d-i mirror/http/hostname string ${oneLine(mirror.host)}`,
-    `d-i mirror/http/directory string ${oneLine(mirror.pathname)}`,
+    `d-i mirror/http/hostname string ${lineToken(mirror.host)}`,
+    `d-i mirror/http/directory string ${lineToken(mirror.pathname)}`,
     "d-i mirror/http/proxy string",
     "d-i passwd/root-login boolean false",
     "d-i passwd/make-user boolean false",
     "d-i clock-setup/utc boolean true",
     "d-i time/zone string Etc/UTC",
-    `d-i partman-auto/disk string ${oneLine(options.installDisk ?? "")}`,
+    `d-i partman-auto/disk string ${lineToken(options.installDisk ?? "")}`,
     "d-i partman-auto/method string regular",
     "d-i partman-auto/choose_recipe select atomic",
     "d-i partman-partitioning/confirm_write_new_label boolean true",
@@ -122,11 +130,11 @@ function el9Kickstart(context: ProfileContext): string {
   const { options, nodeId } = context;
   const instance = instanceIn(context);
   const functions = machineFunctions(instance.reportUrl);
-  const disk = options.installDisk ? oneLine(options.installDisk) : "";
+  const disk = options.installDisk ? lineToken(options.installDisk) : "";
   return [
     `# Rocky/Alma Linux 9 kickstart for node ${nodeId}`,
     "text",
-    `url --url=${oneLine(options.repo)}`,
+    `url --url=${lineToken(options.repo)}`,
     "lang en_US.UTF-8",
     "keyboard us",
     "network --bootproto=dhcp --activate",
@@ -135,7 +143,7 @@ function el9Kickstart(context: ProfileContext): string {
     "selinux --enforcing",
     "timezone Etc/UTC --utc",
     ...(disk ? [`ignoredisk --only-use=${disk}`] : []),
-    `bootloader --append="console=${oneLine(options.comport)},115200n8"`,
+    `bootloader --append="console=${lineToken(options.comport)},115200n8"`,
     "zerombr",
     "clearpart --all --initlabel",
     "autopart",

@@ -1,9 +1,13 @@
 import { bootQuery } from "./bootToken";
 import { CLOUD_INIT_TEMPLATES } from "./cloudInitTemplates";
 import { oneLine, type ProfileContext } from "./ipxe";
+import { lineToken, shellWord } from "./scriptValues";
 
 /** What a template renders with: the same as a profile (the task's options, the servers, the node, its credentials). */
 export type TemplateContext = ProfileContext;
+
+/** A YAML scalar that is exactly the value's text (a JSON string is a YAML double-quoted scalar). */
+const yamlString = (value: unknown): string => JSON.stringify(String(value ?? ""));
 
 const asArray = (value: unknown): Record<string, unknown>[] =>
   Array.isArray(value) ? value.filter((item): item is Record<string, unknown> => item !== null && typeof item === "object") : [];
@@ -11,8 +15,8 @@ const asArray = (value: unknown): Record<string, unknown>[] =>
 /** The two ways a RackHD install tells the service it is done: a request to completionUri (A/B) and a notification (C). */
 const completionCommands = ({ options, api, nodeId, token }: TemplateContext): string[] => [
   "# Signal completion to the provisioning service (both RackHD styles; either one completes the workflow).",
-  `wget --spider '${api.templates}/${oneLine(options.completionUri)}?${bootQuery(nodeId, token)}' || true`,
-  `curl -fsS -X POST -H 'Content-Type: application/json' '${api.base}/notification?${bootQuery(nodeId, token)}' || true`,
+  `wget --spider ${shellWord(`${api.templates}/${lineToken(options.completionUri)}?${bootQuery(nodeId, token)}`)} || true`,
+  `curl -fsS -X POST -H 'Content-Type: application/json' ${shellWord(`${api.base}/notification?${bootQuery(nodeId, token)}`)} || true`,
 ];
 
 function centosKickstart(context: TemplateContext): string {
@@ -20,31 +24,33 @@ function centosKickstart(context: TemplateContext): string {
   const network = asArray(options.networkDevices).map((device) => {
     const ipv4 = (device.ipv4 ?? {}) as Record<string, unknown>;
     return ipv4.ipAddr
-      ? `network --device=${oneLine(device.device)} --bootproto=static --ip=${oneLine(ipv4.ipAddr)} --netmask=${oneLine(ipv4.netmask)} --gateway=${oneLine(ipv4.gateway)}`
-      : `network --device=${oneLine(device.device)} --bootproto=dhcp`;
+      ? `network --device=${lineToken(device.device)} --bootproto=static --ip=${lineToken(ipv4.ipAddr)} --netmask=${lineToken(ipv4.netmask)} --gateway=${lineToken(ipv4.gateway)}`
+      : `network --device=${lineToken(device.device)} --bootproto=dhcp`;
   });
   const dns =
-    Array.isArray(options.dnsServers) && options.dnsServers.length > 0 ? ` --nameserver=${options.dnsServers.map(oneLine).join(",")}` : "";
+    Array.isArray(options.dnsServers) && options.dnsServers.length > 0
+      ? ` --nameserver=${options.dnsServers.map(lineToken).join(",")}`
+      : "";
   const users = asArray(options.users).map(
     (user) =>
-      `user --name=${oneLine(user.name)} --password=${oneLine(user.encryptedPassword)} --iscrypted${user.uid !== undefined ? ` --uid=${oneLine(user.uid)}` : ""}`,
+      `user --name=${lineToken(user.name)} --password=${oneLine(user.encryptedPassword)} --iscrypted${user.uid !== undefined ? ` --uid=${lineToken(user.uid)}` : ""}`,
   );
-  const disk = options.installDisk ? oneLine(options.installDisk) : "sda";
+  const disk = options.installDisk ? lineToken(options.installDisk) : "sda";
   return [
     `# CentOS/RHEL kickstart for node ${nodeId} (RackHD centos-ks)`,
     "install",
     "text",
-    `url --url=${oneLine(options.repo)}`,
+    `url --url=${lineToken(options.repo)}`,
     "lang en_US.UTF-8",
     "keyboard us",
-    `network --bootproto=dhcp --hostname=${oneLine(options.hostname)}.${oneLine(options.domain)}${dns}`,
+    `network --bootproto=dhcp --hostname=${lineToken(options.hostname)}.${lineToken(options.domain)}${dns}`,
     ...network,
     `rootpw --iscrypted ${oneLine(options.rootEncryptedPassword)}`,
     ...users,
     "firewall --disabled",
     "selinux --permissive",
     "timezone Etc/UTC --isUtc",
-    `bootloader --location=mbr --driveorder=${disk} --append="console=${oneLine(options.comport)},115200n8"`,
+    `bootloader --location=mbr --driveorder=${disk} --append="console=${lineToken(options.comport)},115200n8"`,
     "zerombr",
     `clearpart --all --initlabel --drives=${disk}`,
     "autopart",
@@ -58,7 +64,7 @@ function centosKickstart(context: TemplateContext): string {
     "",
     "%post --log=/root/install-post.log",
     ...(options.rootSshKey
-      ? ["mkdir -p /root/.ssh", `echo '${oneLine(options.rootSshKey)}' >> /root/.ssh/authorized_keys`, "chmod 700 /root/.ssh"]
+      ? ["mkdir -p /root/.ssh", `echo ${shellWord(oneLine(options.rootSshKey))} >> /root/.ssh/authorized_keys`, "chmod 700 /root/.ssh"]
       : []),
     ...completionCommands(context),
     "%end",
@@ -71,9 +77,9 @@ function ubuntuPreseed(context: TemplateContext): string {
   return [
     `# Ubuntu preseed for node ${context.nodeId}`,
     "d-i debian-installer/locale string en_US.UTF-8",
-    `d-i netcfg/get_hostname string ${oneLine(options.hostname)}`,
-    `d-i netcfg/get_domain string ${oneLine(options.domain)}`,
-    `d-i mirror/http/hostname string ${oneLine(options.repo)}`,
+    `d-i netcfg/get_hostname string ${lineToken(options.hostname)}`,
+    `d-i netcfg/get_domain string ${lineToken(options.domain)}`,
+    `d-i mirror/http/hostname string ${lineToken(options.repo)}`,
     "d-i passwd/root-login boolean true",
     `d-i passwd/root-password-crypted password ${oneLine(options.rootEncryptedPassword)}`,
     "d-i partman-auto/method string regular",
@@ -88,11 +94,11 @@ function coreosCloudConfig(context: TemplateContext): string {
   return [
     "#cloud-config",
     `# CoreOS install for node ${context.nodeId}`,
-    `hostname: ${oneLine(options.hostname)}`,
+    `hostname: ${yamlString(options.hostname)}`,
     "users:",
     "  - name: core",
-    `    passwd: ${oneLine(options.rootEncryptedPassword)}`,
-    ...(options.rootSshKey ? ["    ssh-authorized-keys:", `      - ${oneLine(options.rootSshKey)}`] : []),
+    `    passwd: ${yamlString(options.rootEncryptedPassword)}`,
+    ...(options.rootSshKey ? ["    ssh-authorized-keys:", `      - ${yamlString(options.rootSshKey)}`] : []),
     "",
   ].join("\n");
 }
@@ -103,8 +109,8 @@ function esxKickstart(context: TemplateContext): string {
     `# ESXi kickstart for node ${context.nodeId}`,
     "vmaccepteula",
     `rootpw --iscrypted ${oneLine(options.rootEncryptedPassword)}`,
-    `install --${oneLine(options.installDisk ?? "firstdisk")} --overwritevmfs`,
-    `network --bootproto=dhcp --hostname=${oneLine(options.hostname)}.${oneLine(options.domain)}`,
+    `install --${lineToken(options.installDisk ?? "firstdisk")} --overwritevmfs`,
+    `network --bootproto=dhcp --hostname=${lineToken(options.hostname)}.${lineToken(options.domain)}`,
     "reboot",
     "",
     "%firstboot --interpreter=busybox",

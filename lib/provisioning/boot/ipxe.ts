@@ -1,10 +1,12 @@
 import type { ApiContext } from "../apiContext";
 import type { MachineCredential } from "../cloudInit/instanceService";
 import { bootQuery } from "./bootToken";
+import { lineToken } from "./scriptValues";
 
 /**
- * iPXE scripts served to booting machines (RackHD's data/profiles, rewritten). Every value put
- * into a script is made one line, so an option cannot add commands to it.
+ * iPXE scripts served to booting machines (RackHD's data/profiles, rewritten). Every option put
+ * into a script is one inert token (scriptValues.ts's lineToken), so it cannot add a command, an
+ * argument or an expansion to it; the service's own values are made one line.
  */
 export const oneLine = (value: unknown): string => String(value ?? "").replace(/[\r\n]+/g, " ");
 
@@ -79,7 +81,7 @@ export function instanceIn(context: ProfileContext): MachineCredential {
 }
 
 export const installScriptUrl = ({ options, api, nodeId, token }: ProfileContext): string =>
-  `${api.templates}/${oneLine(options.installScript)}?${bootQuery(nodeId, token)}`;
+  `${api.templates}/${lineToken(options.installScript)}?${bootQuery(nodeId, token)}`;
 
 /**
  * The kernel's consoles: the serial one (`comport`, RackHD's option) and the screen. The last one
@@ -87,7 +89,7 @@ export const installScriptUrl = ({ options, api, nodeId, token }: ProfileContext
  * console) unless the workflow's `console` option is "screen".
  */
 export const consoles = ({ options }: ProfileContext): string => {
-  const serial = `console=${oneLine(options.comport)},115200n8`;
+  const serial = `console=${lineToken(options.comport)},115200n8`;
   return options.console === "screen" ? `${serial} console=tty0` : `console=tty0 ${serial}`;
 };
 
@@ -96,7 +98,7 @@ const bootInstaller = (
   context: ProfileContext,
   kernel: string,
   initrd?: string,
-  from = oneLine(context.options.repo),
+  from = lineToken(context.options.repo),
   what = "the installer",
 ): string[] => [
   `kernel ${kernel} || goto failed`,
@@ -124,7 +126,7 @@ const hostOf = (url: string): { host: string; hostAndPort: string } => {
  */
 const microkernelArgs = (context: ProfileContext): { initrd: string; args: string[] } => {
   const { options, api, mac, nodeId, token } = context;
-  const initrd = oneLine(options.initrdUri);
+  const initrd = lineToken(options.initrdUri);
   return {
     initrd,
     args: [
@@ -158,47 +160,47 @@ const PROFILES: Record<string, (context: ProfileContext) => string[]> = {
       `SYSLOGSERVER=${server.host}`,
       `API_CB=${server.hostAndPort}`,
       ...ours,
-      `BASEFS=${oneLine(options.basefsUri)}`,
-      `OVERLAYFS=${oneLine(options.overlayfsUri)}`,
+      `BASEFS=${lineToken(options.basefsUri)}`,
+      `OVERLAYFS=${lineToken(options.overlayfsUri)}`,
     ];
     return [
       `echo Starting the discovery microkernel for ${mac}`,
       ...bootInstaller(
         context,
-        `${oneLine(options.kernelUri)} ${args.join(" ")}`,
+        `${lineToken(options.kernelUri)} ${args.join(" ")}`,
         initrd,
-        oneLine(options.kernelUri),
+        lineToken(options.kernelUri),
         "the discovery microkernel",
       ),
     ];
   },
   "install-centos.ipxe": (context) => {
     const { options, mac } = context;
-    const repo = oneLine(options.repo);
+    const repo = lineToken(options.repo);
     return [
-      `echo Starting CentOS/RHEL ${oneLine(options.version ?? "")} installer for ${mac}`,
+      `echo Starting CentOS/RHEL ${lineToken(options.version ?? "")} installer for ${mac}`,
       `set base-url ${repo}/images/pxeboot`,
-      `set params initrd=initrd.img ks=${installScriptUrl(context)} hostname=${oneLine(options.hostname)} ksdevice=bootif BOOTIF=01-${mac.replace(/:/g, "-")} ${consoles(context)}`,
+      `set params initrd=initrd.img ks=${installScriptUrl(context)} hostname=${lineToken(options.hostname)} ksdevice=bootif BOOTIF=01-${mac.replace(/:/g, "-")} ${consoles(context)}`,
       ...bootInstaller(context, `\${base-url}/vmlinuz repo=${repo} \${params}`, "${base-url}/initrd.img"),
     ];
   },
   "install-trusty.ipxe": (context) => {
     const { options } = context;
-    const base = `${oneLine(options.repo)}/dists/${oneLine(options.version)}/main/installer-amd64/current/images/netboot/ubuntu-installer/amd64`;
+    const base = `${lineToken(options.repo)}/dists/${lineToken(options.version)}/main/installer-amd64/current/images/netboot/ubuntu-installer/amd64`;
     return [
-      `echo Starting Ubuntu ${oneLine(options.version)} installer for ${context.mac}`,
+      `echo Starting Ubuntu ${lineToken(options.version)} installer for ${context.mac}`,
       ...bootInstaller(
         context,
-        `${base}/linux auto=true url=${installScriptUrl(context)} hostname=${oneLine(options.hostname)} interface=auto ${consoles(context)}`,
+        `${base}/linux auto=true url=${installScriptUrl(context)} hostname=${lineToken(options.hostname)} interface=auto ${consoles(context)}`,
         `${base}/initrd.gz`,
       ),
     ];
   },
   "install-coreos.ipxe": (context) => {
     const { options } = context;
-    const repo = oneLine(options.repo);
+    const repo = lineToken(options.repo);
     return [
-      `echo Starting CoreOS ${oneLine(options.version)} installer for ${context.mac}`,
+      `echo Starting CoreOS ${lineToken(options.version)} installer for ${context.mac}`,
       ...bootInstaller(
         context,
         `${repo}/coreos_production_pxe.vmlinuz cloud-config-url=${installScriptUrl(context)} ${consoles(context)}`,
@@ -207,9 +209,9 @@ const PROFILES: Record<string, (context: ProfileContext) => string[]> = {
     ];
   },
   "install-esx.ipxe": (context) => {
-    const repo = oneLine(context.options.repo);
+    const repo = lineToken(context.options.repo);
     return [
-      `echo Starting ESXi ${oneLine(context.options.version ?? "")} installer for ${context.mac}`,
+      `echo Starting ESXi ${lineToken(context.options.version ?? "")} installer for ${context.mac}`,
       ...bootInstaller(context, `${repo}/mboot.c32 -c ${repo}/boot.cfg ks=${installScriptUrl(context)}`),
     ];
   },
@@ -220,22 +222,22 @@ const PROFILES: Record<string, (context: ProfileContext) => string[]> = {
   "install-image.ipxe": (context) => {
     const { options, mac } = context;
     const { initrd, args } = microkernelArgs(context);
-    const kernel = `${oneLine(options.kernelUri)} ${[...args, `INSTALL_SCRIPT=${installScriptUrl(context)}`].join(" ")}`;
+    const kernel = `${lineToken(options.kernelUri)} ${[...args, `INSTALL_SCRIPT=${installScriptUrl(context)}`].join(" ")}`;
     return [
       `echo Starting the image installer for ${mac}`,
-      ...bootInstaller(context, kernel, initrd, oneLine(options.kernelUri), "the image installer"),
+      ...bootInstaller(context, kernel, initrd, lineToken(options.kernelUri), "the image installer"),
     ];
   },
   /** Ubuntu 20.04 and later: the live server's kernel, its ISO, and `autoinstall` with the node's installer seed. */
   "install-ubuntu-autoinstall.ipxe": (context) => {
     const { options, mac } = context;
-    const repo = oneLine(options.repo);
+    const repo = lineToken(options.repo);
     const seed = `${instanceIn(context).seedUrl}autoinstall/`;
     return [
-      `echo Starting the Ubuntu ${oneLine(options.version)} installer (autoinstall) for ${mac}`,
+      `echo Starting the Ubuntu ${lineToken(options.version)} installer (autoinstall) for ${mac}`,
       ...bootInstaller(
         context,
-        `${repo}/casper/vmlinuz initrd=initrd ip=dhcp url=${repo}/${oneLine(options.iso)} autoinstall ds=nocloud;s=${seed} cloud-config-url=/dev/null ${consoles(context)}`,
+        `${repo}/casper/vmlinuz initrd=initrd ip=dhcp url=${repo}/${lineToken(options.iso)} autoinstall ds=nocloud;s=${seed} cloud-config-url=/dev/null ${consoles(context)}`,
         `${repo}/casper/initrd`,
       ),
     ];
@@ -243,9 +245,9 @@ const PROFILES: Record<string, (context: ProfileContext) => string[]> = {
   /** Debian's netboot installer with its preseed (debian-preseed). */
   "install-debian.ipxe": (context) => {
     const { options, mac } = context;
-    const base = `${oneLine(options.repo)}/dists/${oneLine(options.version)}/main/installer-amd64/current/images/netboot/debian-installer/amd64`;
+    const base = `${lineToken(options.repo)}/dists/${lineToken(options.version)}/main/installer-amd64/current/images/netboot/debian-installer/amd64`;
     return [
-      `echo Starting the Debian ${oneLine(options.version)} installer for ${mac}`,
+      `echo Starting the Debian ${lineToken(options.version)} installer for ${mac}`,
       ...bootInstaller(
         context,
         `${base}/linux initrd=initrd.gz auto=true priority=critical url=${installScriptUrl(context)} interface=auto ${consoles(context)}`,
@@ -256,9 +258,9 @@ const PROFILES: Record<string, (context: ProfileContext) => string[]> = {
   /** Rocky and Alma Linux 9: anaconda with its kickstart (el9-ks). */
   "install-el9.ipxe": (context) => {
     const { options, mac } = context;
-    const repo = oneLine(options.repo);
+    const repo = lineToken(options.repo);
     return [
-      `echo Starting the EL ${oneLine(options.version)} installer for ${mac}`,
+      `echo Starting the EL ${lineToken(options.version)} installer for ${mac}`,
       ...bootInstaller(
         context,
         `${repo}/images/pxeboot/vmlinuz initrd=initrd.img inst.repo=${repo} inst.ks=${installScriptUrl(context)} inst.text ip=dhcp ${consoles(context)}`,

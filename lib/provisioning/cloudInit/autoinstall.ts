@@ -1,4 +1,5 @@
-import { machineFunctions, SEED_CONFIG_PATH, seedConfig, shellWord } from "./seedConfig";
+import { shellWord } from "../boot/scriptValues";
+import { machineFunctions, SEED_CONFIG_PATH, seedConfig } from "./seedConfig";
 
 /** What the Ubuntu installer's seed is made from, beside the install task's options. */
 export interface AutoinstallFacts {

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { NotFoundError, ValidationError } from "../../errors";
 import type { ApiContext } from "../apiContext";
-import { newToken, parseToken, secretMatches, sha256 } from "../credentialToken";
+import { derivedToken, newToken, parseToken, secretMatches, sha256 } from "../credentialToken";
 import { findNode } from "../nodes/findNode";
 import type { Node } from "../nodes/node";
 import type { ProvisioningStores } from "../ports";
@@ -119,31 +119,56 @@ export interface MachineCredential {
 /** The URL a machine posts its reports to. */
 export const reportUrlOf = (context: ApiContext, credential: string): string => `${context.base}/reports/${credential}`;
 
+/** The install workflow a machine credential belongs to: its id, and its boot token when it has one. */
+export interface CredentialWorkflow {
+  id: string;
+  bootToken?: string;
+}
+
 /**
- * A credential for the machine that `workflowId` installs, handed out in what it fetches. The
- * first for a workflow starts a new instance (a new instance id, so the installed system's
- * cloud-init runs its first boot; the credentials of the install before stop working); later ones
- * join the ones already handed out (see InstanceRecord.machineSecrets).
+ * The credential for the machine that `workflow` installs, handed out in what it fetches (issue
+ * 35 §3). It is derived from the workflow's boot token, so every profile or script the machine
+ * fetches during its install carries the same one, and it lives as long as the install: however
+ * often the machine reboots or asks again, the installer's credential keeps working. The first
+ * for a workflow starts a new instance (a new instance id, so the installed system's cloud-init
+ * runs its first boot) and ends the credentials of the install before; asking again writes nothing.
+ * A workflow without a boot token (one made before tokens) gets a new random one per fetch, the
+ * last MACHINE_SECRETS_KEPT of them valid.
  */
 export async function machineCredential(
   stores: ProvisioningStores,
   node: Node,
-  workflowId: string,
+  workflow: CredentialWorkflow,
   context: ApiContext,
   now: Date,
 ): Promise<MachineCredential> {
-  const { token, secretSha256 } = newToken(node.id);
+  const { token, secretSha256 } =
+    workflow.bootToken === undefined ? newToken(node.id) : derivedToken(node.id, workflow.bootToken, `instance-credential:${workflow.id}`);
+  const answer = (instanceId: string): MachineCredential => ({
+    credential: token,
+    instanceId,
+    seedUrl: seedUrlOf(context, token),
+    reportUrl: reportUrlOf(context, token),
+  });
+  const kept = await stores.instances.get(node.id);
+  if (kept?.workflowId === workflow.id && kept.machineSecrets?.includes(secretSha256)) return answer(kept.instanceId);
   const stamp = now.toISOString();
   const record = await updateOrCreate(
     stores.instances,
     node.id,
     (current) =>
-      current.workflowId === workflowId
-        ? { ...current, machineSecrets: [...(current.machineSecrets ?? []), secretSha256].slice(-MACHINE_SECRETS_KEPT), updatedAt: stamp }
-        : { ...current, instanceId: newInstanceId(), workflowId, machineSecrets: [secretSha256], updatedAt: stamp },
+      current.workflowId === workflow.id
+        ? {
+            ...current,
+            machineSecrets: [...(current.machineSecrets ?? []).filter((hash) => hash !== secretSha256), secretSha256].slice(
+              -MACHINE_SECRETS_KEPT,
+            ),
+            updatedAt: stamp,
+          }
+        : { ...current, instanceId: newInstanceId(), workflowId: workflow.id, machineSecrets: [secretSha256], updatedAt: stamp },
     () => blankRecord(node, now),
   );
-  return { credential: token, instanceId: record.instanceId, seedUrl: seedUrlOf(context, token), reportUrl: reportUrlOf(context, token) };
+  return answer(record.instanceId);
 }
 
 /** Forgets a node's instance (node deletion). */

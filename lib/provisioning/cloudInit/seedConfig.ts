@@ -1,3 +1,5 @@
+import { shellWord } from "../boot/scriptValues";
+
 /**
  * What an installer writes into the installed system so that its cloud-init finds the service
  * (`/etc/cloud/cloud.cfg.d/90-provisioner.cfg`): the NoCloud datasource seeded from the machine's
@@ -8,9 +10,6 @@ export const SEED_CONFIG_PATH = "/etc/cloud/cloud.cfg.d/90-provisioner.cfg";
 
 export const seedConfig = (seedUrl: string): string =>
   `${JSON.stringify({ datasource_list: ["NoCloud", "None"], datasource: { NoCloud: { seedfrom: seedUrl } } })}\n`;
-
-/** A shell word: the text in single quotes, each quote in it closed, escaped and reopened. */
-export const shellWord = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
 
 /**
  * Shell functions every shipped install script defines, for busybox (wget) and full systems

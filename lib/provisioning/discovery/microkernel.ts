@@ -158,8 +158,9 @@ export async function acceptResults(
   if (results.length === 0 || results.length > expected.length || results.some((result, i) => result.cmd !== expected[i].cmd)) return;
   const { catalogs, failure } = task.runJob === LINUX_COMMANDS ? commandResults(expected, results) : catalogResults(results);
   await stores.catalogs.add(newCatalogs(node.id, catalogs.filter(fits), now));
-  // Every NIC lshw reports belongs to the node (RackHD's lookups from the lshw catalog).
-  for (const mac of nicMacs(catalogs)) await recordAddress(stores, mac, node.id, undefined, now);
+  // Every NIC lshw reports belongs to the node (RackHD's lookups from the lshw catalog), unless
+  // another node holds that MAC: what a machine says of itself never moves another's (issue 35 §4).
+  for (const mac of nicMacs(catalogs)) await recordAddress(stores, mac, node.id, undefined, now, "unclaimed");
   await finish(stores, node, workflow, task, failure ? { state: "failed", error: failure } : { state: "succeeded" }, now);
 }
 

@@ -106,10 +106,11 @@ export async function recordAddress(
   nodeId: string,
   ip: string | undefined,
   now: Date,
+  claim: AddressClaim = "take",
 ): Promise<void> {
   for (let attempt = 0; attempt < ADDRESS_ATTEMPTS; attempt += 1) {
     try {
-      if (await writeAddress(stores, mac, nodeId, ip, now)) return;
+      if (await writeAddress(stores, mac, nodeId, ip, now, claim)) return;
     } catch (error) {
       // Another writer took the MAC or the IP in between: look again, after a short random wait
       // so that machines racing for one address do not meet again at once.
@@ -117,14 +118,33 @@ export async function recordAddress(
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * (attempt + 1)));
     }
   }
-  if (ip !== undefined) await recordAddress(stores, mac, nodeId, undefined, now);
+  if (ip !== undefined) await recordAddress(stores, mac, nodeId, undefined, now, claim);
 }
 
+/**
+ * Whose word the MAC is taken on: `take`, the service's own (the node the MAC booted as, found by
+ * its identifiers); `unclaimed`, the machine's about itself (a NIC in its lshw catalog), which
+ * records a MAC no node holds and never moves another node's lookup (issue 35 §4).
+ */
+export type AddressClaim = "take" | "unclaimed";
+
+/** Whether a lookup held by `holder` may be given to `nodeId` on this claim. */
+const mayTake = (holder: string, nodeId: string, claim: AddressClaim): boolean => claim === "take" || holder === "" || holder === nodeId;
+
 /** One try of recordAddress: true when the lookup now says what was seen. */
-async function writeAddress(stores: ProvisioningStores, mac: string, nodeId: string, ip: string | undefined, now: Date): Promise<boolean> {
+async function writeAddress(
+  stores: ProvisioningStores,
+  mac: string,
+  nodeId: string,
+  ip: string | undefined,
+  now: Date,
+  claim: AddressClaim,
+): Promise<boolean> {
   const stamp = now.toISOString();
   const current = await stores.lookups.byMac(mac);
   if (current && current.node === nodeId && (ip === undefined || current.ipAddress === ip)) return true;
+  if (current && !mayTake(current.node, nodeId, claim)) return true;
+  if (!current && claim === "unclaimed" && (await heldByAnother(stores, mac, nodeId))) return true;
   const holder = ip === undefined ? undefined : await stores.lookups.byIp(ip);
   if (holder && holder.macAddress !== mac) {
     await stores.lookups.update(holder.id, (stored) => {
@@ -134,7 +154,9 @@ async function writeAddress(stores: ProvisioningStores, mac: string, nodeId: str
     });
   }
   if (current) {
-    await stores.lookups.update(current.id, (stored) => ({ ...stored, node: nodeId, ...(ip && { ipAddress: ip }), updatedAt: stamp }));
+    await stores.lookups.update(current.id, (stored) =>
+      mayTake(stored.node, nodeId, claim) ? { ...stored, node: nodeId, ...(ip && { ipAddress: ip }), updatedAt: stamp } : stored,
+    );
   } else {
     await stores.lookups.create({
       id: orderedId(now),
@@ -146,6 +168,12 @@ async function writeAddress(stores: ProvisioningStores, mac: string, nodeId: str
     });
   }
   return true;
+}
+
+/** Whether the MAC is another node's identifier (a node made with it, whose machine has not booted yet). */
+async function heldByAnother(stores: ProvisioningStores, mac: string, nodeId: string): Promise<boolean> {
+  const holder = await stores.nodes.find(mac);
+  return holder !== undefined && holder.id !== nodeId;
 }
 
 /** The node whose lookup holds that IP (a boot request that names no node), if any. */

@@ -1,4 +1,5 @@
 import { ValidationError } from "../../errors";
+import { isHttpUrl } from "../boot/scriptValues";
 import { USER_DATA_MAX_BYTES } from "../cloudInit/instance";
 import type { TaskDefinition } from "../graphs/graphTypes";
 
@@ -18,7 +19,35 @@ export function installUserData(options: Record<string, unknown>): string | unde
 const IMAGE_FILE = /^[A-Za-z0-9][A-Za-z0-9._-]{0,254}$/;
 const DISK = /^\/dev\/[A-Za-z0-9][A-Za-z0-9/_-]{0,63}$/;
 
-const isHttpUrl = (value: string): boolean => URL.canParse(value) && ["http:", "https:"].includes(new URL(value).protocol);
+/** A word an installer's line may hold as it is: a host name, a version, a device, a serial port, a file name. */
+const WORD = /^[A-Za-z0-9][A-Za-z0-9._:/+@-]{0,254}$/;
+const HOST = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,62}))*$/;
+
+/**
+ * The options an install renders into a script, kernel line, kickstart, preseed or cloud-config,
+ * and what each must be (issue 35 §5). A value of another form is refused when the workflow
+ * starts; the rendering quotes each for its language as well (boot/scriptValues.ts).
+ */
+const RENDERED: Record<string, { test: (value: string) => boolean; is: string }> = {
+  hostname: { test: (value) => HOST.test(value) && value.length <= 253, is: "a host name" },
+  domain: { test: (value) => HOST.test(value) && value.length <= 253, is: "a domain name" },
+  version: { test: (value) => WORD.test(value), is: "a version (letters, digits, . _ : + - /)" },
+  comport: { test: (value) => /^tty[A-Za-z]{0,8}\d{1,3}$/.test(value), is: "a serial port such as ttyS0" },
+  iso: { test: (value) => WORD.test(value), is: "a file name" },
+  installDisk: { test: (value) => WORD.test(value), is: "a disk such as /dev/sda, sda or firstdisk" },
+  repo: { test: isHttpUrl, is: "an http(s) URL" },
+  kernelUri: { test: isHttpUrl, is: "an http(s) URL" },
+  initrdUri: { test: isHttpUrl, is: "an http(s) URL" },
+};
+
+function checkRenderedOptions(where: string, options: Record<string, unknown>): void {
+  for (const [name, rule] of Object.entries(RENDERED)) {
+    const value = options[name];
+    if (value === undefined || value === null) continue;
+    const text = typeof value === "number" && Number.isFinite(value) ? String(value) : value;
+    if (typeof text !== "string" || !rule.test(text)) throw new ValidationError(`${name} for ${where} must be ${rule.is}`);
+  }
+}
 
 /**
  * The options of today's install tasks, checked when the workflow starts (400, nothing stored):
@@ -26,6 +55,7 @@ const isHttpUrl = (value: string): boolean => URL.canParse(value) && ["http:", "
  */
 export function checkInstallOptions(definition: TaskDefinition, options: Record<string, unknown>): void {
   const where = `task ${definition.injectableName}`;
+  checkRenderedOptions(where, options);
   if (options.waitForFirstBoot !== undefined && typeof options.waitForFirstBoot !== "boolean") {
     throw new ValidationError(`waitForFirstBoot for ${where} must be true or false`);
   }

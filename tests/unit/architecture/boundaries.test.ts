@@ -101,6 +101,19 @@ describe("architecture boundaries", () => {
     expect(violations(["handlers"], allowed)).toEqual([]);
   });
 
+  it("gives every boot route's handler the stores of its request's site (issue 35 §1), never the whole store", () => {
+    const bootHandlers = sourceFiles("handlers").filter((file) => readFileSync(join(ROOT, file), "utf8").includes("bootGate"));
+    expect(bootHandlers.length).toBeGreaterThanOrEqual(14);
+    for (const file of bootHandlers) {
+      const source = readFileSync(join(ROOT, file), "utf8");
+      expect({ file, scoped: source.includes("bootStores(relayOf(event))"), whole: source.includes("provisioningStores(") }).toEqual({
+        file,
+        scoped: true,
+        whole: false,
+      });
+    }
+  });
+
   it("knows errors by their brand, never by instanceof of a class another bundle may hold", () => {
     // esbuild gives each function its own copy of every module, and under `npm start` one store
     // (made by whichever bundle came first) serves them all: `instanceof` of its errors is false.

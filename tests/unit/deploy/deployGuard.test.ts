@@ -36,6 +36,16 @@ describe("a deployment is secure by default (issue 25)", () => {
     ).not.toThrow();
   });
 
+  it("refuses a deployed stage that answers boot traffic no relay forwarded unless ALLOW_OPEN_BOOT=yes says so (issue 35 §2)", () => {
+    expect(() => assertSafeDeploy(cli("deploy", "--stage", "prod"), { ...users, BOOT_VIA_RELAY: "off" })).toThrow(
+      /^BOOT_VIA_RELAY=off would let anyone on the internet who knows a MAC fetch its boot profile, install script, machine credential and user-data on stage "prod": .*ALLOW_OPEN_BOOT=yes/,
+    );
+    expect(() => assertSafeDeploy(cli("package"), { ...users, BOOT_VIA_RELAY: "off", ALLOW_OPEN_BOOT: "true" })).toThrow(/ALLOW_OPEN_BOOT/);
+    expect(() => assertSafeDeploy(cli("package"), { ...users, BOOT_VIA_RELAY: "off", ALLOW_OPEN_BOOT: "yes" })).not.toThrow();
+    expect(() => assertSafeDeploy(cli("package"), { ...users, BOOT_VIA_RELAY: "on" })).not.toThrow();
+    expect(() => assertSafeDeploy(cli("package", "--stage", "local"), { BOOT_VIA_RELAY: "off" })).not.toThrow();
+  });
+
   it("lets the local stage and every other command (offline, print) through", () => {
     expect(() => assertSafeDeploy(cli("package", "--stage", "local"), {})).not.toThrow();
     expect(() => assertSafeDeploy(cli("offline", "--stage", "local"), {})).not.toThrow();

@@ -16,7 +16,8 @@ describe("an image install, as its machine reports it (issue 26)", () => {
     expect(profile).toMatch(/INSTALL_SCRIPT=http:\/\/svc\.example\/api\/current\/templates\/install-image\.sh\?nodeId=\w+&token=/);
     expect(reportUrl).toBe(`http://svc.example/api/current/reports/${credential}`);
     expect(installScript).toContain(`"seedfrom":"http://svc.example/api/current/nocloud/${credential}/"`);
-    expect(installScript).toContain("wget -q -O - 'http://svc.example/api/current/files/debian-12.raw.gz' | gunzip -c | dd of=\"$disk\"");
+    expect(installScript).toContain("image_url='http://svc.example/api/current/files/debian-12.raw.gz'");
+    expect(installScript).toContain('wget -q -O - "$image_url" | gunzip -c | dd of="$disk"');
     // Only hashes are kept: neither the profile's nor the script's secret is in the stored record.
     const kept = JSON.stringify(await stores.instances.get(node.id));
     expect(kept).not.toContain(credential.split(".")[1]);

@@ -54,6 +54,38 @@ describe("the microkernel's protocol (Graph.SKU.Discovery)", () => {
     expect((await findLookups(stores, undefined)).length).toBeGreaterThanOrEqual(1);
   });
 
+  it("never moves another node's lookup or identity to a machine whose lshw claims its MAC (issue 35 §4)", async () => {
+    const { stores, node, caller } = await discovering();
+    const VICTIM_MAC = "52:54:00:aa:bb:cc";
+    const UNBOOTED_MAC = "52:54:00:aa:bb:dd";
+    await bootProfile(stores, [VICTIM_MAC], "10.0.0.60", api, later(1));
+    const victim = (await stores.nodes.find(VICTIM_MAC))!;
+    await stores.nodes.create({ ...victim, id: "0123456789abcdef01234567", name: "made", identifiers: [UNBOOTED_MAC] });
+    const lying = JSON.stringify({
+      class: "system",
+      children: [VICTIM_MAC, UNBOOTED_MAC, "52:54:00:aa:bb:ee"].map((serial) => ({ class: "network", serial })),
+    });
+    let lied = false;
+    for (let at = 2; at < 40; at += 2) {
+      const set = await nextCommands(stores, node.id, caller, later(at));
+      if (!set) break;
+      const results = set.tasks.map((task) => ({
+        cmd: task.cmd,
+        stdout: task.cmd.includes("lshw") ? lying : sample(task.cmd),
+        stderr: "",
+      }));
+      lied ||= results.some((result) => result.stdout === lying);
+      await acceptResults(stores, node.id, results, caller, later(at + 1));
+    }
+    expect(lied).toBe(true);
+    expect((await stores.lookups.byMac(VICTIM_MAC))?.node).toBe(victim.id);
+    expect((await stores.lookups.byMac(VICTIM_MAC))?.ipAddress).toBe("10.0.0.60");
+    expect(await stores.lookups.byMac(UNBOOTED_MAC)).toBeUndefined();
+    // A MAC nobody holds is the machine's own, as RackHD recorded it.
+    expect((await stores.lookups.byMac("52:54:00:aa:bb:ee"))?.node).toBe(node.id);
+    expect((await stores.nodes.find(VICTIM_MAC))?.id).toBe(victim.id);
+  });
+
   it("ignores results it did not ask for: another command, more results than commands, an unknown node", async () => {
     const { stores, node, caller } = await discovering();
     const set = (await nextCommands(stores, node.id, caller, later(1)))!;

@@ -45,22 +45,40 @@ describe("the EC2-style tree beside the NoCloud seed (issue 26)", () => {
 });
 
 describe("the machine's credentials from its install workflow (issue 26)", () => {
-  it("keeps several valid at once, starts a new instance per workflow, and ends the install before's", async () => {
+  it("hands the same credential to every fetch of one install, starts a new instance per workflow, and ends the install before's", async () => {
     const stores = memoryStores();
     const node = await aNode(stores);
-    const first = await machineCredential(stores, node, "wf-1", API, T0);
-    const second = await machineCredential(stores, node, "wf-1", API, later(1));
-    expect(second.instanceId).toBe(first.instanceId);
-    for (const { credential } of [first, second]) expect(await seed(stores, credential, "meta-data")).toContain(first.instanceId);
-    const next = await machineCredential(stores, node, "wf-2", API, later(2));
+    const install = { id: "wf-1", bootToken: "token-of-wf-1" };
+    const first = await machineCredential(stores, node, install, API, T0);
+    const second = await machineCredential(stores, node, install, API, later(1));
+    expect(second).toEqual(first);
+    expect(await seed(stores, first.credential, "meta-data")).toContain(first.instanceId);
+    const next = await machineCredential(stores, node, { id: "wf-2", bootToken: "token-of-wf-2" }, API, later(2));
     expect(next.instanceId).not.toBe(first.instanceId);
+    expect(next.credential).not.toBe(first.credential);
     await expect(seed(stores, first.credential, "meta-data")).rejects.toThrow("No such seed");
     expect(await seed(stores, next.credential, "meta-data")).toContain(next.instanceId);
-    // Only the last eight handed out stay valid.
+  });
+
+  it("keeps the installer's credential however often the machine asks again (issue 35 §3), writing nothing more", async () => {
+    const stores = memoryStores();
+    const node = await aNode(stores);
+    const install = { id: "wf-1", bootToken: "token-of-wf-1" };
+    const held = await machineCredential(stores, node, install, API, T0);
+    const writes = jest.spyOn(stores.instances, "update");
+    for (let index = 0; index < 20; index += 1) await machineCredential(stores, node, install, API, later(1 + index));
+    expect(writes).not.toHaveBeenCalled();
+    expect(await seed(stores, held.credential, "meta-data")).toContain(held.instanceId);
+  });
+
+  it("gives a workflow without a boot token a new credential per fetch, the last eight valid", async () => {
+    const stores = memoryStores();
+    const node = await aNode(stores);
     const issued = [];
-    for (let index = 0; index < 9; index += 1) issued.push(await machineCredential(stores, node, "wf-2", API, later(10 + index)));
+    for (let index = 0; index < 9; index += 1) issued.push(await machineCredential(stores, node, { id: "wf-old" }, API, later(index)));
+    expect(new Set(issued.map(({ credential }) => credential)).size).toBe(9);
     await expect(seed(stores, issued[0].credential, "meta-data")).rejects.toThrow("No such seed");
-    expect(await seed(stores, issued[8].credential, "meta-data")).toContain(next.instanceId);
+    expect(await seed(stores, issued[8].credential, "meta-data")).toContain(issued[0].instanceId);
   });
 
   it("gives the Ubuntu installer its autoinstall config from the waiting task, and marks it fetched", async () => {
@@ -132,7 +150,7 @@ describe("an install's own user-data (issue 26)", () => {
     expect(JSON.stringify(stored.definition.options)).not.toContain("S3cret-pw");
     const { presentWorkflow } = await import("../../../../lib/http/presenters/provisioningPresenters");
     expect(JSON.stringify(presentWorkflow(stored))).not.toContain("S3cret-pw");
-    const { credential } = await machineCredential(stores, node, workflow.id, API, later(2));
+    const { credential } = await machineCredential(stores, node, workflow, API, later(2));
     expect(await seed(stores, credential, "user-data")).toBe(install);
     expect(await seed(stores, credential, "latest/user-data")).toBe(install);
     const other = await aMachine(stores, "web-2", "52:54:00:00:00:02");

@@ -1,0 +1,86 @@
+import { isDomainError, NotFoundError } from "../../errors";
+import type { Node } from "../nodes/node";
+import type { NodeStore } from "../nodes/nodeStore";
+import type { ProvisioningStores } from "../ports";
+
+/**
+ * What a boot request may see (issue 35 §1): a request a site's relay forwarded sees the nodes of
+ * that site and no other; a request no relay forwarded (allowed only where BOOT_VIA_RELAY is off)
+ * sees every node, as RackHD's boot routes did. The scope is applied to the node store itself, so
+ * every boot, template, seed, report and log route finds another site's machine exactly as it
+ * finds a machine that does not exist: a 404 that says nothing about it.
+ */
+export interface BootScope {
+  /** The site of the relay that forwarded the request; undefined when none did. */
+  site?: string;
+}
+
+/** The answer for a node outside the scope: the words of a node that does not exist, naming nothing. */
+export const OUT_OF_SCOPE = "Not Found";
+
+const hiddenMarker = Symbol("out of scope");
+
+/** The stores as a request of `scope` sees them: only the nodes store is narrowed (every other record is reached through a node). */
+export function scopedStores(stores: ProvisioningStores, scope: BootScope): ProvisioningStores {
+  if (scope.site === undefined) return stores;
+  return { ...stores, nodes: siteNodes(stores.nodes, scope.site) };
+}
+
+/** A node store that holds only `site`'s nodes: the others are absent, and cannot be made, changed or removed. */
+export function siteNodes(inner: NodeStore, site: string): NodeStore {
+  const visible = (node: Node | undefined): Node | undefined => (node?.site === site ? node : undefined);
+  const only = (nodes: Node[]): Node[] => nodes.filter((node) => node.site === site);
+  return {
+    list: async () => only(await inner.list()),
+    page: async (request) => {
+      const page = await inner.page(request);
+      return { ...page, items: only(page.items) };
+    },
+    get: async (id) => visible(await inner.get(id)),
+    find: async (identifier) => visible(await inner.find(identifier)),
+    create: async (node) => {
+      try {
+        return await inner.create({ ...node, site });
+      } catch (error) {
+        // Another site's machine holds one of these identifiers: as if nothing were there to find.
+        if (isDomainError(error) && error.kind === "conflict" && (await heldElsewhere(inner, node, site)))
+          throw new NotFoundError(OUT_OF_SCOPE);
+        throw error;
+      }
+    },
+    update: async (id, change, known) => {
+      if (known && known.site !== site) return undefined;
+      try {
+        return await inner.update(
+          id,
+          (current) => {
+            if (current.site !== site) throw hiddenMarker;
+            return change(current);
+          },
+          known,
+        );
+      } catch (error) {
+        if (error === hiddenMarker) return undefined;
+        throw error;
+      }
+    },
+    withSku: async (sku) => only(await inner.withSku(sku)),
+    pageWithSku: async (sku, request) => {
+      const page = await inner.pageWithSku(sku, request);
+      return { ...page, items: only(page.items) };
+    },
+    withTag: async (tag) => only(await inner.withTag(tag)),
+    delete: async (id, known) => {
+      const current = known ?? (await inner.get(id));
+      return current?.site === site ? inner.delete(id, current) : undefined;
+    },
+  };
+}
+
+async function heldElsewhere(inner: NodeStore, node: Node, site: string): Promise<boolean> {
+  for (const identifier of [node.id, ...node.identifiers]) {
+    const holder = (await inner.get(identifier)) ?? (await inner.find(identifier));
+    if (holder && holder.site !== site) return true;
+  }
+  return false;
+}
