@@ -1,6 +1,7 @@
 import { createHmac } from "node:crypto";
 import { ValidationError } from "../../errors";
 import { type EventDraft, eventName } from "../events/event";
+import { linearRegex } from "../rules/linearRegex";
 
 /**
  * A web hook (RackHD 2.0's `/hooks`: `{url, name?, filters?}`), with what a receiver today
@@ -71,10 +72,10 @@ export function checkFilters(filters: unknown): Record<string, string>[] {
       if (typeof pattern !== "string" || pattern.length > HOOK_LIMITS.patternChars) {
         throw new ValidationError(`filter ${key} must be a regular expression of at most ${HOOK_LIMITS.patternChars} characters`);
       }
-      try {
-        new RegExp(pattern);
-      } catch {
-        throw new ValidationError(`filter ${key} is not a regular expression: ${pattern}`);
+      if (!linearRegex(pattern)) {
+        throw new ValidationError(
+          `filter ${key} is not a regular expression without back-references or look-around (RE2 syntax): ${pattern}`,
+        );
       }
     }
     return filter as Record<string, string>;
@@ -95,7 +96,7 @@ export function checkEventNames(events: unknown): string[] {
 
 /** RackHD's filter rule (on-core hook.js): a key the event lacks fails; a value is tested as a string. */
 const passes = (event: Record<string, unknown>, filter: Record<string, string>): boolean =>
-  Object.entries(filter).every(([key, pattern]) => key in event && new RegExp(pattern).test(String(event[key])));
+  Object.entries(filter).every(([key, pattern]) => key in event && (linearRegex(pattern)?.(String(event[key])) ?? false));
 
 const named = (name: string, wanted: string): boolean =>
   wanted === "*" || wanted === name || (wanted.endsWith(".*") && name.startsWith(wanted.slice(0, -1)));

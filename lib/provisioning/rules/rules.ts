@@ -1,6 +1,7 @@
 import { ValidationError } from "../../errors";
 import { isPlainObject } from "../../json";
 import { IPV4 } from "../ipAddress";
+import { linearRegex, PATTERN_MAX } from "./linearRegex";
 
 /**
  * The rule language of SKUs and tags (RackHD §4.1): `{path: "<source>.<key>…", <rule>: <arg>, …}`,
@@ -13,10 +14,6 @@ export interface Rule {
   [rule: string]: unknown;
 }
 
-/** Longest regex pattern a rule may carry, and how much of a value it is matched against (no time-consuming match). */
-const PATTERN_MAX = 256;
-const SUBJECT_MAX = 4096;
-
 const text = (value: unknown): string =>
   value === undefined || value === null ? "" : typeof value === "object" ? JSON.stringify(value) : String(value);
 const number = (value: unknown): number => (typeof value === "number" ? value : Number.parseFloat(text(value)));
@@ -26,7 +23,8 @@ const numeric = (test: (value: number, arg: number) => boolean) => (value: unkno
 };
 const member = (value: unknown, arg: unknown): boolean =>
   Array.isArray(arg) ? arg.map(text).includes(text(value)) : text(arg).includes(text(value));
-const matches = (value: unknown, arg: unknown): boolean => new RegExp(text(arg)).test(text(value).slice(0, SUBJECT_MAX));
+/** A pattern checkRules let through compiles; one that RE2 does not take matches nothing. */
+const matches = (value: unknown, arg: unknown): boolean => linearRegex(text(arg))?.(text(value)) ?? false;
 const IPV6 = /^[0-9a-fA-F:]+(:\d+\.\d+\.\d+\.\d+)?$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** A type check passes when its argument is false (anchor skipped it) or the value is of that type. */
@@ -76,21 +74,15 @@ export function checkRules(rules: unknown, what: string): asserts rules is Rule[
       if (!Object.hasOwn(RULES, key))
         throw new ValidationError(`${what} rule ${i} has an unknown rule ${key}: one of ${RULE_NAMES.join(", ")}`);
       if ((key === "regex" || key === "notRegex") && !validPattern(arg)) {
-        throw new ValidationError(`${what} rule ${i}: ${key} must be a regular expression of at most ${PATTERN_MAX} characters`);
+        throw new ValidationError(
+          `${what} rule ${i}: ${key} must be a regular expression of at most ${PATTERN_MAX} characters, without back-references or look-around (RE2 syntax)`,
+        );
       }
     }
   });
 }
 
-function validPattern(arg: unknown): boolean {
-  if (typeof arg !== "string" || arg.length > PATTERN_MAX) return false;
-  try {
-    new RegExp(arg);
-    return true;
-  } catch {
-    return false;
-  }
-}
+const validPattern = (arg: unknown): boolean => typeof arg === "string" && linearRegex(arg) !== undefined;
 
 /** The path's segments (empty ones dropped): the catalog source, then keys or array indices into its data. */
 export const pathOf = (path: string): string[] => path.split(".").filter((segment) => segment !== "");

@@ -69,6 +69,26 @@ describe("the rule language of SKUs and tags (anchor 0.10 under RackHD)", () => 
     expect(refusal([{ path: "dmi", __proto__: { equals: 1 } }])).toBe("accepted");
   });
 
+  it("matches on a linear-time engine: a pattern that backtracks cannot hold the function (issue 35 §6)", () => {
+    // JavaScript's engine takes minutes on this (3.2 s at 26 characters, doubling with each); RE2 is linear.
+    const hostile = { dmi: { "System Information": { "Product Name": `${"a".repeat(40)}!` } } };
+    checkRules([{ path: "dmi.System Information.Product Name", regex: "^(a+)+$" }], "SKU");
+    expect(rulesPass([{ path: "dmi.System Information.Product Name", regex: "^(a+)+$" }], hostile)).toBe(false);
+    expect(rulesPass([{ path: "dmi.System Information.Product Name", notRegex: "^(a|aa)+$" }], hostile)).toBe(true);
+    // RackHD's own rules (on-http's SKU packs) still match as before.
+    const qemu = { dmi: { "System Information": { "Product Name": "Standard PC (i440FX + PIIX, 1996)" } } };
+    expect(rulesPass([{ path: "dmi.System Information.Product Name", regex: "^Standard PC \\(i440FX.*\\)$" }], qemu)).toBe(true);
+    expect(rulesPass([{ path: "dmi.System Information.Product Name", regex: "(?i)standard pc" }], qemu)).toBe(true);
+  });
+
+  it("refuses the constructs that need backtracking, naming the syntax it takes", () => {
+    for (const pattern of ["(a)\\1", "a(?=b)", "(?<!x)y"]) {
+      expect(() => checkRules([{ path: "dmi.x", regex: pattern }], "Tag")).toThrow(
+        expect.objectContaining({ kind: "bad-request", message: expect.stringContaining("RE2 syntax") }),
+      );
+    }
+  });
+
   it("answers any checked rule set against any catalogs, and refuses anything else with a 400", () => {
     const rule = fc.record({ path: fc.string(), rule: fc.constantFrom(...RULE_NAMES, "bogus"), arg: fc.jsonValue() });
     fc.assert(
