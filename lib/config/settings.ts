@@ -58,6 +58,8 @@ export interface Settings {
   hookSigningKey: string | undefined;
   /** The waits, in seconds, before each retry of a failed delivery (HOOK_RETRY_SECONDS). */
   hookRetrySeconds: readonly number[];
+  /** Where hooks may post (issue 35 §7): private addresses (HOOK_PRIVATE_TARGETS) and plain http (HOOK_HTTP). */
+  hookTargets: { privateTargets: boolean; http: boolean };
 }
 
 type Env = Record<string, string | undefined>;
@@ -94,6 +96,8 @@ export const SETTING_NAMES = [
   "FUNCTION_TIMEOUT_SECONDS",
   "HOOK_SIGNING_KEY",
   "HOOK_RETRY_SECONDS",
+  "HOOK_PRIVATE_TARGETS",
+  "HOOK_HTTP",
 ] as const;
 
 const oneOf = <T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T => {
@@ -213,6 +217,10 @@ export function readSettings(env: Env): Settings {
     metrics: oneOf(env, "METRICS", ["on", "off"] as const, "on") === "on",
     functionTimeoutSeconds: positiveInteger(env, "FUNCTION_TIMEOUT_SECONDS", 10),
     hookSigningKey: signingKey(env),
+    hookTargets: {
+      privateTargets: oneOf(env, "HOOK_PRIVATE_TARGETS", ["on", "off"] as const, "off") === "on",
+      http: oneOf(env, "HOOK_HTTP", ["on", "off"] as const, "off") === "on",
+    },
     hookRetrySeconds: retrySeconds(env),
   };
 }

@@ -189,7 +189,7 @@ export function hookSigningKey(): string {
 
 /** What a delivery needs here: this container's stores, the key, the retry waits, and `queue` for its retry. */
 const deliveryDepsWith = async (queue: DeliveryQueue): Promise<DeliveryDeps> =>
-  deliveryDepsOf(await provisioningStores(), hookSigningKey(), settings().hookRetrySeconds, queue);
+  deliveryDepsOf(await provisioningStores(), hookSigningKey(), settings().hookRetrySeconds, queue, settings().hookTargets);
 
 /** What a hook's test delivery needs (it posts once and queues nothing). */
 export const testDeliveryDeps = (): Promise<DeliveryDeps> => deliveryDepsWith({ send: async () => undefined });

@@ -70,7 +70,7 @@ export function startLocalDelivery(stores: ProvisioningStores, config: Settings)
   return processSingleton("localDelivery", () => {
     // The queue hands each message to deliver, whose retries go back to the same queue.
     const queue: InProcessQueue = new InProcessQueue((message) => deliver(deps, message));
-    const deps = deliveryDepsOf(stores, signingKey, config.hookRetrySeconds, queue);
+    const deps = deliveryDepsOf(stores, signingKey, config.hookRetrySeconds, queue, config.hookTargets);
     const scope = new AsyncResource("LocalEventFeed");
     const queueForHooks = (events: Parameters<typeof fanOut>[1], tries: number): void => {
       fanOut(deps, events).catch((error) => {

@@ -497,6 +497,8 @@ describe("serverless package with every setting given (issue 25)", () => {
     METRICS: "off",
     HOOK_SIGNING_KEY: "lab-hook-signing-key-from-the-deploying-shell",
     HOOK_RETRY_SECONDS: "5,50,500",
+    HOOK_PRIVATE_TARGETS: "on",
+    HOOK_HTTP: "on",
   };
   const out = mkdtempSync(join(tmpdir(), "package-settings-"));
   afterAll(() => rmSync(out, { recursive: true, force: true }));

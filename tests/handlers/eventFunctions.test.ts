@@ -72,6 +72,8 @@ beforeEach(() => {
   Object.assign(process.env, {
     DEMO_NODES: "off",
     HOOK_SIGNING_KEY: KEY,
+    HOOK_PRIVATE_TARGETS: "on",
+    HOOK_HTTP: "on",
     AWS_ENDPOINT_URL_SQS: awsUrl(),
     AWS_ENDPOINT_URL_EVENTBRIDGE: awsUrl(),
     AWS_ACCESS_KEY_ID: "test",

@@ -44,6 +44,9 @@ beforeEach(() => {
     PROVISIONING_AUTH: "on",
     AUTH_USERS: "ops:Op3rator-Pa55-Hk",
     HOOK_SIGNING_KEY: "handler-test-hook-signing-key-0123456789",
+    // The receivers are on this machine, over http: the local stage's targets (tests/unit/provisioning/hooks/hookTarget.test.ts has the refusals).
+    HOOK_PRIVATE_TARGETS: "on",
+    HOOK_HTTP: "on",
   });
   freshContainer();
 });
@@ -104,6 +107,18 @@ describe("hooks routes (RackHD 2.0, issue 27)", () => {
     expect((await operator("GET", H, undefined, {})).status).toBe(401);
     expect((await operator("GET", "/api/3.0/hooks")).status).toBe(404);
     expect((await operator("GET", H)).body).toHaveLength(1);
+  });
+
+  it("refuses, as a deployed stage does by default, a hook on the metadata services, a private address or plain http (issue 35 §7)", async () => {
+    for (const name of ["HOOK_PRIVATE_TARGETS", "HOOK_HTTP"]) delete process.env[name];
+    freshContainer();
+    for (const url of ["https://169.254.169.254/latest/meta-data/", "https://[fd00:ec2::254]/", "https://0x7f000001/", receiverUrl]) {
+      const refused = await operator("POST", H, { url });
+      expect([url, refused.status]).toEqual([url, 400]);
+      expect(refused.body.message).toMatch(/^url must (name a public address|be https)/);
+    }
+    expect((await operator("GET", H)).body).toEqual([]);
+    expect((await operator("POST", H, { url: "https://hooks.example.com/in" })).status).toBe(201);
   });
 
   it("answers 503 saying why when the deployment has no signing key, and changes nothing", async () => {

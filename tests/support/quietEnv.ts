@@ -11,7 +11,8 @@ for (const name of Object.keys(process.env)) {
 }
 process.env.LOG_REQUESTS = "off";
 process.env.METRICS = "off";
-// What the local stage gives (serverless.yml): hooks can be made. Tests of a deployment without a key unset it.
-process.env.HOOK_SIGNING_KEY = "local-stage-only-not-a-secret-hook-signing-key";
+// Hooks can be made, as under the local stage (whose key is random: deploy/localSecrets.js). This
+// key signs only the tests' own deliveries. Tests of a deployment without a key unset it.
+process.env.HOOK_SIGNING_KEY = "tests-only-hook-signing-key-signs-nothing-real";
 // The local Node is 20; the deployed runtime is 22. The AWS SDK's reminder about that is noise here.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = "true";

@@ -2,6 +2,7 @@ import { createHmac } from "node:crypto";
 import { ValidationError } from "../../errors";
 import { type EventDraft, eventName } from "../events/event";
 import { linearRegex } from "../rules/linearRegex";
+import { checkHookTarget, type HookTargetPolicy } from "./hookTarget";
 
 /**
  * A web hook (RackHD 2.0's `/hooks`: `{url, name?, filters?}`), with what a receiver today
@@ -43,8 +44,11 @@ export function viewHook(hook: Hook, now: Date): HookView {
 
 const EVENT_PATTERN = /^(\*|[a-z]+(\.[a-z*-]+)*(\.\*)?)$/i;
 
-/** A URL a hook may post to: http or https, absolute, no credentials in it (they would be answered). */
-export function checkHookUrl(url: unknown): string {
+/**
+ * A URL a hook may post to: http or https, absolute, no credentials in it (they would be
+ * answered), and a target the stage allows (hookTarget.ts).
+ */
+export function checkHookUrl(url: unknown, policy: HookTargetPolicy): string {
   if (typeof url !== "string" || url.length > HOOK_LIMITS.urlChars) throw new ValidationError("url must be an http or https URL");
   let parsed: URL;
   try {
@@ -55,6 +59,7 @@ export function checkHookUrl(url: unknown): string {
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") throw new ValidationError("url must be an http or https URL");
   if (parsed.username || parsed.password)
     throw new ValidationError("url must not carry credentials: the hook's secret signs its deliveries");
+  checkHookTarget(parsed, policy);
   return url;
 }
 

@@ -14,6 +14,7 @@ import {
   secretOf,
   viewHook,
 } from "./hook";
+import type { HookTargetPolicy } from "./hookTarget";
 
 /**
  * RackHD 2.0's hooks routes (on-http's hooks-api-service: 409 on a url already registered, 204 on
@@ -43,8 +44,14 @@ async function assertUrlFree(stores: Stores, url: string, except?: string): Prom
   if ((await stores.hooks.list()).some((hook) => hook.url === url && hook.id !== except)) throw new ConflictError("duplicate hook found");
 }
 
-export async function createHook(stores: Stores, body: HookBody, now: Date, signingKey: string): Promise<HookView & { secret: string }> {
-  const url = checkHookUrl(body.url);
+export async function createHook(
+  stores: Stores,
+  body: HookBody,
+  now: Date,
+  signingKey: string,
+  policy: HookTargetPolicy,
+): Promise<HookView & { secret: string }> {
+  const url = checkHookUrl(body.url, policy);
   const name = checkName(body.name);
   const hook: Hook = {
     id: newObjectId(now),
@@ -84,9 +91,9 @@ export const getHook = async (stores: Stores, id: string, now: Date): Promise<Ho
 /** The stored hook, for a test delivery. */
 export const hookToTest = findHook;
 
-export async function updateHook(stores: Stores, id: string, body: HookBody, now: Date): Promise<HookView> {
+export async function updateHook(stores: Stores, id: string, body: HookBody, now: Date, policy: HookTargetPolicy): Promise<HookView> {
   await findHook(stores, id);
-  const url = body.url === undefined ? undefined : checkHookUrl(body.url);
+  const url = body.url === undefined ? undefined : checkHookUrl(body.url, policy);
   const name = checkName(body.name);
   const filters = body.filters === undefined ? undefined : checkFilters(body.filters);
   const events = body.events === undefined ? undefined : checkEventNames(body.events);

@@ -31,7 +31,10 @@ describe("local delivery (npm start's stand-ins for the stream and the queue)", 
 
   it("delivers a change's event to its hook, signed, and retries a failure after its wait", async () => {
     const stores = memoryProvisioningStores({ capacity: 1000, maxBytes: 1 << 24 });
-    const queue = startLocalDelivery(stores, readSettings({ HOOK_SIGNING_KEY: KEY, HOOK_RETRY_SECONDS: "0.05" }))!;
+    const queue = startLocalDelivery(
+      stores,
+      readSettings({ HOOK_SIGNING_KEY: KEY, HOOK_RETRY_SECONDS: "0.05", HOOK_PRIVATE_TARGETS: "on", HOOK_HTTP: "on" }),
+    )!;
     const url = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/in`;
     const stamp = new Date().toISOString();
     await stores.hooks.create({

@@ -24,6 +24,10 @@ import {
 import { DEFAULT_RETRY_SECONDS, retryDelaySeconds, shouldDisable } from "../../../../lib/provisioning/hooks/retrySchedule";
 import { signedHeaders } from "../../../../lib/provisioning/hooks/signature";
 import { MemoryDeliveryLog } from "../../../../lib/store/memory/deliveryLog";
+
+/** The local stage's hook targets (HOOK_PRIVATE_TARGETS=on, HOOK_HTTP=on): these tests are about other rules. */
+const OPEN = { privateTargets: true, http: true };
+
 import { MemoryRecordStore } from "../../../../lib/store/memory/recordStore";
 
 const KEY = "unit-test-hook-signing-key-0123456789";
@@ -84,8 +88,8 @@ describe("hooks: which events a hook wants (RackHD's filters and event names)", 
 
   it("refuses a bad url, filter or name with a 400 (never a failed delivery later)", () => {
     for (const url of ["ftp://x.example/", "not a url", "https://user:pw@x.example/", 42, `https://x.example/${"a".repeat(2100)}`])
-      expect(() => checkHookUrl(url)).toThrow(expect.objectContaining({ kind: "bad-request" }));
-    expect(checkHookUrl("http://127.0.0.1:9000/in")).toBe("http://127.0.0.1:9000/in");
+      expect(() => checkHookUrl(url, OPEN)).toThrow(expect.objectContaining({ kind: "bad-request" }));
+    expect(checkHookUrl("http://127.0.0.1:9000/in", OPEN)).toBe("http://127.0.0.1:9000/in");
     expect(() => checkFilters([{ type: "(" }])).toThrow(/not a regular expression/);
     expect(() => checkFilters({})).toThrow(/array/);
     expect(() => checkFilters([{ a: 1 }])).toThrow(/regular expression of at most/);
@@ -240,21 +244,21 @@ describe("hooks: the service (RackHD 2.0's rules)", () => {
 
   it("answers the secret at creation only, 409 for a url registered, and re-enables a disabled hook on request", async () => {
     const s = stores();
-    const made = await createHook(s, { url: "https://a.example/", name: "a", events: ["graph.*"] }, now, KEY);
+    const made = await createHook(s, { url: "https://a.example/", name: "a", events: ["graph.*"] }, now, KEY, OPEN);
     expect(made.secret).toBe(secretOf(KEY, made.id, 1));
-    await expect(createHook(s, { url: "https://a.example/" }, now, KEY)).rejects.toMatchObject({ kind: "conflict" });
+    await expect(createHook(s, { url: "https://a.example/" }, now, KEY, OPEN)).rejects.toMatchObject({ kind: "conflict" });
     await s.hooks.update(made.id, (current) => ({ ...current, disabledAt: "x", failingSince: "y", disabledReason: "z" }));
-    const enabled = await updateHook(s, made.id, { enabled: true, name: "b" }, now);
+    const enabled = await updateHook(s, made.id, { enabled: true, name: "b" }, now, OPEN);
     expect(enabled).not.toHaveProperty("disabledAt");
     expect(enabled.name).toBe("b");
-    await expect(updateHook(s, made.id, { enabled: false }, now)).rejects.toMatchObject({ kind: "bad-request" });
-    const other = await createHook(s, { url: "https://b.example/" }, now, KEY);
-    await expect(updateHook(s, other.id, { url: "https://a.example/" }, now)).rejects.toMatchObject({ kind: "conflict" });
+    await expect(updateHook(s, made.id, { enabled: false }, now, OPEN)).rejects.toMatchObject({ kind: "bad-request" });
+    const other = await createHook(s, { url: "https://b.example/" }, now, KEY, OPEN);
+    await expect(updateHook(s, other.id, { url: "https://a.example/" }, now, OPEN)).rejects.toMatchObject({ kind: "conflict" });
   });
 
   it("rotates: a new secret, the previous signing for a day; deletes; 404 for an unknown hook", async () => {
     const s = stores();
-    const made = await createHook(s, { url: "https://a.example/" }, now, KEY);
+    const made = await createHook(s, { url: "https://a.example/" }, now, KEY, OPEN);
     const rotated = await rotateHookSecret(s, made.id, now, KEY);
     expect(rotated.secret).toBe(secretOf(KEY, made.id, 2));
     expect(rotated.secretRotating).toBe(true);
@@ -271,6 +275,7 @@ describe("hooks: the service (RackHD 2.0's rules)", () => {
       { url: "https://a.example/", name: "a", filters: [{ type: "^graph$" }], events: ["graph.*"] },
       now,
       KEY,
+      OPEN,
     );
     expect(made).toMatchObject({
       url: "https://a.example/",
@@ -283,7 +288,7 @@ describe("hooks: the service (RackHD 2.0's rules)", () => {
     const later = new Date(now.getTime() + 1000);
     expect(await listHooks(s, now)).toEqual([expect.not.objectContaining({ secret: expect.anything() })]);
     expect(await getHook(s, made.id, now)).not.toHaveProperty("secretGeneration");
-    const renamed = await updateHook(s, made.id, { name: "b" }, later);
+    const renamed = await updateHook(s, made.id, { name: "b" }, later, OPEN);
     expect(renamed).toMatchObject({
       name: "b",
       url: "https://a.example/",
@@ -291,28 +296,33 @@ describe("hooks: the service (RackHD 2.0's rules)", () => {
       events: ["graph.*"],
       updatedAt: later.toISOString(),
     });
-    expect(await updateHook(s, made.id, { url: "https://c.example/" }, later)).toMatchObject({ url: "https://c.example/", name: "b" });
-    expect(await updateHook(s, made.id, { filters: [] }, later)).toMatchObject({ filters: [], events: ["graph.*"] });
-    expect(await updateHook(s, made.id, { events: [] }, later)).toMatchObject({ events: [], url: "https://c.example/" });
+    expect(await updateHook(s, made.id, { url: "https://c.example/" }, later, OPEN)).toMatchObject({
+      url: "https://c.example/",
+      name: "b",
+    });
+    expect(await updateHook(s, made.id, { filters: [] }, later, OPEN)).toMatchObject({ filters: [], events: ["graph.*"] });
+    expect(await updateHook(s, made.id, { events: [] }, later, OPEN)).toMatchObject({ events: [], url: "https://c.example/" });
     // A url it already has is no conflict with itself.
-    expect(await updateHook(s, made.id, { url: "https://c.example/" }, later)).toMatchObject({ url: "https://c.example/" });
+    expect(await updateHook(s, made.id, { url: "https://c.example/" }, later, OPEN)).toMatchObject({ url: "https://c.example/" });
     for (const body of [{ url: "ftp://x/" }, { name: 7 }, { name: "x".repeat(201) }, { filters: [{ a: "(" }] }, { events: ["a b"] }]) {
-      await expect(updateHook(s, made.id, body, later)).rejects.toMatchObject({ kind: "bad-request" });
+      await expect(updateHook(s, made.id, body, later, OPEN)).rejects.toMatchObject({ kind: "bad-request" });
     }
-    await expect(createHook(s, { url: "https://d.example/", name: "x".repeat(201) }, now, KEY)).rejects.toMatchObject({
+    await expect(createHook(s, { url: "https://d.example/", name: "x".repeat(201) }, now, KEY, OPEN)).rejects.toMatchObject({
       kind: "bad-request",
     });
-    expect(await createHook(s, { url: "https://d.example/", name: "x".repeat(200) }, now, KEY)).toMatchObject({ name: "x".repeat(200) });
+    expect(await createHook(s, { url: "https://d.example/", name: "x".repeat(200) }, now, KEY, OPEN)).toMatchObject({
+      name: "x".repeat(200),
+    });
     await expect(getHook(s, "65f0c0ffee0123456789abcd", now)).rejects.toMatchObject({
       kind: "not-found",
       message: "Could not find hook 65f0c0ffee0123456789abcd",
     });
-    await expect(updateHook(s, "nope", { name: "x" }, now)).rejects.toMatchObject({ kind: "not-found" });
+    await expect(updateHook(s, "nope", { name: "x" }, now, OPEN)).rejects.toMatchObject({ kind: "not-found" });
   });
 
   it("answers a hook's recent deliveries, newest first, a page at most", async () => {
     const s = stores();
-    const made = await createHook(s, { url: "https://a.example/" }, now, KEY);
+    const made = await createHook(s, { url: "https://a.example/" }, now, KEY, OPEN);
     for (let attempt = 1; attempt <= 3; attempt++)
       await s.deliveries.record({
         hookId: made.id,
