@@ -32,6 +32,7 @@ export const STORE_NAMES = [
   "events",
   "tasks",
   "idempotency",
+  "authAttempts",
 ] as const;
 
 export type StoreName = (typeof STORE_NAMES)[number];

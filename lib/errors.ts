@@ -31,7 +31,8 @@ export type ErrorKind =
   | "unprocessable"
   | "payload-too-large"
   | "insufficient-storage"
-  | "unavailable";
+  | "unavailable"
+  | "too-many-requests";
 
 /** The request is malformed or breaks a rule of the contract. */
 export class ValidationError extends DomainError {
@@ -85,6 +86,17 @@ export class UnavailableError extends DomainError {
     message: string,
     readonly retryAfterSeconds: number,
     readonly cause?: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Too many failed attempts from this user or source (issue 35 §9): try again after `retryAfterSeconds`. */
+export class TooManyAttemptsError extends DomainError {
+  readonly kind = "too-many-requests";
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
   ) {
     super(message);
   }

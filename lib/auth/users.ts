@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { ConfigError } from "../errors";
 import { looksLikeHash, parseHash, type ScryptHash, sameSecret, verifyHash } from "./passwordHash";
 
@@ -13,7 +13,18 @@ export class UserTable {
   private readonly verified = new Map<string, true>();
   private static readonly MAX_REMEMBERED = 256;
 
-  constructor(private readonly users: ReadonlyMap<string, Credential>) {}
+  /**
+   * What an unknown user name is checked against: a random scrypt hash of the costliest cost the
+   * table holds, so a wrong password costs the same for a name that exists as for one that does
+   * not (issue 35 §9); a table of plain passwords only needs none.
+   */
+  private readonly decoy: ScryptHash | undefined;
+
+  constructor(private readonly users: ReadonlyMap<string, Credential>) {
+    const costs = [...users.values()].flatMap((credential) => (credential.kind === "scrypt" ? [credential.hash] : []));
+    const costliest = costs.sort((a, b) => b.N * b.r * b.p - a.N * a.r * a.p)[0];
+    this.decoy = costliest && { ...costliest, salt: randomBytes(16), key: randomBytes(costliest.key.length) };
+  }
 
   get size(): number {
     return this.users.size;
@@ -22,7 +33,8 @@ export class UserTable {
   verify(user: string, password: string): boolean {
     const credential = this.users.get(user);
     if (credential === undefined) {
-      sameSecret(password, "decoy password for an unknown user");
+      if (this.decoy) verifyHash(password, this.decoy);
+      else sameSecret(password, "decoy password for an unknown user");
       return false;
     }
     if (credential.kind === "plain") return sameSecret(password, credential.password);

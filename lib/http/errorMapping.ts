@@ -16,6 +16,7 @@ const STATUS: Record<Exclude<ErrorKind, "unauthorized">, number> = {
   "payload-too-large": 413,
   "insufficient-storage": 507,
   unavailable: 503,
+  "too-many-requests": 429,
 };
 
 const TITLE: Record<number, string> = {
@@ -27,6 +28,7 @@ const TITLE: Record<number, string> = {
   409: "Conflict",
   413: "Payload too large",
   422: "Unprocessable entity",
+  429: "Too many requests",
   500: "Internal server error",
   503: "Service unavailable",
   507: "Insufficient storage",

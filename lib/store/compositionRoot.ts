@@ -1,4 +1,5 @@
 import type { DynamoDBRecord } from "aws-lambda";
+import { type AttemptCounter, MemoryAttemptCounter, useAttemptCounter } from "../auth/attemptLimiter";
 import { type Settings, settings } from "../config/settings";
 import type { StoreName } from "../dataAccess";
 import { ConfigError, isDomainError, UnavailableError } from "../errors";
@@ -158,6 +159,22 @@ export function idempotencyStore(): IdempotencyStore {
     ? notBundled(store)
     : processSingleton("idempotencyStore.memory", () => guarded("idempotency", new MemoryIdempotencyStore(limits, lock * 1000)));
 }
+
+/** Where failed sign-ins are counted: the table every container shares (STORE=dynamodb), else this process. */
+export function attemptCounter(): AttemptCounter {
+  const config = settings();
+  if (process.env.BUNDLED_STORE !== "memory" && storeOf(config) === "dynamodb") {
+    return processSingleton(`attemptCounter.dynamodb.${config.dynamodbTable}`, () => {
+      const { DynamoAttemptCounter } = require("./dynamodb/attemptCounter") as typeof import("./dynamodb/attemptCounter");
+      const { documentClient } = require("./dynamodb/client") as typeof import("./dynamodb/client");
+      return guarded("authAttempts", new DynamoAttemptCounter(documentClient(config), config.dynamodbTable));
+    });
+  }
+  return processSingleton("attemptCounter.memory", () => guarded("authAttempts", new MemoryAttemptCounter()));
+}
+// The Basic auth middleware (lib/http) counts through the port; this module, which every handler
+// of a protected route loads, names the store's counter.
+useAttemptCounter(attemptCounter);
 
 /**
  * The boot routes' gate (lib/http/bootGate.ts): a request a relay forwarded (Bearer credential)

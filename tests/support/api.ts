@@ -40,6 +40,7 @@ export function freshContainer(): void {
   resetProcessSingleton("taskStore.memory");
   resetProcessSingleton("provisioningStores.memory");
   resetProcessSingleton("idempotencyStore.memory");
+  resetProcessSingleton("attemptCounter.memory");
 }
 
 /** A GET of the whole API, with no headers. */

@@ -1,8 +1,9 @@
 import type middy from "@middy/core";
+import { ATTEMPT_LIMIT, attemptCounter, attemptKeys, windowOf } from "../../auth/attemptLimiter";
 import { parseBasicAuth } from "../../auth/basicAuth";
 import { parseUsers, type UserTable } from "../../auth/users";
 import { type Settings, settings } from "../../config/settings";
-import { UnauthorizedError, UnavailableError } from "../../errors";
+import { TooManyAttemptsError, UnauthorizedError, UnavailableError } from "../../errors";
 import { logLine } from "../../logger";
 import { type HttpEvent, type HttpResult, header } from "../event";
 
@@ -59,7 +60,16 @@ export function basicAuth(isProtected: (config: Settings) => boolean): middy.Mid
         throw new UnauthorizedError("Unauthorized access");
       }
       const credentials = parseBasicAuth(header(request.event, "authorization"));
-      if (!credentials || !users.verify(credentials.user, credentials.password)) {
+      // No credentials: the challenge a client answers (a browser's first request), not a guess.
+      if (!credentials) throw new UnauthorizedError("Unauthorized access");
+      const counter = attemptCounter();
+      const keys = attemptKeys(credentials.user, request.event.requestContext?.http?.sourceIp);
+      const { window, left } = windowOf(new Date());
+      if ((await counter.failures(keys, window)).some((count) => count >= ATTEMPT_LIMIT)) {
+        throw new TooManyAttemptsError("Too many failed sign-ins for this user or from this address: try again later", left);
+      }
+      if (!users.verify(credentials.user, credentials.password)) {
+        await counter.fail(keys, window);
         throw new UnauthorizedError("Unauthorized access");
       }
     },

@@ -53,6 +53,7 @@ const STATUS_TEXT: Record<number, string> = {
   409: "Conflict",
   413: "The body is larger than BODY_LIMIT_BYTES, or the record would be larger than a stored record may be",
   422: "The Idempotency-Key was used before with another request body",
+  429: "Too many failed sign-ins for this user name or from this address: try again after Retry-After seconds",
   500: "Internal error (a bad setting or a bug; the body says nothing of the cause)",
   503: "The data store is throttled or unreachable (STORE=dynamodb): try again after Retry-After seconds",
   507: "The memory store is full (MEMORY_STORE_CAPACITY, MEMORY_STORE_MAX_BYTES)",
@@ -105,7 +106,7 @@ function responseObject(status: number, name: string | undefined, paged = false)
   const headers =
     status === 401 || status === 403
       ? { "WWW-Authenticate": { description: 'Basic realm="<AUTH_REALM>"', schema: { type: "string" } } }
-      : status === 503
+      : status === 503 || status === 429
         ? { "Retry-After": { description: "Seconds to wait before trying again", schema: { type: "integer" } } }
         : status === 200 && paged
           ? { Link: { description: 'The next page, when there is one: <…?limit=N&next=…>; rel="next"', schema: { type: "string" } } }
@@ -125,6 +126,8 @@ function responses(service: ServiceInfo, entry: Endpoint): Record<string, unknow
     add(401);
     add(403);
   }
+  // Basic credentials: failed sign-ins are limited (lib/auth/attemptLimiter.ts).
+  if (entry.auth === "northbound" || entry.auth === "tasks" || entry.auth === "tasksList") add(429);
   if (entry.method !== "GET") add(507);
   // The store is throttled, unreachable or slow; or the user list in SSM cannot be read (AUTH_USERS_PARAMETER).
   if (touchesData(accessOf(entry)) || entry.auth !== "none") add(503);

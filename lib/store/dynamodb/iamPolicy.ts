@@ -30,6 +30,7 @@ export const LEADING_KEYS: Readonly<Record<StoreName, readonly string[]>> = {
   events: ["EVENT#*"],
   tasks: ["TASK", "TASKS"],
   idempotency: ["IDEMPOTENCY"],
+  authAttempts: ["AUTHFAIL#*"],
 };
 
 /** The stores that query an index (GSI1: a node's workflows, lookups and catalogs, a SKU's nodes; GSI2: the node and workflow lists). */

@@ -31,6 +31,7 @@ const ADAPTERS: Partial<Record<StoreName, string>> = {
   events: "eventLog.ts",
   deliveries: "deliveryLog.ts",
   relayJobs: "relayJobStore.ts",
+  authAttempts: "attemptCounter.ts",
 };
 
 /** The stores kept by the generic record store, with their partition (provisioningStores.ts). */

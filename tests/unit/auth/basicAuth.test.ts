@@ -45,3 +45,24 @@ describe("parseBasicAuth", () => {
     fc.assert(fc.property(fc.string(), (value) => void parseBasicAuth(value)));
   });
 });
+
+describe("the cost of a wrong password (issue 35 §9)", () => {
+  it("is one scrypt for an unknown user name, as for a known one: the time says nothing of who exists", () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const crypto = require("node:crypto") as typeof import("node:crypto");
+    const { hashPassword } = require("../../../lib/auth/passwordHash") as typeof import("../../../lib/auth/passwordHash");
+    const { parseUsers } = require("../../../lib/auth/users") as typeof import("../../../lib/auth/users");
+    const users = parseUsers(`ops:${hashPassword("Right-Pa55-word", { N: 1024, r: 8, p: 1 })}`);
+    const scrypt = jest.spyOn(crypto, "scryptSync");
+    try {
+      expect(users.verify("ops", "wrong")).toBe(false);
+      expect(users.verify("nobody", "wrong")).toBe(false);
+      expect(scrypt).toHaveBeenCalledTimes(2);
+      expect(scrypt.mock.calls.map((call) => call[3])).toEqual([call(1024), call(1024)]);
+    } finally {
+      scrypt.mockRestore();
+    }
+  });
+});
+
+const call = (N: number) => expect.objectContaining({ N, r: 8, p: 1 });

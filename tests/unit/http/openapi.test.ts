@@ -36,11 +36,13 @@ describe("the OpenAPI documents", () => {
 
   it("declare every error status of the shared stack, with the service's error body", () => {
     const createTask = tasksDocument.paths["/tasks"].post.responses;
-    expect(Object.keys(createTask)).toEqual(["201", "400", "401", "403", "409", "413", "422", "500", "503", "507"]);
+    expect(Object.keys(createTask)).toEqual(["201", "400", "401", "403", "409", "413", "422", "429", "500", "503", "507"]);
     expect(tasksDocument.paths["/tasks"].post.parameters).toContainEqual(
       expect.objectContaining({ name: "Idempotency-Key", in: "header" }),
     );
     expect(createTask["503"].headers).toHaveProperty("Retry-After");
+    // Failed sign-ins are limited (issue 35 §9), and say when to try again.
+    expect(createTask["429"].headers).toHaveProperty("Retry-After");
     expect(createTask["401"].content["application/json"].schema.$ref).toBe("#/components/schemas/TaskError");
     const profiles = provisioningDocument.paths["/profiles"].get;
     // Open, or under BOOT_VIA_RELAY=on through a site's relay only.
