@@ -35,3 +35,9 @@ export function secretMatches(secret: string, secretSha256: string): boolean {
   const kept = Buffer.from(secretSha256, "hex");
   return given.length === kept.length && timingSafeEqual(given, kept);
 }
+
+/**
+ * The text with every credential in it (a machine's in a seed or report URL, a relay's) cut to
+ * the record id it names: what a log line, an event or an error may say of one (issue 35 §10).
+ */
+export const redactTokens = (text: string): string => text.replace(/\b([0-9a-f]{24})\.[\w-]{43}(?![\w-])/g, "$1.REDACTED");

@@ -2,11 +2,11 @@
 export const REDACTED = "REDACTED";
 
 /**
- * `password`, `community`, and any key containing "password" (rootPassword, cyclePassword, ...),
- * "privateKey" (SSH), "secret" or "sharedKey" (RackHD's OBM encryption key), and cloud-init's
- * "userData" (it often holds passwords and keys).
+ * Any key containing "password" (rootPassword, cyclePassword, ...), "community" (SNMP's
+ * `community`, a poller's `communityString`), "privateKey" (SSH), "secret" or "sharedKey"
+ * (RackHD's OBM encryption key), and cloud-init's "userData" (it often holds passwords and keys).
  */
-export const isSecretKey = (key: string): boolean => /password|privatekey|secret|sharedkey|userdata/i.test(key) || key === "community";
+export const isSecretKey = (key: string): boolean => /password|community|privatekey|secret|sharedkey|userdata/i.test(key);
 
 /** A URL's password (`amqp://user:password@host`, a repository's `http://user:password@mirror/`). */
 const URL_PASSWORD = /^([a-z][a-z0-9+.-]*:\/\/[^/?#@:\s]*:)[^/?#@\s]+@/i;

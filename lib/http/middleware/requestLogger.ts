@@ -6,6 +6,7 @@ import { count, currentInvocation } from "../../invocation";
 import { logLine } from "../../logger";
 import { writeMetrics } from "../../metrics";
 import { isExpected } from "../errorMapping";
+import { redactTokens } from "../../provisioning/credentialToken";
 import type { HttpEvent, HttpResult } from "../event";
 
 type Request = middy.Request<HttpEvent, HttpResult, Error, Context, { startedAt?: number }>;
@@ -46,14 +47,17 @@ export function requestLogger(): middy.MiddlewareObj<HttpEvent, HttpResult, Erro
         msg: "request",
         method: http?.method,
         route: event.routeKey,
-        path: event.rawPath,
+        // The seed's and the reports' paths carry the machine's credential: only its record id is logged.
+        path: redactTokens(event.rawPath ?? ""),
         status,
         durationMs,
         // What the request cost the table (STORE=dynamodb): calls, and the read and write units they consumed.
         ...(calls !== undefined && {
           dynamodb: { calls, readUnits: counts?.get("DynamoReadUnits") ?? 0, writeUnits: counts?.get("DynamoWriteUnits") ?? 0 },
         }),
-        ...(unexpected && { error: { name: unexpected.name, message: unexpected.message, stack: unexpected.stack } }),
+        ...(unexpected && {
+          error: { name: unexpected.name, message: redactTokens(unexpected.message), stack: redactTokens(unexpected.stack ?? "") },
+        }),
         ...(unavailable && { unavailable: unavailable.cause }),
       });
     }

@@ -1,7 +1,9 @@
+import { redact } from "../secrets";
+
 /**
  * A poller (RackHD §7: a `Pollers.*` work item): what to ask a node's management controller,
  * how often, and how its last runs went. The API shows `name` as `type` (`ipmi`, `snmp`,
- * `redfish`); `GET /nodes/{id}/pollers` answers the raw records, as RackHD's did.
+ * `redfish`); `GET /nodes/{id}/pollers` answers the records as RackHD's did (`name`), secrets redacted.
  */
 export interface PollerRecord {
   id: string;
@@ -30,8 +32,9 @@ export const typeOf = (name: PollerName): PollerType =>
   (Object.keys(POLLER_NAMES) as PollerType[]).find((type) => POLLER_NAMES[type] === name)!;
 
 /** The API's form: `type` in place of `name`. */
+/** A poller as answered: its type, and its config's secrets (a BMC's password, an SNMP community) redacted (issue 35 §10). */
 export function presentPoller({ name, ...rest }: PollerRecord): Record<string, unknown> {
-  return { ...rest, type: typeOf(name) };
+  return { ...rest, config: redact(rest.config), type: typeOf(name) };
 }
 
 /** A poller's last samples (RackHD's message cache: the newest 10). */

@@ -11,6 +11,7 @@ import { assertRecordFits, fitsKey } from "../recordSize";
 import { updateOrCreate } from "../recordStore";
 import { enqueueJob } from "../relays/jobService";
 import { IPMI_POLL_COMMANDS, type IpmiPollCommand, ipmiSample } from "./ipmiSamples";
+import { keepRedactedSecrets, redact } from "../secrets";
 import {
   DEFAULT_IPMI_POLLERS,
   POLLER_LIBRARY,
@@ -112,7 +113,9 @@ export async function patchPoller(stores: ProvisioningStores, id: string, body: 
   await getPoller(stores, id);
   const fields = pollerFields(body, true);
   const updated = await stores.pollers.update(id, (current) => {
-    const next = { ...current, ...fields, updatedAt: now.toISOString() };
+    // A config echoed back as it was answered keeps its stored secrets, not the word REDACTED.
+    const config = fields.config === undefined ? current.config : (keepRedactedSecrets(fields.config, current.config) as Record<string, unknown>);
+    const next = { ...current, ...fields, ...(fields.config !== undefined && { config }), updatedAt: now.toISOString() };
     assertRecordFits(next, "poller");
     return next;
   });
@@ -158,7 +161,7 @@ export async function currentPollerData(stores: ProvisioningStores, id: string, 
 
 /** GET /nodes/{id}/pollers: the node's pollers as stored (RackHD: raw work items, `name`, no `type`). */
 export async function nodePollers(stores: ProvisioningStores, identifier: string): Promise<PollerRecord[]> {
-  return pollersOf(stores, (await findNode(stores, identifier)).id);
+  return (await pollersOf(stores, (await findNode(stores, identifier)).id)).map((poller) => ({ ...poller, config: redact(poller.config) }));
 }
 
 /** A node's pollers (one read of the poller partition). */
