@@ -62,6 +62,12 @@ export function libraryCases(h: Handlers) {
       name: "PUT /templates/library/{name}",
       run: call(h.putTemplate, { method: "PUT", ...entry("templates", "site-ks"), headers: text, body: "url --url=<%=repo%>" }, 200),
     },
+    {
+      // Put again before each removal, so that every run removes one.
+      name: "DELETE /templates/library/{name}",
+      beforeEach: call(h.putTemplate, { method: "PUT", ...entry("templates", "gone-ks"), headers: text, body: "# gone" }, 200),
+      run: call(h.deleteTemplate, { method: "DELETE", ...entry("templates", "gone-ks") }, 200),
+    },
     { name: "GET /profiles/library", run: call(h.profileLibrary, { method: "GET", ...list("profiles") }, 200) },
     { name: "GET /profiles/library/{name}", run: call(h.profileLibraryEntry, { method: "GET", ...entry("profiles", "linux.ipxe") }, 200) },
     {

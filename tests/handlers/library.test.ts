@@ -48,6 +48,19 @@ describe("the template library", () => {
     expect((await get(`${A}/templates/library`)).body.map((t: { name: string }) => t.name)).toContain("testid");
   });
 
+  it("deletes a put template as FIT rackhd11 does (200 with the record), then 404; a built-in comes back (issue 35 §13)", async () => {
+    expect((await put(`${A}/templates/library/testid?scope=global`, "null", "application/octet-stream")).status).toBe(200);
+    const removed = await send("DELETE", `${A}/templates/library/testid`);
+    expect(removed).toMatchObject({ status: 200, body: { id: "testid", name: "testid", contents: "null" } });
+    expect(await get(`${A}/templates/library/testid`)).toMatchObject({ status: 404, body: { error: "Not Found" } });
+    expect(await send("DELETE", `${A}/templates/library/testid`)).toMatchObject({ status: 404, body: { error: "Not Found" } });
+    const builtIn = (await get(`${A}/templates/library/centos-ks`)).body.contents;
+    expect((await put(`${A}/templates/library/centos-ks`, "# mine")).status).toBe(200);
+    expect((await send("DELETE", `${A}/templates/library/centos-ks`)).status).toBe(200);
+    expect((await get(`${A}/templates/library/centos-ks`)).body.contents).toBe(builtIn);
+    expect((await send("DELETE", `${A}/templates/library/centos-ks`)).status).toBe(404);
+  });
+
   it("renders a changed kickstart to the booting node from then on, with RackHD's flat names and ours", async () => {
     const builtIn = (await get(`${A}/templates/library/centos-ks`)).body.contents as string;
     const changed = `${builtIn}\n# site: <%= repo %> for <%=nodeId%> (<%=options.hostname%>, <%=api.server%>) <% evil() %>\n`;

@@ -5,8 +5,8 @@ import { UnavailableError } from "../../errors";
 import { count, currentInvocation } from "../../invocation";
 import { logLine } from "../../logger";
 import { writeMetrics } from "../../metrics";
-import { isExpected } from "../errorMapping";
 import { redactTokens } from "../../provisioning/credentialToken";
+import { isExpected } from "../errorMapping";
 import type { HttpEvent, HttpResult } from "../event";
 
 type Request = middy.Request<HttpEvent, HttpResult, Error, Context, { startedAt?: number }>;

@@ -121,6 +121,7 @@ export const ROUTE_TABLE: readonly (readonly [method: string, path: string])[] =
   ["GET", "/api/{version}/templates/library"],
   ["GET", "/api/{version}/templates/library/{name}"],
   ["PUT", "/api/{version}/templates/library/{name}"],
+  ["DELETE", "/api/{version}/templates/library/{name}"],
   ["GET", "/api/{version}/versions"],
   ["GET", "/api/{version}/workflows"],
   ["POST", "/api/{version}/workflows"],

@@ -84,6 +84,15 @@ export async function putLibraryEntry(
   return updateOrCreate(store, name, replace, () => ({ id: name, name, contents, scope: "global", createdAt: stamp, updatedAt: stamp }));
 }
 
+/**
+ * DELETE (RackHD's `templatesLibDelete`, which FIT's template test ends with): removes the put
+ * entry and answers it; a built-in of that name is served again. Undefined when nothing was put
+ * under that name (a built-in alone cannot be removed): RackHD's 404 `{"error":"Not Found"}`.
+ */
+export async function deleteLibraryEntry(stores: ProvisioningStores, kind: LibraryKind, name: string): Promise<LibraryRecord | undefined> {
+  return fitsKey(name) ? storeOf(stores, kind).delete(name) : undefined;
+}
+
 /** What a put template or profile renders to for a booting node, with RackHD's flat names (`<%=repo%>`) and ours. */
 export function renderEntry(record: LibraryRecord, context: TemplateContext): string {
   const { options, api, nodeId, mac, token } = context;

@@ -10,8 +10,8 @@ import { matchesFilters } from "../queryFilters";
 import { assertRecordFits, fitsKey } from "../recordSize";
 import { updateOrCreate } from "../recordStore";
 import { enqueueJob } from "../relays/jobService";
-import { IPMI_POLL_COMMANDS, type IpmiPollCommand, ipmiSample } from "./ipmiSamples";
 import { keepRedactedSecrets, redact } from "../secrets";
+import { IPMI_POLL_COMMANDS, type IpmiPollCommand, ipmiSample } from "./ipmiSamples";
 import {
   DEFAULT_IPMI_POLLERS,
   POLLER_LIBRARY,
@@ -114,7 +114,8 @@ export async function patchPoller(stores: ProvisioningStores, id: string, body: 
   const fields = pollerFields(body, true);
   const updated = await stores.pollers.update(id, (current) => {
     // A config echoed back as it was answered keeps its stored secrets, not the word REDACTED.
-    const config = fields.config === undefined ? current.config : (keepRedactedSecrets(fields.config, current.config) as Record<string, unknown>);
+    const config =
+      fields.config === undefined ? current.config : (keepRedactedSecrets(fields.config, current.config) as Record<string, unknown>);
     const next = { ...current, ...fields, ...(fields.config !== undefined && { config }), updatedAt: now.toISOString() };
     assertRecordFits(next, "poller");
     return next;

@@ -38,6 +38,18 @@ export const putTemplate = /* @__PURE__ */ provisioningRoute({
   responses: { 200: "LibraryEntry", 401: "RackhdError", 413: "RackhdError" },
 });
 
+export const deleteTemplate = /* @__PURE__ */ provisioningRoute({
+  function: "deleteTemplate",
+  method: "DELETE",
+  path: "/api/{version}/templates/library/{name}",
+  handler: "handlers/provisioning/library/deleteTemplate",
+  data: { write: ["templates"] },
+  summary:
+    'Remove a put template (RackHD\'s templatesLibDelete): 200 with the record removed, and a built-in of that name is served again; 404 `{"error":"Not Found"}` when none was put',
+  request: { params: check.NameParams, query: check.Query },
+  responses: { 200: "LibraryEntry", 401: "RackhdError", 404: "LibraryNotFound" },
+});
+
 export const profileLibrary = /* @__PURE__ */ provisioningRoute({
   function: "profileLibrary",
   method: "GET",
