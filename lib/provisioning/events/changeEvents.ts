@@ -86,28 +86,59 @@ const FINISHED_SEVERITY: Record<Workflow["_status"], Severity> = {
   cancelled: "warning",
 };
 
+/** RackHD's percentage (on-core GraphProgress): of the maximum, whole, with "%"; "Not available" without a maximum. */
+const percentageOf = (value: number, maximum: number): string =>
+  maximum > 0 && value >= 0 && value <= maximum ? `${Math.round((100 * value) / maximum)}%` : "Not available";
+
+/** A task's part of an on-core progress event: started at 0 of 100, finished at 100 of 100 (DefaultTaskProgressMaximum). */
+const TASK_PHASE = {
+  started: { value: 0, maximum: 100, description: "Task started", percentage: "0%" },
+  finished: { value: 100, maximum: 100, description: "Task finished", percentage: "100%" },
+} as const;
+
+/**
+ * `graph.progress.updated` as on-core's GraphProgress sent it (issue 35 §14): the graph's progress
+ * (tasks not pending of all tasks, all once it succeeded) with a description that names the task,
+ * and the task's own progress under `taskProgress.progress`.
+ */
+function progressEvent(workflow: Workflow, task: WorkflowTask, phase: keyof typeof TASK_PHASE): EventDraft {
+  const tasks = Object.values(workflow.tasks);
+  const maximum = tasks.length;
+  const value = workflow._status === "succeeded" ? maximum : tasks.filter((each) => each.state !== "pending").length;
+  const taskName = task.friendlyName || task.label || "Not available";
+  const withError = phase === "finished" && task.state !== "succeeded" ? " with error" : "";
+  return graphEvent(workflow, "progress.updated", "information", {
+    ...graphData(workflow),
+    graphName: workflow.name || "Not available",
+    progress: { description: `Task "${taskName}" ${phase}${withError}`, value, maximum, percentage: percentageOf(value, maximum) },
+    taskProgress: { taskId: task.instanceId, taskName, state: task.state, progress: TASK_PHASE[phase] },
+  });
+}
+
+const isFinished = (task: WorkflowTask): boolean => task.state !== "pending" && task.state !== "running";
+
+/** The progress events of a task's change of state: started when it leaves pending, finished when it ends (both when it does both at once). */
+function taskProgressEvents(workflow: Workflow, task: WorkflowTask, was: WorkflowTask["state"]): EventDraft[] {
+  const phases: (keyof typeof TASK_PHASE)[] = [];
+  if (was === "pending" && task.state !== "pending") phases.push("started");
+  if (isFinished(task) && (was === "pending" || was === "running")) phases.push("finished");
+  return phases.map((phase) => progressEvent(workflow, task, phase));
+}
+
 export function workflowChangeEvents(before: Workflow | undefined, after: Workflow | undefined): EventDraft[] {
   if (!after) return [];
-  if (!before) return [graphEvent(after, "started", "information", graphData(after))];
+  if (!before) {
+    const started = graphEvent(after, "started", "information", graphData(after));
+    // A graph that ended as it started (Graph.noop-example): its tasks' progress and its end, in the same write.
+    if (after._status === "running") return [started];
+    const progress = Object.values(after.tasks).flatMap((task) => taskProgressEvents(after, task, "pending"));
+    return [started, ...progress, ...finishedEvents(after)];
+  }
   const events: EventDraft[] = [];
   const tasks = Object.values(after.tasks);
-  const done = tasks.filter((task) => task.state !== "pending" && task.state !== "running").length;
   for (const task of tasks) {
     const was = before.tasks[task.instanceId];
-    if (was && was.state !== task.state) {
-      events.push(
-        graphEvent(after, "progress.updated", "information", {
-          ...graphData(after),
-          progress: {
-            value: done,
-            maximum: tasks.length,
-            percentage: `${Math.round((100 * done) / Math.max(1, tasks.length))}%`,
-            description: `Task "${task.label}" ${task.state}`,
-          },
-          taskProgress: { taskId: task.instanceId, taskName: task.label, state: task.state },
-        }),
-      );
-    }
+    if (was && was.state !== task.state) events.push(...taskProgressEvents(after, task, was.state));
     for (const [field, stage] of INSTALL_STAGES) {
       if (task[field] && task[field] !== was?.[field]) {
         events.push({
@@ -121,26 +152,28 @@ export function workflowChangeEvents(before: Workflow | undefined, after: Workfl
       }
     }
   }
-  if (before._status === "running" && after._status !== "running") {
-    events.push(
-      graphEvent(after, "finished", FINISHED_SEVERITY[after._status], {
-        ...graphData(after),
-        ...(after.failure && { failure: { reason: after.failure.reason, message: after.failure.message, task: after.failure.task } }),
-      }),
-    );
-    // RackHD announced a discovered node when its discovery graph finished.
-    if (after._status === "succeeded" && /Discovery/i.test(after.injectableName) && after.node !== "") {
-      events.push({
-        type: "node",
-        action: "discovered",
-        severity: "information",
-        typeId: after.node,
-        nodeId: after.node,
-        data: { graphId: after.instanceId, graphName: after.name },
-      });
-    }
-  }
+  if (before._status === "running" && after._status !== "running") events.push(...finishedEvents(after));
   return events;
+}
+
+/** A graph's end: `graph.finished` (with its failure's reason), and RackHD's `node.discovered` after a discovery graph. */
+function finishedEvents(after: Workflow): EventDraft[] {
+  const finished = graphEvent(after, "finished", FINISHED_SEVERITY[after._status], {
+    ...graphData(after),
+    ...(after.failure && { failure: { reason: after.failure.reason, message: after.failure.message, task: after.failure.task } }),
+  });
+  if (!(after._status === "succeeded" && /Discovery/i.test(after.injectableName) && after.node !== "")) return [finished];
+  return [
+    finished,
+    {
+      type: "node",
+      action: "discovered",
+      severity: "information",
+      typeId: after.node,
+      nodeId: after.node,
+      data: { graphId: after.instanceId, graphName: after.name },
+    },
+  ];
 }
 
 /** A BMC action's result (power, boot device, identify), when a relay reports it; a poller's runs are samples, not events. */

@@ -34,6 +34,33 @@ export interface ServiceEvent extends EventDraft {
   sequence: number;
 }
 
+/**
+ * Every event name the service sends (docs/events.md): what a hook may ask for by name, or by a
+ * prefix of one (`node.*`, `node.sku.*`), or `*` (issue 35 §14: a name that names no event is a 400).
+ */
+export const EVENT_NAMES = [
+  ...["added", "removed", "discovered"].map((action) => `node.${action}`),
+  ...["sku", "obms", "tags"].flatMap((attribute) => ["assigned", "updated", "unassigned"].map((action) => `node.${attribute}.${action}`)),
+  "graph.started",
+  "graph.progress.updated",
+  "graph.finished",
+  "install.progress",
+  "install.firstboot.finished",
+  "power.succeeded",
+  "power.failed",
+  "relay.connected",
+  "relay.lost",
+  "hook.disabled",
+  "hook.test",
+] as const;
+
+/** Whether `wanted` (a hook's `events` entry) names an event the service sends: `*`, a name, or a name's prefix with `.*`. */
+export function namesAnEvent(wanted: string): boolean {
+  if (wanted === "*") return true;
+  if (wanted.endsWith(".*")) return EVENT_NAMES.some((name) => name.startsWith(wanted.slice(0, -1)));
+  return (EVENT_NAMES as readonly string[]).includes(wanted);
+}
+
 /** `type.action`, the name hooks choose events by (`graph.finished`, `node.sku.assigned`). */
 export const eventName = (event: Pick<EventDraft, "type" | "action">): string => `${event.type}.${event.action}`;
 

@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { ValidationError } from "../../errors";
-import { type EventDraft, eventName } from "../events/event";
+import { EVENT_NAMES, type EventDraft, eventName, namesAnEvent } from "../events/event";
 import { linearRegex } from "../rules/linearRegex";
 import { checkHookTarget, type HookTargetPolicy } from "./hookTarget";
 
@@ -41,8 +41,6 @@ export function viewHook(hook: Hook, now: Date): HookView {
   const { secretGeneration: _generation, previousSecretUntil, ...view } = hook;
   return { ...view, secretRotating: previousSecretUntil !== undefined && previousSecretUntil > now.toISOString() };
 }
-
-const EVENT_PATTERN = /^(\*|[a-z]+(\.[a-z*-]+)*(\.\*)?)$/i;
 
 /**
  * A URL a hook may post to: http or https, absolute, no credentials in it (they would be
@@ -89,13 +87,14 @@ export function checkFilters(filters: unknown): Record<string, string>[] {
 
 export function checkEventNames(events: unknown): string[] {
   if (events === undefined) return [];
-  if (
-    !Array.isArray(events) ||
-    events.length > HOOK_LIMITS.events ||
-    !events.every((name) => typeof name === "string" && EVENT_PATTERN.test(name))
-  ) {
+  if (!Array.isArray(events) || events.length > HOOK_LIMITS.events || !events.every((name) => typeof name === "string")) {
     throw new ValidationError(`events must be an array of at most ${HOOK_LIMITS.events} event names (graph.finished, node.*, *)`);
   }
+  const unknown = events.find((name) => !namesAnEvent(name));
+  if (unknown !== undefined)
+    throw new ValidationError(
+      `events: ${JSON.stringify(unknown.slice(0, 64))} names no event; one of ${EVENT_NAMES.join(", ")}, a prefix of one with .* (node.*), or *`,
+    );
   return events;
 }
 

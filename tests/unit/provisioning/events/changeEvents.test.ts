@@ -81,12 +81,47 @@ describe("events from changes (issue 27)", () => {
     });
     const events = workflowChangeEvents(booted, finished);
     expect(events.map(eventName)).toEqual(["graph.progress.updated", "graph.finished"]);
-    expect(events[0].data.progress).toEqual({ value: 1, maximum: 2, percentage: "50%", description: 'Task "install" failed' });
+    // on-core's GraphProgress shapes (issue 35 §14): the graph's progress and the task's own, under taskProgress.progress.
+    expect(events[0].data.progress).toEqual({ value: 1, maximum: 2, percentage: "50%", description: 'Task "install" finished with error' });
+    expect(events[0].data.taskProgress).toEqual({
+      taskId: "t1",
+      taskName: "install",
+      state: "failed",
+      progress: { value: 100, maximum: 100, description: "Task finished", percentage: "100%" },
+    });
     expect(events[1]).toMatchObject({ severity: "critical", data: { status: "failed", failure: { reason: "installer-failed" } } });
     // A graph with no node: RackHD's null.
     expect(workflowChangeEvents(undefined, workflow({ node: "" }))[0].nodeId).toBeNull();
     expect(subjectOf(workflowChangeEvents(undefined, workflow({ node: "" }))[0])).toBe("graph:5f0c0ffee0123456789abcd0");
     expect(workflowChangeEvents(workflow(), undefined)).toEqual([]);
+  });
+
+  it("tells a task's start as on-core did: 0 of 100, and the graph's tasks not pending", () => {
+    const pending = workflow({ tasks: { t1: task({ state: "pending" }), t2: task({ instanceId: "t2", label: "reboot" }) } });
+    const started = workflowChangeEvents(pending, workflow({ tasks: { t1: task({ state: "running" }), t2: pending.tasks.t2 } }));
+    expect(started.map(eventName)).toEqual(["graph.progress.updated"]);
+    expect(started[0].data).toMatchObject({
+      progress: { value: 1, maximum: 2, percentage: "50%", description: 'Task "install" started' },
+      taskProgress: { taskId: "t1", state: "running", progress: { value: 0, maximum: 100, description: "Task started", percentage: "0%" } },
+    });
+  });
+
+  it("tells the whole of a graph that ends as it starts (Graph.noop-example): started, its tasks, finished", () => {
+    const done = workflow({
+      _status: "succeeded",
+      tasks: { t1: task({ state: "succeeded" }), t2: task({ instanceId: "t2", label: "reboot", state: "succeeded" }) },
+    });
+    const events = workflowChangeEvents(undefined, done);
+    expect(events.map(eventName)).toEqual([
+      "graph.started",
+      "graph.progress.updated",
+      "graph.progress.updated",
+      "graph.progress.updated",
+      "graph.progress.updated",
+      "graph.finished",
+    ]);
+    expect(events[5]).toMatchObject({ severity: "information", data: { status: "succeeded" } });
+    expect(events[4].data.progress).toMatchObject({ value: 2, maximum: 2, percentage: "100%" });
   });
 
   it("announces a node discovered when its discovery graph succeeds, and a machine's first boot finished", () => {

@@ -93,7 +93,13 @@ describe("hooks: which events a hook wants (RackHD's filters and event names)", 
     expect(() => checkFilters([{ type: "(" }])).toThrow(/not a regular expression/);
     expect(() => checkFilters({})).toThrow(/array/);
     expect(() => checkFilters([{ a: 1 }])).toThrow(/regular expression of at most/);
-    expect(() => checkEventNames(["graph finished"])).toThrow(/event names/);
+    expect(() => checkEventNames(["graph finished"])).toThrow(/names no event/);
+    // Issue 35 §14: a name, a prefix or * that names no event the service sends is refused.
+    for (const name of ["nope", "node.nope", "NODE.ADDED", "graph.finish", "graph.finished.*", "nope.*"])
+      expect(() => checkEventNames([name])).toThrow(
+        expect.objectContaining({ kind: "bad-request", message: expect.stringContaining(name) }),
+      );
+    expect(checkEventNames(["*", "node.*", "node.sku.*", "graph.finished", "hook.test", "install.*"])).toHaveLength(6);
     expect(checkEventNames(undefined)).toEqual([]);
     fc.assert(
       fc.property(fc.anything(), (value) => {
