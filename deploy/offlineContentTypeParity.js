@@ -1,6 +1,7 @@
 /**
- * Serverless plugin, for `serverless offline` only: the request reaches the handler as it does
- * behind API Gateway's HTTP API, in two respects where serverless-offline 14 differs.
+ * Serverless plugin, for `serverless offline` only: the request reaches the handler, and its
+ * answer the client, as behind API Gateway's HTTP API, in three respects where serverless-offline
+ * 14 differs.
  *
  * 1. A request with a body but no Content-Type arrives without one. serverless-offline fills in
  *    `application/json` (LambdaProxyIntegrationEventV2), so locally such a POST was accepted where
@@ -9,6 +10,13 @@
  *    its content type says, or when it has none. serverless-offline decodes most bodies as UTF-8,
  *    so `curl -T installer.iso` (no Content-Type, or a form type) stored a corrupted file locally.
  *    The HTTP API passes text types (text/*, JSON, XML, JavaScript) as text and the rest as bytes.
+ *
+ * 3. CORS (issue 35 §12). With no `httpApi.cors` (this stack has none: the functions answer CORS
+ *    themselves, lib/http/middleware/cors.ts), the HTTP API passes a function's headers as they
+ *    are. serverless-offline adds its own: it reflects any Origin with
+ *    `Access-Control-Allow-Credentials: true`, so under `npm start` CORS_ORIGINS=none was not
+ *    enforced. Here the answer carries only the CORS headers the product's own rule gives for the
+ *    request's Origin under the stage's CORS_ORIGINS, as deployed.
  *
  * How: as the HTTP server receives a request, its raw headers get a marker with a number for the
  * request (and a note when it had no Content-Type); once serverless-offline has built the event,
@@ -20,6 +28,10 @@ const { join } = require("node:path");
 const { pathToFileURL } = require("node:url");
 
 const MARKER = "x-offline-parity-request";
+/** What serverless-offline adds to every answer to a request with an Origin, and the product never sends. */
+const OFFLINE_ONLY = ["access-control-allow-credentials", "access-control-expose-headers"];
+/** The product's CORS headers: present only when its rule allows the Origin. */
+const ALLOWED_ONLY = ["access-control-allow-origin", "access-control-allow-methods", "access-control-allow-headers", "access-control-max-age"];
 const NO_TYPE = "x-offline-parity-no-content-type";
 
 /** Content types the HTTP API hands to a function as text; every other body is base64. */
@@ -61,6 +73,19 @@ class OfflineContentTypeParity {
       }
       return event;
     };
+    const { require: tsxRequire } = require("tsx/cjs/api");
+    const { readSettings } = tsxRequire("../lib/config/settings.ts", __filename);
+    const { corsHeaders } = tsxRequire("../lib/http/middleware/cors.ts", __filename);
+    const origins = readSettings({ CORS_ORIGINS: this.serverless.service.provider.environment?.CORS_ORIGINS }).corsOrigins;
+    /** The answer's CORS headers made what the product's rule says for this Origin (set just before they are written). */
+    const corsAsDeployed = (request, response) => {
+      const origin = request.headers.origin;
+      if (origin === undefined) return;
+      for (const name of OFFLINE_ONLY) response.removeHeader(name);
+      const allowed = corsHeaders({ headers: { origin } }, origins)["access-control-allow-origin"];
+      if (allowed === undefined) for (const name of ALLOWED_ONLY) response.removeHeader(name);
+      else response.setHeader("access-control-allow-origin", allowed);
+    };
     const emit = http.Server.prototype.emit;
     http.Server.prototype.emit = function emitMarked(type, request, response, ...rest) {
       // `checkContinue`: a request sent with `Expect: 100-continue` (curl -T of a large file).
@@ -72,6 +97,13 @@ class OfflineContentTypeParity {
         response?.once("close", () => inFlight.delete(id));
         request.rawHeaders.push(MARKER, id);
         if (request.headers["content-type"] === undefined) request.rawHeaders.push(NO_TYPE, "1");
+        if (response) {
+          const writeHead = response.writeHead;
+          response.writeHead = function writeHeadAsDeployed(...args) {
+            corsAsDeployed(request, this);
+            return writeHead.apply(this, args);
+          };
+        }
       }
       return emit.call(this, type, request, response, ...rest);
     };

@@ -188,6 +188,22 @@ describe("task service over HTTP, the tutorial's browser client (public form all
     expect(removed.headers.get("access-control-allow-origin")).toBe(origin);
   });
 
+  it("gives another origin no CORS header, and no origin credentials, as the deployed API does (issue 35 §12)", async () => {
+    const evil = "https://evil.example";
+    const preflight = await call("OPTIONS", TASKS, {
+      headers: { origin: evil, "access-control-request-method": "GET", "access-control-request-headers": "authorization" },
+    });
+    const read = await call("GET", TASKS, { headers: { ...client, origin: evil } });
+    for (const answer of [preflight, read]) {
+      expect(answer.headers.get("access-control-allow-origin")).toBeNull();
+      expect(answer.headers.get("access-control-allow-credentials")).toBeNull();
+      expect(answer.headers.get("access-control-allow-headers")).toBeNull();
+    }
+    const allowed = await call("GET", TASKS, { headers: client });
+    expect(allowed.headers.get("access-control-allow-origin")).toBe(origin);
+    expect(allowed.headers.get("access-control-allow-credentials")).toBeNull();
+  });
+
   it("asks for credentials before 404 and 400", async () => {
     expect((await call("GET", `${TASKS}/77`, { headers: JSON_TYPE })).status).toBe(403);
     expect((await call("POST", TASKS, { headers: JSON_TYPE, body: "{" })).status).toBe(403);
