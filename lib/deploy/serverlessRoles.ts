@@ -116,7 +116,7 @@ export interface StackSettings {
  * than with CloudFormation conditions (which cfn-lint rightly calls constant once the framework
  * has put the values in): the functions' roles (with STORE=dynamodb one per distinct set of needs,
  * each allowing exactly what its functions' entries declare; with STORE=memory, whose functions
- * touch no AWS data, one logs-only role), the user list readable by the roles of the functions
+ * touch no AWS data, one role per access class), the user list readable by the roles of the functions
  * that ask for credentials only, and the alarm topic's email subscription.
  */
 export function stackResources(
@@ -129,8 +129,8 @@ export function stackResources(
   const roles = new Map<string, Needs>();
   for (const fn of allFunctions(routes, catchAll, scheduled, triggeredFor(store))) {
     const name = roleOf(store, fn.needs);
-    // Memory: one role for all, so it carries every function's non-data needs (the dead letters).
-    roles.set(name, store === "memory" ? { access: {}, basicAuth: true, deadLetters: true } : fn.needs);
+    // Memory: a role per access class, with that class's non-data needs only (roleOf).
+    roles.set(name, store === "memory" ? { access: {}, basicAuth: fn.needs.basicAuth, deadLetters: fn.needs.deadLetters } : fn.needs);
   }
   const resources: Record<string, unknown> = {};
   for (const [name, needs] of roles) resources[name] = role(needs, stack.tracing);

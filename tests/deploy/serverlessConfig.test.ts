@@ -92,7 +92,16 @@ describe("serverless print", () => {
       for (const entry of SCHEDULED) expect(functions[entry.function].events).toEqual([{ schedule: entry.rate }]);
       const roles = new Set(Object.values(functions).map((fn) => JSON.stringify(fn.role)));
       // biome-ignore lint/suspicious/noTemplateCurlyInString: CloudFormation's Fn::Sub, not a template string
-      if (store === "memory") expect([...roles]).toEqual([JSON.stringify({ "Fn::Sub": "${ApiFunctionRole.Arn}" })]);
+      // Memory: a role per access class (issue 35 §12): a booting machine's route cannot read the user list.
+      if (store === "memory") {
+        expect([...roles].sort()).toEqual(
+          ["ApiFunctionRole", "DeadLettersRole", "UserListRole"].map((role) => JSON.stringify({ "Fn::Sub": `\${${role}.Arn}` })),
+        );
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: CloudFormation's Fn::Sub, not a template string
+        expect(functions.bootProfile.role).toEqual({ "Fn::Sub": "${ApiFunctionRole.Arn}" });
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: CloudFormation's Fn::Sub, not a template string
+        expect(functions.listNodes.role).toEqual({ "Fn::Sub": "${UserListRole.Arn}" });
+      }
       // One role per distinct set of needs: the catch-all's is the one that touches nothing.
       // biome-ignore lint/suspicious/noTemplateCurlyInString: CloudFormation's Fn::Sub, not a template string
       else expect(functions[CATCH_ALL.function].role).toEqual({ "Fn::Sub": "${NoDataRole.Arn}" });
@@ -183,6 +192,10 @@ describe.each(["memory", "dynamodb"])("serverless package (STORE=%s)", (store) =
     expect(stage.AccessLogSettings.DestinationArn).toEqual({ "Fn::GetAtt": ["HttpApiLogGroup", "Arn"] });
     const access = all.AuthUsersParameterAccess;
     expect(JSON.stringify(access.Properties.PolicyDocument)).toContain("parameter/lambda-tasks-provisioning/prod/auth-users");
+    // Only the roles of functions that ask for credentials read it: never a booting machine's route's (issue 35 §12).
+    const roleName = (fn: string) => /(\w*Role\w*)/.exec(JSON.stringify(template.Resources[fn].Properties.Role))![1];
+    expect(access.Properties.Roles).toContainEqual({ Ref: roleName("ListNodesLambdaFunction") });
+    expect(access.Properties.Roles).not.toContainEqual({ Ref: roleName("BootProfileLambdaFunction") });
     const fn = Object.values(template.Resources).find((resource) => resource.Type === "AWS::Lambda::Function")!;
     expect(fn.Properties.Environment.Variables).toMatchObject({
       AUTH_USERS: "",

@@ -130,10 +130,12 @@ export const describe = ({ access, basicAuth, deadLetters, eventStream, eventBus
 /**
  * The role of a function: with STORE=dynamodb, one role per distinct set of needs (functions that
  * need the same share it, which keeps the stack under CloudFormation's 500 resources); with
- * STORE=memory, whose functions touch no AWS data, the one role that writes logs.
+ * STORE=memory, whose functions touch no AWS data, one role per access class (issue 35 §12): the
+ * functions that ask for credentials read the user list, the scheduled ones reach the dead
+ * letters, and every other (the booting machines' routes among them) writes logs only.
  */
 export function roleOf(store: Store, needs: Needs): string {
-  if (store === "memory") return "ApiFunctionRole";
+  if (store === "memory") return needs.basicAuth ? "UserListRole" : needs.deadLetters ? "DeadLettersRole" : "ApiFunctionRole";
   if (!touchesData(needs.access) && !needs.basicAuth && !needs.deadLetters && !needs.deliveryQueue) return "NoDataRole";
   return `DataRole${createHash("sha256").update(describe(needs)).digest("hex").slice(0, 10)}`;
 }
