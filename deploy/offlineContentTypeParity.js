@@ -31,7 +31,12 @@ const MARKER = "x-offline-parity-request";
 /** What serverless-offline adds to every answer to a request with an Origin, and the product never sends. */
 const OFFLINE_ONLY = ["access-control-allow-credentials", "access-control-expose-headers"];
 /** The product's CORS headers: present only when its rule allows the Origin. */
-const ALLOWED_ONLY = ["access-control-allow-origin", "access-control-allow-methods", "access-control-allow-headers", "access-control-max-age"];
+const ALLOWED_ONLY = [
+  "access-control-allow-origin",
+  "access-control-allow-methods",
+  "access-control-allow-headers",
+  "access-control-max-age",
+];
 const NO_TYPE = "x-offline-parity-no-content-type";
 
 /** Content types the HTTP API hands to a function as text; every other body is base64. */

@@ -4,6 +4,7 @@ import { runGuarded } from "../idempotency/guard";
 import type { IdempotencyStore } from "../idempotency/idempotencyStore";
 import { logLine } from "../logger";
 import type { HttpEvent, HttpResult } from "./event";
+import { principalOf } from "./principal";
 
 /** Visible ASCII, 1 to 255 characters: a UUID, a ULID or any client's own scheme fits. */
 const KEY = /^[\x21-\x7e]{1,255}$/;
@@ -14,7 +15,7 @@ const sha256 = (text: string): string => createHash("sha256").update(text).diges
  * Carries out `run` at most once per `Idempotency-Key` (when the request has one): the same key
  * with the same body answers the first answer again (with `Idempotent-Replayed: true`), with
  * another body 422, while the first is still running 409 with Retry-After. A key is scoped to the
- * method, the path and the credentials. Only a success is kept: an answer that changed nothing
+ * method, the path and the caller (the authenticated user, never the credentials: principal.ts). Only a success is kept: an answer that changed nothing
  * (a 4xx) frees the key; a failure that may have changed something (a 5xx, a store outage) holds
  * it until its lock runs out, and the store's guard keeps that request from landing twice.
  */
@@ -28,7 +29,7 @@ export async function idempotentRequest(
   if (header === undefined) return run();
   if (!KEY.test(header)) throw new ValidationError("Idempotency-Key must be 1 to 255 visible ASCII characters");
   const { method } = event.requestContext.http;
-  const key = sha256(`${method} ${event.rawPath}\n${event.headers?.authorization ?? ""}\n${header}`);
+  const key = sha256(`${method} ${event.rawPath}\n${principalOf(event)}\n${header}`);
   const fingerprint = sha256(`${event.isBase64Encoded ? "b64:" : ""}${event.body ?? ""}`);
   const claim = await store.claim(key, fingerprint, now());
   switch (claim.kind) {

@@ -193,7 +193,8 @@ describe.each(["memory", "dynamodb"])("serverless package (STORE=%s)", (store) =
     const access = all.AuthUsersParameterAccess;
     expect(JSON.stringify(access.Properties.PolicyDocument)).toContain("parameter/lambda-tasks-provisioning/prod/auth-users");
     // Only the roles of functions that ask for credentials read it: never a booting machine's route's (issue 35 §12).
-    const roleName = (fn: string) => /(\w*Role\w*)/.exec(JSON.stringify(template.Resources[fn].Properties.Role))![1];
+    // A function's role is an output of the roles' nested stack: `Outputs.<role>Arn`.
+    const roleName = (fn: string) => /Outputs\.(\w+?)Arn/.exec(JSON.stringify(template.Resources[fn].Properties.Role))![1];
     expect(access.Properties.Roles).toContainEqual({ Ref: roleName("ListNodesLambdaFunction") });
     expect(access.Properties.Roles).not.toContainEqual({ Ref: roleName("BootProfileLambdaFunction") });
     const fn = Object.values(template.Resources).find((resource) => resource.Type === "AWS::Lambda::Function")!;

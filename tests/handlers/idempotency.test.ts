@@ -39,12 +39,34 @@ describe("Idempotency-Key", () => {
     expect(await titles()).toEqual(["Buy milk"]);
   });
 
-  it("keeps keys apart per path and per credentials, and runs requests without a key as before", async () => {
+  it("keeps keys apart per path and per caller, and runs requests without a key as before", async () => {
     await send("POST", T, { title: "a" }, "shared");
-    await send("POST", T, { title: "a" }, "shared", { authorization: basic("miguel", "python") });
+    await send("POST", `${A}/nodes`, { name: "n" }, "shared");
     await send("POST", T, { title: "a" });
     await send("POST", T, { title: "a" });
-    expect(await titles()).toEqual(["a", "a", "a", "a"]);
+    expect(await titles()).toEqual(["a", "a", "a"]);
+  });
+
+  it("scopes a key to the authenticated user, never to the credentials themselves (issue 35 §12)", async () => {
+    process.env.TASKS_AUTH = "all";
+    process.env.AUTH_USERS = "miguel:python,ann:Other-Pa55";
+    try {
+      const { createHash } = await import("node:crypto");
+      const { idempotencyStore } = await import("../../lib/store/compositionRoot");
+      const asMiguel = { authorization: basic("miguel", "python") };
+      const first = await send("POST", T, { title: "mine" }, "k", asMiguel);
+      const other = await send("POST", T, { title: "mine" }, "k", { authorization: basic("ann", "Other-Pa55") });
+      expect([first.status, other.status]).toEqual([201, 201]);
+      expect(other.headers["idempotent-replayed"]).toBeUndefined();
+      expect((await send("POST", T, { title: "mine" }, "k", asMiguel)).headers["idempotent-replayed"]).toBe("true");
+      // The key kept (and logged at debug level) is the user's name with the route and the key, hashed: no credential in it.
+      const hash = (text: string) => createHash("sha256").update(text).digest("base64url");
+      const kept = await idempotencyStore().claim(hash(`POST ${T}\nmiguel\nk`), hash('{"title":"mine"}'), new Date());
+      expect(kept.kind).toBe("replay");
+    } finally {
+      delete process.env.TASKS_AUTH;
+      delete process.env.AUTH_USERS;
+    }
   });
 
   it("forgets a key whose request was refused (4xx), so a corrected retry runs", async () => {

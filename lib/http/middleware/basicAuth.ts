@@ -6,6 +6,7 @@ import { type Settings, settings } from "../../config/settings";
 import { TooManyAttemptsError, UnauthorizedError, UnavailableError } from "../../errors";
 import { logLine } from "../../logger";
 import { type HttpEvent, type HttpResult, header } from "../event";
+import { setPrincipal } from "../principal";
 
 let warnedNoUsers = false;
 
@@ -72,6 +73,7 @@ export function basicAuth(isProtected: (config: Settings) => boolean): middy.Mid
         await counter.fail(keys, window);
         throw new UnauthorizedError("Unauthorized access");
       }
+      setPrincipal(request.event, credentials.user);
     },
   };
 }

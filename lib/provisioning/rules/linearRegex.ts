@@ -1,4 +1,4 @@
-import { RE2JS } from "re2js";
+import type { RE2JS } from "re2js";
 
 /**
  * Regular expressions that operators write and machines' output is matched against (SKU and tag
@@ -6,7 +6,16 @@ import { RE2JS } from "re2js";
  * issue 35 §6), so no pattern can make a match take longer than its input is long. JavaScript's
  * own engine backtracks: `^(a+)+$` against 26 characters took 3.2 s here, RE2 13 ms. RE2 refuses
  * what needs backtracking (back-references, look-around); RackHD's own rules use none.
+ *
+ * The engine is loaded on the first pattern compiled, not when a bundle starts: re2js sets up its
+ * Unicode tables as it loads (12-19 ms here), and most functions that carry it (the boot profile,
+ * through discovery's SKU step) never match a rule on most requests (BENCHMARKS.md, "Linear-time rules").
  */
+let engine: typeof RE2JS | undefined;
+const re2 = (): typeof RE2JS => {
+  engine ??= (require("re2js") as typeof import("re2js")).RE2JS;
+  return engine;
+};
 
 /** Longest pattern accepted, and how much of a subject is matched (bounds of work per match). */
 export const PATTERN_MAX = 256;
@@ -25,7 +34,7 @@ export function linearRegex(pattern: string): LinearMatcher | undefined {
   if (pattern.length > PATTERN_MAX) return undefined;
   let regex: RE2JS;
   try {
-    regex = RE2JS.compile(pattern);
+    regex = re2().compile(pattern);
   } catch {
     return undefined;
   }

@@ -1,0 +1,16 @@
+import type { HttpEvent } from "./event";
+
+/**
+ * Who a request is from, once its credentials are checked: the Basic user's name, or
+ * `anonymous` where the route asks for none. What keys per caller (an Idempotency-Key's scope,
+ * issue 35 §12) use this, never the credentials themselves: a hash of an Authorization header
+ * stored or logged is a password's hash anyone may try guesses against.
+ */
+const principals = new WeakMap<object, string>();
+
+export const ANONYMOUS = "anonymous";
+
+/** Records the user whose credentials the request carried (the Basic auth middleware, after checking them). */
+export const setPrincipal = (event: HttpEvent, user: string): void => void principals.set(event, user);
+
+export const principalOf = (event: HttpEvent): string => principals.get(event) ?? ANONYMOUS;
