@@ -236,6 +236,7 @@ export async function readInstallLog(
   if (chunks.reduce((sum, chunk) => sum + chunk.bytes, 0) > stores.logBlobs.inlineMaxBytes) {
     throw new PayloadTooLargeError(`The log ${name} is larger than one answer carries: read it part by part with ?seq=`);
   }
-  const parts = await Promise.all(chunks.map((chunk) => stores.logBlobs.get(chunk.key)));
+  // A part is answered at most as long as it was announced, whatever reached the store (issue 35 §11).
+  const parts = await Promise.all(chunks.map(async (chunk) => (await stores.logBlobs.get(chunk.key))?.subarray(0, chunk.bytes)));
   return Buffer.concat(parts.filter((part): part is Buffer => part !== undefined));
 }

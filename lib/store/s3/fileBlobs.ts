@@ -52,8 +52,15 @@ export class S3FileBlobs implements FileBlobs {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
   }
 
-  uploadUrl(key: string, _size: number, expiresInSeconds: number): Promise<string> {
-    return getSignedUrl(this.client, new PutObjectCommand({ Bucket: this.bucket, Key: key }), { expiresIn: expiresInSeconds });
+  /**
+   * A presigned PUT of exactly `size` bytes (issue 35 §11): the Content-Length is one of the signed
+   * headers, so S3 refuses an upload of any other size (a part announced as 16 bytes cannot be 2 MB).
+   */
+  uploadUrl(key: string, size: number, expiresInSeconds: number): Promise<string> {
+    return getSignedUrl(this.client, new PutObjectCommand({ Bucket: this.bucket, Key: key, ContentLength: size }), {
+      expiresIn: expiresInSeconds,
+      signableHeaders: new Set(["content-length"]),
+    });
   }
 
   downloadUrl(key: string, filename: string, expiresInSeconds: number): Promise<string> {

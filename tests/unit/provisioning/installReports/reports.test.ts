@@ -117,6 +117,19 @@ describe("the machine's reports and logs, kept (issue 26)", () => {
     ).rejects.toMatchObject({ kind: "not-found" });
   });
 
+  it("answers a part uploaded through a URL no longer than it was announced, whatever reached the store (issue 35 §11)", async () => {
+    const memory = memoryStores();
+    const { node, credential } = await bootedImageInstall(memory);
+    const blobs = memory.logBlobs;
+    // A store with upload URLs (S3's), whose upload took more than was announced.
+    const stores = { ...memory, logBlobs: { ...blobs, uploadUrl: async () => "https://bucket.example/upload" } };
+    const announced = await acceptLogChunk(stores, credential, { name: "installer", seq: 1, size: 16 }, later(10));
+    expect(announced).toMatchObject({ uploadUrl: "https://bucket.example/upload" });
+    const report = (await memory.installReports.get(node.id))!;
+    await blobs.put(report.logs[0].key, Buffer.alloc(2 * 1024 * 1024, 66));
+    expect((await readInstallLog(stores, node, "installer", undefined, later(11))).length).toBe(16);
+  });
+
   it("bounds the logs: a chunk's size, their count, a bad name, a missing body, and writes nothing past them", async () => {
     const stores = memoryStores();
     const { node, credential } = await bootedImageInstall(stores);
