@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { api, freshContainer } from "../support/api";
 import { basic } from "../support/apiGatewayEvent";
 
@@ -115,5 +116,75 @@ describe("a machine's install credential (issue 35 §3)", () => {
     expect((await call("GET", `${seed}meta-data`, b.relay)).status).toBe(200);
     const event = { event_type: "start", name: "install", description: "x", origin: "cloudinit", timestamp: 1 };
     expect((await call("POST", report, b.relay, event)).status).toBe(200);
+  });
+});
+
+/** A machine of `site` booted into the image install through its relay: what its install hands it. */
+type Site = { id: string; relay: Record<string, string> };
+
+async function installingOn(site: Site, mac: string, name: string) {
+  const node = (await operator("POST", `${A}/nodes`, { name, identifiers: [mac] })).body.id as string;
+  await operator("PUT", `${A}/nodes/${node}/site`, { site: site.id });
+  await operator("POST", `${A}/nodes/${node}/obm`, { service: "noop-obm-service", config: {} });
+  await operator("POST", `${A}/nodes/${node}/workflows`, {
+    name: "Graph.InstallImage",
+    options: { "install-os": { image: "debian-12.raw.gz" } },
+  });
+  const profile = await call("GET", `/api/current/profiles?macs=${mac}`, site.relay);
+  const script = new URL(/INSTALL_SCRIPT=(\S+)/.exec(profile.raw)![1]);
+  const token = script.searchParams.get("token")!;
+  const installScript = await call("GET", `${script.pathname}${script.search}`, site.relay);
+  const credential = new URL(/^REPORT_URL='([^']+)'/m.exec(installScript.raw)![1]).pathname.split("/").pop()!;
+  return { node, mac, token, credential, site };
+}
+
+describe("the boot, seed, report and relay routes with forged and swapped credentials (issue 35 fuzz)", () => {
+  it("answer no 5xx, and never one site's machine to another site's relay", async () => {
+    const [a, b] = [await site("a"), await site("b")];
+    const machines = [await installingOn(a, "52:54:00:a0:00:11", "a-1"), await installingOn(b, "52:54:00:b0:00:11", "b-1")];
+    const forged = `${"0".repeat(24)}.${"F".repeat(43)}`;
+    const relays = { none: {}, forged: { authorization: `Bearer ${forged}` }, a: a.relay, b: b.relay } as const;
+    const pick = fc.constantFrom(0, 1);
+    const request = fc.record({
+      relay: fc.constantFrom("none", "forged", "a", "b") as fc.Arbitrary<keyof typeof relays>,
+      machine: pick,
+      credentialOf: fc.oneof(pick, fc.constant(-1)),
+      tokenOf: fc.oneof(pick, fc.constant(-1)),
+      route: fc.integer({ min: 0, max: 9 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(request, async ({ relay, machine, credentialOf, tokenOf, route }) => {
+        const target = machines[machine];
+        const credential = credentialOf < 0 ? forged : machines[credentialOf].credential;
+        const token = tokenOf < 0 ? "forged-token" : machines[tokenOf].token;
+        const routes: Array<[string, string, unknown?]> = [
+          ["GET", `/api/current/profiles?macs=${target.mac}`],
+          ["GET", `/api/current/templates/install-image.sh?nodeId=${target.node}&token=${token}`],
+          ["GET", `/api/current/nocloud/${credential}/user-data`],
+          ["GET", `/api/current/nocloud/${credential}/meta-data`],
+          [
+            "POST",
+            `/api/current/reports/${credential}`,
+            { event_type: "start", name: "x", description: "x", origin: "cloudinit", timestamp: 1 },
+          ],
+          ["POST", `/api/current/reports/${credential}/logs/x?seq=1`, "x"],
+          ["POST", `/api/current/notification?nodeId=${target.node}&token=${token}`, {}],
+          ["GET", `/api/current/tasks/${target.node}?token=${token}`],
+          ["GET", `/api/current/tasks/bootstrap.js?macAddress=${target.mac}`],
+          ["POST", `${A}/relay/jobs/lease`, {}],
+        ];
+        const [method, path, body] = routes[route];
+        const answer = await call(method, path, relays[relay], body);
+        expect({ path, status: answer.status < 500 }).toEqual({ path, status: true });
+        // A relay of one site never learns anything of the other site's machine that the request did
+        // not carry itself (the notification echoes its message): not its id, credential, token or site.
+        const other = relay === "a" ? machines[1] : relay === "b" ? machines[0] : undefined;
+        const sent = `${path} ${JSON.stringify(body ?? "")}`;
+        for (const secret of other ? [other.node, other.credential, other.token, other.site.id] : []) {
+          if (!sent.includes(secret)) expect(answer.raw).not.toContain(secret);
+        }
+      }),
+      { numRuns: 200 },
+    );
   });
 });
