@@ -107,23 +107,40 @@ function requestsFor(document: { paths: object; components: { schemas: object } 
 
 interface Tally {
   requests: number;
+  /** Requests sent again because the connection dropped before any answer (see sendOnce). */
+  resent: number;
   statuses: Map<number, number>;
   fiveHundreds: string[];
   leaks: string[];
 }
 
+/**
+ * One request. A kept-alive connection that the server closes as the client reuses it ("other side
+ * closed", ECONNRESET: a race of keep-alive timers, seen here about once in 10,000 requests on a
+ * busy 2-core machine, with or without this issue's changes) carries no answer: the request is sent
+ * again once on a new connection, and counted. A server that drops connections for a cause fails
+ * the test (at most 5 are allowed), as does any 5xx.
+ */
+async function sendOnce(baseUrl: string, request: FuzzRequest, tally: Tally): Promise<Response> {
+  const send = () =>
+    fetch(baseUrl + request.path, { method: request.method, headers: request.headers, body: request.body, redirect: "manual" });
+  try {
+    return await send();
+  } catch (error) {
+    const cause = String((error as Error).cause ?? "");
+    if (!/other side closed|ECONNRESET/.test(cause)) throw error;
+    tally.resent += 1;
+    return send();
+  }
+}
+
 async function fire(baseUrl: string, requests: FuzzRequest[]): Promise<Tally> {
-  const tally: Tally = { requests: 0, statuses: new Map(), fiveHundreds: [], leaks: [] };
+  const tally: Tally = { requests: 0, resent: 0, statuses: new Map(), fiveHundreds: [], leaks: [] };
   let next = 0;
   const worker = async () => {
     while (next < requests.length) {
       const request = requests[next++];
-      const response = await fetch(baseUrl + request.path, {
-        method: request.method,
-        headers: request.headers,
-        body: request.body,
-        redirect: "manual",
-      });
+      const response = await sendOnce(baseUrl, request, tally);
       const text = await response.text();
       tally.requests += 1;
       tally.statuses.set(response.status, (tally.statuses.get(response.status) ?? 0) + 1);
@@ -161,10 +178,11 @@ describe(`fuzz over HTTP (serverless offline, ${process.env.E2E_STORE ?? "memory
     const tally = await fire(server.baseUrl, requests);
     const seconds = (Date.now() - started) / 1000;
     process.stdout.write(
-      `fuzz over HTTP (${process.env.E2E_STORE ?? "memory"}), ${service}: ${tally.requests} requests in ${seconds.toFixed(1)} s, statuses ${summary(tally)}\n`,
+      `fuzz over HTTP (${process.env.E2E_STORE ?? "memory"}), ${service}: ${tally.requests} requests in ${seconds.toFixed(1)} s, statuses ${summary(tally)}, resent after a dropped connection ${tally.resent}\n`,
     );
     expect(tally.requests).toBe(REQUESTS_PER_SERVICE);
     expect(tally.fiveHundreds).toEqual([]);
+    expect(tally.resent).toBeLessThanOrEqual(5);
     expect(tally.leaks).toEqual([]);
     const log = server.output();
     for (const secret of Object.values(SECRETS)) expect(log.includes(secret)).toBe(false);
