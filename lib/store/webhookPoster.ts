@@ -3,7 +3,7 @@ import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { isIP, type LookupFunction } from "node:net";
 import type { DeliveryDeps, DeliveryQueue, PostOutcome, WebhookPoster } from "../provisioning/hooks/deliveryService";
-import { type HookTargetPolicy, nonPublicAddress } from "../provisioning/hooks/hookTarget";
+import { type HookTargetPolicy, hostOf, nonPublicAddress } from "../provisioning/hooks/hookTarget";
 import type { ProvisioningStores } from "../provisioning/ports";
 
 /** How long a receiver has to answer a delivery before the attempt counts as failed. */
@@ -44,7 +44,7 @@ export function webhookPoster(policy: HookTargetPolicy): WebhookPoster {
       new Promise<PostOutcome>((resolve) => {
         const target = new URL(url);
         if (target.protocol === "http:" && !policy.http) return resolve(refused("plain http (HOOK_HTTP=off)"));
-        const host = target.hostname.replace(/^\[|\]$/g, "");
+        const host = hostOf(target);
         const literal = isIP(host) ? nonPublicAddress(host) : undefined;
         if (!policy.privateTargets && literal) return resolve(refused(`${host} is ${literal}`));
         const send = target.protocol === "https:" ? httpsRequest : httpRequest;

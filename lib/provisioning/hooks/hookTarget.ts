@@ -83,6 +83,9 @@ export function nonPublicAddress(ip: string): string | undefined {
   return RANGES.find((range) => range[2] === 128 && inRange(value, range))?.[3];
 }
 
+/** A URL's host as an address or name: an IPv6 literal without its brackets. */
+export const hostOf = (url: URL): string => url.hostname.replace(/^\[|\]$/g, "");
+
 /** Host names that always mean this machine or its own network. */
 const LOCAL_NAME = /^(localhost|[^.]*\.localhost|[^.]*\.internal|metadata\.google\.internal)\.?$/i;
 
@@ -95,7 +98,7 @@ export function checkHookTarget(url: URL, policy: HookTargetPolicy): void {
   if (url.protocol === "http:" && !policy.http)
     throw new ValidationError("url must be https: this stage does not post events over plain http (HOOK_HTTP)");
   if (policy.privateTargets) return;
-  const host = url.hostname.replace(/^\[|\]$/g, "");
+  const host = hostOf(url);
   const why = isIP(host) ? nonPublicAddress(host) : LOCAL_NAME.test(host) ? "this machine's own name" : undefined;
   if (why) throw new ValidationError(`url must name a public address: ${url.hostname} is ${why} (HOOK_PRIVATE_TARGETS allows it)`);
 }

@@ -1,4 +1,5 @@
 import { isDomainError, NotFoundError } from "../../errors";
+import type { Page } from "../listPage";
 import type { Node } from "../nodes/node";
 import type { NodeStore } from "../nodes/nodeStore";
 import type { ProvisioningStores } from "../ports";
@@ -30,12 +31,13 @@ export function scopedStores(stores: ProvisioningStores, scope: BootScope): Prov
 export function siteNodes(inner: NodeStore, site: string): NodeStore {
   const visible = (node: Node | undefined): Node | undefined => (node?.site === site ? node : undefined);
   const only = (nodes: Node[]): Node[] => nodes.filter((node) => node.site === site);
+  const onlyOn = async (page: Promise<Page<Node>>): Promise<Page<Node>> => {
+    const read = await page;
+    return { ...read, items: only(read.items) };
+  };
   return {
     list: async () => only(await inner.list()),
-    page: async (request) => {
-      const page = await inner.page(request);
-      return { ...page, items: only(page.items) };
-    },
+    page: (request) => onlyOn(inner.page(request)),
     get: async (id) => visible(await inner.get(id)),
     find: async (identifier) => visible(await inner.find(identifier)),
     create: async (node) => {
@@ -65,10 +67,7 @@ export function siteNodes(inner: NodeStore, site: string): NodeStore {
       }
     },
     withSku: async (sku) => only(await inner.withSku(sku)),
-    pageWithSku: async (sku, request) => {
-      const page = await inner.pageWithSku(sku, request);
-      return { ...page, items: only(page.items) };
-    },
+    pageWithSku: (sku, request) => onlyOn(inner.pageWithSku(sku, request)),
     withTag: async (tag) => only(await inner.withTag(tag)),
     delete: async (id, known) => {
       const current = known ?? (await inner.get(id));
