@@ -68,6 +68,10 @@ async function main(): Promise<void> {
     // off keeps them comparable, and keeps an EMF line per timed call out of the terminal.
     METRICS: "off",
     HOOK_SIGNING_KEY: "bench-only-hook-signing-key-not-a-secret",
+    // As the local stage: the hook cases register http://127.0.0.1 targets (issue 35 refuses both
+    // plain http and private addresses on a deployed stage).
+    HOOK_HTTP: "on",
+    HOOK_PRIVATE_TARGETS: "on",
   });
   for (const name of ["TASKS_AUTH", "PROVISIONING_AUTH", "TASKS_PUBLIC_FORM", "PUBLIC_BASE_URL", "API_SERVER", "CORS_ORIGINS"])
     delete process.env[name];
