@@ -6,7 +6,7 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = "true";
 const { spawnSync } = require("node:child_process");
 require("tsx/cjs/api").register();
 const { startDynamoDbLocal } = require("../../scripts/dynamodbLocal.ts");
-const { startS3Local } = require("../../scripts/s3Local.ts");
+const { startS3LocalProcess } = require("../../scripts/s3Local.ts");
 const { freePort } = require("./offlineServer.ts");
 
 module.exports = async () => {
@@ -20,8 +20,8 @@ module.exports = async () => {
   const db = await startDynamoDbLocal(await freePort());
   globalThis.__DYNAMODB_LOCAL__ = db;
   process.env.TEST_DYNAMODB_ENDPOINT = db.endpoint;
-  // The file store's bytes beside DynamoDB: an S3-compatible server (s3rver) in this process.
-  const s3 = await startS3Local(0);
+  // The file store's bytes beside DynamoDB: an S3-compatible server (s3rver) in a process of its own.
+  const s3 = await startS3LocalProcess(0);
   globalThis.__S3_LOCAL__ = s3;
   process.env.TEST_S3_ENDPOINT = s3.endpoint;
 };
