@@ -3,7 +3,9 @@
 // checked here too, so that a bad one stops `serverless package`/`deploy` with its name, instead
 // of a deployment that then answers 500 to every request.
 const { require: tsxRequire } = require("tsx/cjs/api");
-const { assertSafeDeploy } = require("./deployGuard");
+const { mkdirSync, readFileSync, renameSync, writeFileSync } = require("node:fs");
+const { join } = require("node:path");
+const { assertSafeDeploy, invocation } = require("./deployGuard");
 
 const registry = () => tsxRequire("../lib/http/routes/serverlessFunctions.ts", __filename);
 
@@ -18,7 +20,37 @@ function checkedSettings() {
   return settings;
 }
 
-module.exports.functions = () => registry().serverlessFunctions(checkedSettings().store);
+/**
+ * The local stage runs one bundle holding every function (lib/deploy/localBundle.ts): its entry is
+ * written here, and rewritten only when it changes, so that servers started side by side from one
+ * checkout (the test tiers) read a whole file and the watcher sees no change.
+ */
+function onLocalBundle(functions, store) {
+  const local = tsxRequire("../lib/deploy/localBundle.ts", __filename);
+  const entry = local.localEntryPath(store);
+  const text = local.localEntry(functions, entry);
+  const file = join(__dirname, "..", entry);
+  let current;
+  try {
+    current = readFileSync(file, "utf8");
+  } catch {
+    // the first start
+  }
+  if (current !== text) {
+    mkdirSync(join(__dirname, "..", local.LOCAL_ENTRY_FOLDER), { recursive: true });
+    const written = `${file}.${process.pid}`;
+    writeFileSync(written, text);
+    renameSync(written, file);
+  }
+  return local.onLocalBundle(functions, entry);
+}
+
+module.exports.functions = ({ options } = {}) => {
+  const { store } = checkedSettings();
+  const functions = registry().serverlessFunctions(store);
+  const stage = options?.stage ?? invocation(process.argv).stage;
+  return stage === "local" ? onLocalBundle(functions, store) : functions;
+};
 
 // The roles, the user-list policy and the alarm subscription (lib/deploy/serverlessRoles.ts).
 module.exports.resources = () =>
