@@ -1,5 +1,5 @@
 import type { Context, SQSBatchResponse, SQSEvent } from "aws-lambda";
-import { runBackground } from "../../../lib/backgroundFunction";
+import { runBackground } from "../../../lib/lambda/backgroundFunction";
 import { TRIGGERED } from "../../../lib/http/routes/triggered";
 import { count } from "../../../lib/invocation";
 import { logLine } from "../../../lib/logger";

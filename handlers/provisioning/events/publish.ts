@@ -1,5 +1,5 @@
 import type { Context, DynamoDBStreamEvent } from "aws-lambda";
-import { runBackground } from "../../../lib/backgroundFunction";
+import { runBackground } from "../../../lib/lambda/backgroundFunction";
 import { TRIGGERED } from "../../../lib/http/routes/triggered";
 import { count } from "../../../lib/invocation";
 import { fanOut } from "../../../lib/provisioning/hooks/deliveryService";

@@ -1,5 +1,5 @@
 import type { Context } from "aws-lambda";
-import { runBackground } from "../../../lib/backgroundFunction";
+import { runBackground } from "../../../lib/lambda/backgroundFunction";
 import { SCHEDULED } from "../../../lib/http/routes/scheduled";
 import { count } from "../../../lib/invocation";
 import { logLine } from "../../../lib/logger";

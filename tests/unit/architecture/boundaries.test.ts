@@ -97,6 +97,15 @@ describe("architecture boundaries", () => {
     expect(violations(["lib/store"], (target) => !target.startsWith("lib/http/") && !target.startsWith("@middy/"))).toEqual([]);
   });
 
+  it("keeps adapters out of lib's root: no module there imports Lambda's types, middy or the AWS SDK (issue 36)", () => {
+    const rootModules = readdirSync(join(ROOT, "lib")).filter((name) => name.endsWith(".ts"));
+    const adapters = rootModules.filter((name) =>
+      importsOf(join("lib", name)).some((target) => /^(aws-lambda|@middy\/|@aws-sdk\/)/.test(target)),
+    );
+    expect(rootModules.length).toBeGreaterThan(5);
+    expect(adapters).toEqual([]);
+  });
+
   it("lets handlers reach stores only through the composition root", () => {
     const allowed = (target: string) => !target.startsWith("lib/store/") || target === "lib/store/compositionRoot";
     expect(violations(["handlers"], allowed)).toEqual([]);

@@ -1,7 +1,7 @@
 import type { Context } from "aws-lambda";
-import { type DataAccess, withEvents } from "./dataAccess";
-import { type Invocation, invocationOf, runAs } from "./invocation";
-import { writeMetrics } from "./metrics";
+import { type DataAccess, withEvents } from "../dataAccess";
+import { type Invocation, invocationOf, runAs } from "../invocation";
+import { writeMetrics } from "../metrics";
 
 /**
  * A function no HTTP request runs (the scheduled minute, the event stream's, the delivery
