@@ -43,6 +43,8 @@ module.exports = {
   collectCoverageFrom: ["lib/**/*.ts", "!lib/**/*.generated.ts"],
   coverageReporters: ["text-summary", "json-summary"],
   coverageThreshold: { global: { statements: 91, branches: 82.5, functions: 88.5, lines: 93 } },
+  // Each file's and test's time, by tier, into reports/test-times.json (scripts/testTimes.js prints them).
+  reporters: ["default", "<rootDir>/tests/support/testTimesReporter.js"],
   projects: [
     { ...shared, displayName: "unit", testMatch: ["<rootDir>/tests/unit/**/*.test.ts"] },
     { ...shared, displayName: "handler", testMatch: ["<rootDir>/tests/handlers/**/*.test.ts"] },

@@ -1,0 +1,10 @@
+/** One test file's times, as tests/support/testTimesReporter.js records them. */
+export interface FileTimes {
+  tier: string;
+  file: string;
+  start: number;
+  end: number;
+  tests: { name: string; ms: number; status: string }[];
+}
+export function formatTiers(files: FileTimes[]): string;
+export function formatSlowest(files: FileTimes[], count: number): string;

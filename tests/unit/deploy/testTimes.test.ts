@@ -1,0 +1,36 @@
+import { formatSlowest, formatTiers } from "../../../scripts/testTimes";
+
+const file = (tier: string, name: string, start: number, end: number, ...ms: number[]) => ({
+  tier,
+  file: name,
+  start,
+  end,
+  tests: ms.map((time, i) => ({ name: `${name} case ${i}`, ms: time, status: "passed" })),
+});
+
+describe("the test tiers' times (scripts/testTimes.js)", () => {
+  it("gives each tier its files, tests, wall time and the sum of its files' times, in the order the tiers started", () => {
+    // Arrange: two e2e files side by side, a boot file after them.
+    const files = [
+      file("boot", "b.test.ts", 5_000, 65_000, 60_000),
+      file("e2e", "x.test.ts", 0, 10_000, 1, 2),
+      file("e2e", "y.test.ts", 2_000, 12_000, 3),
+    ];
+    // Act
+    const lines = formatTiers(files).split("\n");
+    // Assert
+    expect(lines.slice(3)).toEqual([
+      "| e2e | 2 | 3 | 12.0 s | 20.0 s |",
+      "| boot | 1 | 1 | 60.0 s | 60.0 s |",
+      "| all | 3 | 4 | 65.0 s | 80.0 s |",
+    ]);
+  });
+
+  it("lists the slowest test cases first, as many as asked, with their tier and file", () => {
+    const files = [file("unit", "u.test.ts", 0, 1, 5, 700), file("e2e", "a|b.test.ts", 0, 1, 1_500)];
+    expect(formatSlowest(files, 2).split("\n").slice(3)).toEqual([
+      "| e2e | a|b.test.ts | a\\|b.test.ts case 0 | 1.5 s |",
+      "| unit | u.test.ts | u.test.ts case 1 | 0.7 s |",
+    ]);
+  });
+});
