@@ -16,14 +16,14 @@ describe("the local stage's one bundle", () => {
     const text = localEntry(functions, ".local-bundle/memory.ts");
     // Assert
     expect(text.split("\n").slice(1)).toEqual([
-      'export { handler as listTasks } from "../handlers/tasks/list";',
-      'export { run as tick } from "../handlers/pollers/tick";',
+      'export const listTasks = (...args: unknown[]) => require("../handlers/tasks/list").handler(...args);',
+      'export const tick = (...args: unknown[]) => require("../handlers/pollers/tick").run(...args);',
       "",
     ]);
   });
 
   it("names a module beside the entry with ./", () => {
-    expect(localEntry({ here: fn("local/one.handler") }, "local/entry.ts")).toContain('export { handler as here } from "./one";');
+    expect(localEntry({ here: fn("local/one.handler") }, "local/entry.ts")).toContain('require("./one").handler(...args)');
   });
 
   it("refuses a function whose name is no JavaScript name, and a handler without its export", () => {
