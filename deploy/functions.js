@@ -9,6 +9,22 @@ const { assertSafeDeploy, invocation } = require("./deployGuard");
 
 const registry = () => tsxRequire("../lib/http/routes/serverlessFunctions.ts", __filename);
 
+/**
+ * The registry's endpoints, or, under LAYOUT_CHECK_FUNCTIONS=N (the deploy tier's check of the
+ * stack layout, lib/deploy/grownRegistry.ts), as many more copies as make N functions in all.
+ * A `deploy` with it set is refused: it is a packaging check, never a service.
+ */
+function routesFor(store) {
+  const { ROUTES } = tsxRequire("../lib/http/routes/index.ts", __filename);
+  const grown = tsxRequire("../lib/deploy/grownRegistry.ts", __filename);
+  const wanted = grown.layoutCheckFunctions(process.env);
+  if (wanted === undefined) return ROUTES;
+  if (invocation(process.argv).command === "deploy")
+    throw new Error(`${grown.LAYOUT_CHECK_SETTING} is for \`serverless package\` only: unset it to deploy`);
+  const others = Object.keys(registry().serverlessFunctions(store)).length - ROUTES.length;
+  return grown.grownRoutes(ROUTES, wanted - others - ROUTES.length);
+}
+
 /** The checked settings (the store the functions and roles are for among them). */
 function checkedSettings() {
   const { readSettings } = tsxRequire("../lib/config/settings.ts", __filename);
@@ -47,15 +63,24 @@ function onLocalBundle(functions, store) {
 
 module.exports.functions = ({ options } = {}) => {
   const { store } = checkedSettings();
-  const functions = registry().serverlessFunctions(store);
+  const functions = registry().serverlessFunctions(store, routesFor(store));
   const stage = options?.stage ?? invocation(process.argv).stage;
-  return stage === "local" ? onLocalBundle(functions, store) : functions;
+  // Worker-thread mode (OFFLINE_IN_PROCESS=false: npm run start:dynamodb, the e2e-dynamodb tier)
+  // keeps one bundle per function: each worker is a container that loads its own function's code
+  // only (26 ms of CPU for createTask's bundle against 136 ms for the whole service's), which fifty
+  // cold starts at once on two cores need to stay within the function's timeout.
+  const inProcess = process.env.OFFLINE_IN_PROCESS?.trim() !== "false";
+  return stage === "local" && inProcess ? onLocalBundle(functions, store) : functions;
 };
 
 // The roles, the user-list policy and the alarm subscription (lib/deploy/serverlessRoles.ts).
 module.exports.resources = () =>
-  tsxRequire("../lib/deploy/serverlessRoles.ts", __filename).stackResources(checkedSettings().store, {
-    authUsersParameter: process.env.AUTH_USERS_PARAMETER?.trim() ?? "",
-    tracing: process.env.TRACING?.trim() === "on",
-    alarmEmail: process.env.ALARM_EMAIL?.trim() ?? "",
-  });
+  tsxRequire("../lib/deploy/serverlessRoles.ts", __filename).stackResources(
+    checkedSettings().store,
+    {
+      authUsersParameter: process.env.AUTH_USERS_PARAMETER?.trim() ?? "",
+      tracing: process.env.TRACING?.trim() === "on",
+      alarmEmail: process.env.ALARM_EMAIL?.trim() ?? "",
+    },
+    routesFor(checkedSettings().store),
+  );

@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { NESTED_TEMPLATE } from "../../deploy/nestedRoles";
+import { NESTED_TEMPLATE, ROUTE_STACKS, routesFile } from "../../deploy/nestedStacks";
 import { SETTING_NAMES } from "../../lib/config/settings";
 import { STORE_NAMES, type StoreName, withEvents } from "../../lib/dataAccess";
 import { CATCH_ALL, ROUTES } from "../../lib/http/routes";
@@ -21,15 +21,21 @@ interface Template {
   Outputs?: Record<string, { Value: unknown }>;
 }
 
+/** Every template of a packaged stack, by file name: the root's and the nested stacks' (deploy/nestedStacks.js). */
+const STACK_FILES = [
+  "cloudformation-template-update-stack.json",
+  NESTED_TEMPLATE,
+  ...Array.from({ length: ROUTE_STACKS }, (_, n) => routesFile(n + 1)),
+];
+
 /**
- * A packaged stack: the root template and the nested one that holds the functions' roles
- * (deploy/nestedRoles.js), and the two's resources together.
+ * A packaged stack: the root template, the nested one that holds the functions' roles, the ones
+ * that hold the HTTP API's routes and integrations, and all their resources together.
  */
-function packagedStack(out: string): { root: Template; roles: Template; all: Resources } {
+function packagedStack(out: string): { root: Template; roles: Template; routes: Template[]; all: Resources } {
   const read = (name: string): Template => JSON.parse(readFileSync(join(out, name), "utf8"));
-  const root = read("cloudformation-template-update-stack.json");
-  const roles = read(NESTED_TEMPLATE);
-  return { root, roles, all: { ...root.Resources, ...roles.Resources } };
+  const [root, roles, ...routes] = STACK_FILES.map(read);
+  return { root, roles, routes, all: Object.assign({}, ...[root, roles, ...routes].map((template) => template.Resources)) };
 }
 
 /** The logical id, in the roles' stack, of a function resource's role (an output of that stack). */
@@ -56,7 +62,7 @@ async function printed(
   stage?: string,
 ): Promise<{
   functions: Record<string, { handler: string; role: unknown; events: unknown[] }>;
-  custom: { esbuild: { outputWorkFolder: string } };
+  custom: { esbuild: { outputWorkFolder: string; minify: boolean; skipRebuild: boolean } };
   provider: { environment: Record<string, string> };
 }> {
   const stageArgs = stage ? ["--stage", stage] : [];
@@ -115,6 +121,23 @@ describe("serverless print", () => {
     expect(provider.environment).toMatchObject({ FILE_SERVER: "http://files.example:9090", DISCOVERY_GRAPH: "off" });
   });
 
+  it("builds the local stage in process as one unminified bundle, worker-thread mode and a deployment a bundle per function (issue 36)", async () => {
+    const [local, workers, prod] = await Promise.all([
+      printed("dynamodb", {}, "local"),
+      printed("dynamodb", { OFFLINE_IN_PROCESS: "false" }, "local"),
+      printed("dynamodb", { AUTH_USERS_PARAMETER: "/x/users" }, "prod"),
+    ]);
+    for (const [name, fn] of Object.entries(local.functions)) expect(fn.handler).toBe(`.local-bundle/dynamodb.${name}`);
+    expect(local.custom.esbuild).toMatchObject({ minify: false, skipRebuild: false });
+    expect(readFileSync(join(ROOT, ".local-bundle/dynamodb.ts"), "utf8")).toContain(
+      'export const listNodes = (...args: unknown[]) => require("../handlers/provisioning/nodes/list").handler(...args);',
+    );
+    expect(workers.functions.listNodes.handler).toBe("handlers/provisioning/nodes/list.handler");
+    expect(workers.custom.esbuild).toMatchObject({ minify: false, skipRebuild: true });
+    expect(prod.functions.listNodes.handler).toBe("handlers/provisioning/nodes/list.handler");
+    expect(prod.custom.esbuild).toMatchObject({ minify: true, skipRebuild: true });
+  });
+
   it("builds each store's bundles in a folder of its own, so both local modes run from one checkout", async () => {
     expect(process.env.ESBUILD_WORK_FOLDER).toBeUndefined();
     const [memory, dynamodb] = await Promise.all([printed("memory"), printed("dynamodb")]);
@@ -167,7 +190,8 @@ describe.each(["memory", "dynamodb"])("serverless package (STORE=%s)", (store) =
   const out = mkdtempSync(join(tmpdir(), `package-${store}-`));
   let template: Template;
   let roles: Template;
-  /** The root's and the roles' resources together. */
+  let routes: Template[];
+  /** Every stack's resources together. */
   let all: Resources;
   beforeAll(async () => {
     await run(process.execPath, [join(ROOT, "node_modules/serverless/bin/serverless.js"), "package", "--stage", "prod", "--package", out], {
@@ -182,7 +206,7 @@ describe.each(["memory", "dynamodb"])("serverless package (STORE=%s)", (store) =
       }),
       maxBuffer: 16 << 20,
     });
-    ({ root: template, roles, all } = packagedStack(out));
+    ({ root: template, roles, routes, all } = packagedStack(out));
   }, 240_000);
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 
@@ -206,23 +230,36 @@ describe.each(["memory", "dynamodb"])("serverless package (STORE=%s)", (store) =
   });
 
   it("has the HTTP API call the functions through one role of its own, not a permission per function", () => {
-    const resources = Object.entries(template.Resources);
-    const integrations = resources.filter(([, resource]) => resource.Type === "AWS::ApiGatewayV2::Integration");
+    const integrations = Object.entries(all).filter(([, resource]) => resource.Type === "AWS::ApiGatewayV2::Integration");
     expect(integrations.length).toBe(ROUTES.length + 1);
-    for (const [, integration] of integrations) {
-      expect(integration.Properties.CredentialsArn).toEqual({ "Fn::GetAtt": ["HttpApiInvokeRole", "Arn"] });
+    // In a routes' stack, the role's ARN is a parameter the root gives from HttpApiInvokeRole.
+    for (const [, integration] of integrations) expect(integration.Properties.CredentialsArn).toEqual({ Ref: "HttpApiInvokeRoleArn" });
+    for (const n of routes.keys()) {
+      expect(template.Resources[`HttpRoutes${n + 1}`].Properties.Parameters.HttpApiInvokeRoleArn).toEqual({
+        "Fn::GetAtt": ["HttpApiInvokeRole", "Arn"],
+      });
     }
-    const permissions = resources.filter(([, resource]) => resource.Type === "AWS::Lambda::Permission");
-    expect(permissions.map(([, permission]) => permission.Properties.Principal)).toEqual(SCHEDULED.map(() => "events.amazonaws.com"));
+    const permissions = Object.values(template.Resources).filter((resource) => resource.Type === "AWS::Lambda::Permission");
+    expect(permissions.map((permission) => permission.Properties.Principal)).toEqual(SCHEDULED.map(() => "events.amazonaws.com"));
     const invoke = JSON.stringify(template.Resources.HttpApiInvokeRole.Properties);
     expect(invoke).toContain("apigateway.amazonaws.com");
     expect(invoke).toContain("function:lambda-tasks-provisioning-prod-*");
-    // Four resources an endpoint (function, log group, route, integration): room under 500.
-    expect(resources.length).toBeLessThan(4 * (ROUTES.length + 1 + SCHEDULED.length) + 60);
-    // CloudFormation takes 500 resources a stack: the functions share one log group, and their
-    // roles sit in a nested stack, so that the root keeps room to grow.
-    expect(resources.length).toBeLessThan(450);
-    expect(Object.keys(roles.Resources).length).toBeLessThan(200);
+  });
+
+  it("keeps every stack under 400 resources: the root holds the functions, nested stacks their roles and their routes (issue 36)", () => {
+    const functions = Object.values(template.Resources).filter((resource) => resource.Type === "AWS::Lambda::Function");
+    expect(functions.length).toBe(Object.keys(all).filter((id) => all[id].Type === "AWS::Lambda::Function").length);
+    // The root: a function an endpoint, plus what they share.
+    expect(Object.keys(template.Resources).length).toBeLessThan(functions.length + 40);
+    for (const stack of [template, roles, ...routes]) expect(Object.keys(stack.Resources).length).toBeLessThan(400);
+    expect(Object.values(template.Resources).filter((resource) => resource.Type.startsWith("AWS::ApiGatewayV2::R"))).toEqual([]);
+    // An integration and the routes that target it share a stack; every route has its integration there.
+    for (const stack of routes) {
+      for (const route of Object.values(stack.Resources).filter((resource) => resource.Type === "AWS::ApiGatewayV2::Route")) {
+        const integration = route.Properties.Target["Fn::Join"][1][1].Ref;
+        expect(stack.Resources[integration].Type).toBe("AWS::ApiGatewayV2::Integration");
+      }
+    }
   });
 
   it("keeps the functions' roles in one nested stack, fed the root's resources it needs", () => {
@@ -464,8 +501,8 @@ describe.each(["memory", "dynamodb"])("serverless package (STORE=%s)", (store) =
     expect(pollerRole).not.toContain("AWSXRayDaemonWriteAccess");
   });
 
-  it("passes cfn-lint with no error and no warning, both templates", async () => {
-    const templates = [join(out, "cloudformation-template-update-stack.json"), join(out, NESTED_TEMPLATE)];
+  it("passes cfn-lint with no error and no warning, every template", async () => {
+    const templates = STACK_FILES.map((file) => join(out, file));
     const lint = await run("cfn-lint", ["--format", "parseable", ...templates]).then(
       (result) => ({ code: 0, stdout: result.stdout }),
       (error: { code: number; stdout: string }) => ({ code: error.code, stdout: error.stdout }),
@@ -473,6 +510,51 @@ describe.each(["memory", "dynamodb"])("serverless package (STORE=%s)", (store) =
     // cfn-lint's exit code is a bit mask: 2 errors, 4 warnings, 8 informational. None of any (issue 25).
     expect(lint.stdout.split("\n").filter((line) => line.trim() !== "")).toEqual([]);
     expect(lint.code).toBe(0);
+  });
+});
+
+/**
+ * Issue 36 §3: room for 200 functions. The registry grown to 200 (LAYOUT_CHECK_FUNCTIONS, copies
+ * of its endpoints: lib/deploy/grownRegistry.ts) packages with every stack under 400 resources and
+ * every template clean under cfn-lint; a deploy with the setting is refused.
+ */
+describe("serverless package of a 200-function registry (issue 36)", () => {
+  const out = mkdtempSync(join(tmpdir(), "package-200-"));
+  afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+  it("keeps every stack under 400 resources, cfn-lint clean", async () => {
+    await run(process.execPath, [join(ROOT, "node_modules/serverless/bin/serverless.js"), "package", "--stage", "prod", "--package", out], {
+      cwd: ROOT,
+      env: envWith({
+        STORE: "dynamodb",
+        LAYOUT_CHECK_FUNCTIONS: "200",
+        AUTH_USERS_PARAMETER: "/lambda-tasks-provisioning/prod/auth-users",
+        ESBUILD_WORK_FOLDER: join(out, ".esbuild"),
+      }),
+      maxBuffer: 16 << 20,
+    });
+    const { root, roles, routes, all } = packagedStack(out);
+    expect(Object.values(all).filter((resource) => resource.Type === "AWS::Lambda::Function")).toHaveLength(200);
+    const sizes = [root, roles, ...routes].map((stack) => Object.keys(stack.Resources).length);
+    for (const size of sizes) expect(size).toBeLessThan(400);
+    expect(sizes[0]).toBeGreaterThan(200);
+    const lint = await run("cfn-lint", ["--format", "parseable", ...STACK_FILES.map((file) => join(out, file))]).then(
+      (result) => ({ code: 0, stdout: result.stdout }),
+      (error: { code: number; stdout: string }) => ({ code: error.code, stdout: error.stdout }),
+    );
+    expect(lint.stdout.split("\n").filter((line) => line.trim() !== "")).toEqual([]);
+    expect(lint.code).toBe(0);
+  }, 300_000);
+
+  it("refuses to deploy it", async () => {
+    const refused = await run(process.execPath, [join(ROOT, "node_modules/serverless/bin/serverless.js"), "deploy", "--stage", "prod"], {
+      cwd: ROOT,
+      env: envWith({ LAYOUT_CHECK_FUNCTIONS: "200", AUTH_USERS_PARAMETER: "/x/users" }),
+    }).then(
+      () => "deployed",
+      (error: { stdout: string; stderr: string }) => `${error.stdout}${error.stderr}`,
+    );
+    expect(refused).toContain("LAYOUT_CHECK_FUNCTIONS is for `serverless package` only");
   });
 });
 
