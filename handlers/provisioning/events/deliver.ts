@@ -1,7 +1,7 @@
 import type { Context, SQSBatchResponse, SQSEvent } from "aws-lambda";
-import { runBackground } from "../../../lib/lambda/backgroundFunction";
 import { TRIGGERED } from "../../../lib/http/routes/triggered";
 import { count } from "../../../lib/invocation";
+import { runBackground } from "../../../lib/lambda/backgroundFunction";
 import { logLine } from "../../../lib/logger";
 import { deliver } from "../../../lib/provisioning/hooks/deliveryService";
 import { deliveryDeps, deployedDelivery } from "../../../lib/store/compositionRoot";

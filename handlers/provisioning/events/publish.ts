@@ -1,7 +1,7 @@
 import type { Context, DynamoDBStreamEvent } from "aws-lambda";
-import { runBackground } from "../../../lib/lambda/backgroundFunction";
 import { TRIGGERED } from "../../../lib/http/routes/triggered";
 import { count } from "../../../lib/invocation";
+import { runBackground } from "../../../lib/lambda/backgroundFunction";
 import { fanOut } from "../../../lib/provisioning/hooks/deliveryService";
 import { deployedDelivery, provisioningStores } from "../../../lib/store/compositionRoot";
 

@@ -1,7 +1,7 @@
 import type { Context } from "aws-lambda";
-import { runBackground } from "../../../lib/lambda/backgroundFunction";
 import { SCHEDULED } from "../../../lib/http/routes/scheduled";
 import { count } from "../../../lib/invocation";
+import { runBackground } from "../../../lib/lambda/backgroundFunction";
 import { logLine } from "../../../lib/logger";
 import { runDuePollers } from "../../../lib/provisioning/pollers/pollerService";
 import { markQuietRelays } from "../../../lib/provisioning/relays/siteService";
