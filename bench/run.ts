@@ -24,9 +24,11 @@ import { LIST_HEADING, listSection } from "./listPages";
 import { memoryFigures } from "./memory";
 import { RELAY_HEADING, relaySection } from "./relayPickup";
 import { withSection } from "./sections";
+import { recordStart, START_HEADING, startFigures, startSection } from "./start";
 
 /** The sections other benches write (their saved results), after the main report. */
 const OWN_SECTIONS: [string, (root: string) => string[]][] = [
+  [START_HEADING, startSection],
   [FLEET_HEADING, fleetSection],
   [LIST_HEADING, listSection],
   [BOOT_PATH_HEADING, bootPathSection],
@@ -102,6 +104,13 @@ async function main(): Promise<void> {
 
   log("DynamoDB store (DynamoDB Local)...");
   const { timing: dynamodb, capacity } = await dynamoFigures(smoke ? 20 : 1000, smoke ? 1 : 5);
+
+  // npm start's time to its first answer and its memory (bench/start.ts); the smoke run measures
+  // them too but keeps bench/start-results.json as it is.
+  log("npm start: time to first answer and memory...");
+  const starts = await startFigures();
+  for (const run of starts) log(`  ${run.label}: first answer ${(run.firstAnswerMs / 1000).toFixed(1)} s, peak ${run.peakMiB} MiB`);
+  if (!smoke) recordStart(starts, "current");
 
   const cpu = cpus();
   const results: Results = {

@@ -174,18 +174,21 @@ export function startSection(root: string): string[] {
   ];
 }
 
-async function main(argv: string[]): Promise<void> {
-  const runs = await startFigures();
+/** Saves a measurement as the baseline or the current one (with what was measured, `how`, or the last one's words). */
+export function recordStart(runs: StartRun[], kind: "baseline" | "current", how?: string): void {
   let results: StartResults = {};
   try {
     results = JSON.parse(readFileSync(join(ROOT, RESULTS), "utf8")) as StartResults;
   } catch {
     // the first run
   }
-  const howAt = argv.indexOf("--how");
-  const how = howAt >= 0 ? argv[howAt + 1] : (results.current?.how ?? "");
-  results[argv.includes("--baseline") ? "baseline" : "current"] = { date: new Date().toISOString(), how, runs };
+  results[kind] = { date: new Date().toISOString(), how: how ?? results[kind]?.how ?? "", runs };
   writeFileSync(join(ROOT, RESULTS), `${JSON.stringify(results, null, 2)}\n`);
+}
+
+async function main(argv: string[]): Promise<void> {
+  const howAt = argv.indexOf("--how");
+  recordStart(await startFigures(), argv.includes("--baseline") ? "baseline" : "current", howAt >= 0 ? argv[howAt + 1] : undefined);
   const file = join(ROOT, "BENCHMARKS.md");
   writeFileSync(file, withSection(readFileSync(file, "utf8"), START_HEADING, startSection(ROOT)));
   process.stdout.write(`${startSection(ROOT).join("\n")}\n`);
