@@ -38,11 +38,11 @@ const dynamoDbLocal = {
 
 module.exports = {
   // `npm run test:coverage` (the unit and handler tiers; `npm test` runs it first): the build fails
-  // under these floors, today's figures, to be raised as tests are added (goal: 95 % lines, 90 %
-  // branches). The other tiers run the code in serverless offline's processes, out of jest's sight.
+  // under these floors, issue 36's step (today: 93.1 % statements, 85.6 % branches, 92.1 %
+  // functions, 94.9 % lines), to be raised as tests are added (goal: 95 % lines, 90 % branches). The other tiers run the code in serverless offline's processes, out of jest's sight.
   collectCoverageFrom: ["lib/**/*.ts", "!lib/**/*.generated.ts"],
   coverageReporters: ["text-summary", "json-summary"],
-  coverageThreshold: { global: { statements: 91, branches: 82.5, functions: 88.5, lines: 93 } },
+  coverageThreshold: { global: { statements: 92.5, branches: 85, functions: 91.5, lines: 94 } },
   // Each file's and test's time, by tier, into reports/test-times.json (scripts/testTimes.js prints them).
   reporters: ["default", "<rootDir>/tests/support/testTimesReporter.js"],
   projects: [
