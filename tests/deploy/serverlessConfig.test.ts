@@ -62,7 +62,7 @@ async function printed(
   stage?: string,
 ): Promise<{
   functions: Record<string, { handler: string; role: unknown; events: unknown[] }>;
-  custom: { esbuild: { outputWorkFolder: string; minify: boolean; skipRebuild: boolean } };
+  custom: { esbuild: { outputWorkFolder: string; minify: boolean; skipRebuild: boolean; watch: { pattern: string[]; ignore: string[] } } };
   provider: { environment: Record<string, string> };
 }> {
   const stageArgs = stage ? ["--stage", stage] : [];
@@ -129,6 +129,9 @@ describe("serverless print", () => {
     ]);
     for (const [name, fn] of Object.entries(local.functions)) expect(fn.handler).toBe(`.local-bundle/dynamodb.${name}`);
     expect(local.custom.esbuild).toMatchObject({ minify: false, skipRebuild: false });
+    // A server builds again for a changed source, never for another server's bundles in its work folder.
+    expect(local.custom.esbuild.watch.pattern).toEqual(expect.arrayContaining(["handlers/**/*.ts", "lib/**/*.ts"]));
+    expect(local.custom.esbuild.watch.ignore).toEqual(expect.arrayContaining([".esbuild*", ".local-bundle"]));
     expect(readFileSync(join(ROOT, ".local-bundle/dynamodb.ts"), "utf8")).toContain(
       'export const listNodes = (...args: unknown[]) => require("../handlers/provisioning/nodes/list").handler(...args);',
     );
