@@ -63,7 +63,7 @@ async function printed(
 ): Promise<{
   functions: Record<string, { handler: string; role: unknown; events: unknown[] }>;
   custom: { esbuild: { outputWorkFolder: string; minify: boolean; skipRebuild: boolean; watch: { pattern: string[]; ignore: string[] } } };
-  provider: { environment: Record<string, string> };
+  provider: { environment: Record<string, string>; timeout: number };
 }> {
   const stageArgs = stage ? ["--stage", stage] : [];
   const { stdout } = await run(
@@ -139,6 +139,10 @@ describe("serverless print", () => {
     expect(workers.custom.esbuild).toMatchObject({ minify: false, skipRebuild: true });
     expect(prod.functions.listNodes.handler).toBe("handlers/provisioning/nodes/list.handler");
     expect(prod.custom.esbuild).toMatchObject({ minify: true, skipRebuild: true });
+    // Locally a function's start counts in its time-out (serverless offline), so it gets Lambda's
+    // init budget on top; the service's own budgets are cut from the same 10 s everywhere.
+    expect([local.provider.timeout, Number(local.provider.environment.FUNCTION_TIMEOUT_SECONDS)]).toEqual([20, 10]);
+    expect([prod.provider.timeout, Number(prod.provider.environment.FUNCTION_TIMEOUT_SECONDS)]).toEqual([10, 10]);
   });
 
   it("builds each store's bundles in a folder of its own, so both local modes run from one checkout", async () => {
