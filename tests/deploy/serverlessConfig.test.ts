@@ -53,6 +53,17 @@ const envWith = (env: Record<string, string | undefined>): NodeJS.ProcessEnv =>
     ),
   );
 const ROOT = join(__dirname, "../..");
+
+/** AWS's CloudFormation linter on templates: no line printed, exit 0. */
+async function expectCfnLintClean(templates: string[]): Promise<void> {
+  const lint = await run("cfn-lint", ["--format", "parseable", ...templates]).then(
+    (result) => ({ code: 0, stdout: result.stdout }),
+    (error: { code: number; stdout: string }) => ({ code: error.code, stdout: error.stdout }),
+  );
+  // cfn-lint's exit code is a bit mask: 2 errors, 4 warnings, 8 informational. None of any (issue 25).
+  expect(lint.stdout.split("\n").filter((line) => line.trim() !== "")).toEqual([]);
+  expect(lint.code).toBe(0);
+}
 jest.setTimeout(60_000);
 
 /** What the Serverless CLI itself resolves from serverless.yml, for a store. */
@@ -510,13 +521,7 @@ describe.each(["memory", "dynamodb"])("serverless package (STORE=%s)", (store) =
 
   it("passes cfn-lint with no error and no warning, every template", async () => {
     const templates = STACK_FILES.map((file) => join(out, file));
-    const lint = await run("cfn-lint", ["--format", "parseable", ...templates]).then(
-      (result) => ({ code: 0, stdout: result.stdout }),
-      (error: { code: number; stdout: string }) => ({ code: error.code, stdout: error.stdout }),
-    );
-    // cfn-lint's exit code is a bit mask: 2 errors, 4 warnings, 8 informational. None of any (issue 25).
-    expect(lint.stdout.split("\n").filter((line) => line.trim() !== "")).toEqual([]);
-    expect(lint.code).toBe(0);
+    await expectCfnLintClean(templates);
   });
 });
 
@@ -545,12 +550,7 @@ describe("serverless package of a 200-function registry (issue 36)", () => {
     const sizes = [root, roles, ...routes].map((stack) => Object.keys(stack.Resources).length);
     for (const size of sizes) expect(size).toBeLessThan(400);
     expect(sizes[0]).toBeGreaterThan(200);
-    const lint = await run("cfn-lint", ["--format", "parseable", ...STACK_FILES.map((file) => join(out, file))]).then(
-      (result) => ({ code: 0, stdout: result.stdout }),
-      (error: { code: number; stdout: string }) => ({ code: error.code, stdout: error.stdout }),
-    );
-    expect(lint.stdout.split("\n").filter((line) => line.trim() !== "")).toEqual([]);
-    expect(lint.code).toBe(0);
+    await expectCfnLintClean(STACK_FILES.map((file) => join(out, file)));
   }, 300_000);
 
   it("refuses to deploy it", async () => {
