@@ -132,7 +132,7 @@ describe("serverless print", () => {
     expect(provider.environment).toMatchObject({ FILE_SERVER: "http://files.example:9090", DISCOVERY_GRAPH: "off" });
   });
 
-  it("builds the local stage in process as one unminified bundle, worker-thread mode and a deployment a bundle per function (issue 36)", async () => {
+  it("builds the local stage as one unminified bundle, in process and in worker-thread mode, and a deployment a bundle per function (issue 36)", async () => {
     const [local, workers, prod] = await Promise.all([
       printed("dynamodb", {}, "local"),
       printed("dynamodb", { OFFLINE_IN_PROCESS: "false" }, "local"),
@@ -146,8 +146,8 @@ describe("serverless print", () => {
     expect(readFileSync(join(ROOT, ".local-bundle/dynamodb.ts"), "utf8")).toContain(
       'export const listNodes = (...args: unknown[]) => require("../handlers/provisioning/nodes/list").handler(...args);',
     );
-    expect(workers.functions.listNodes.handler).toBe("handlers/provisioning/nodes/list.handler");
-    expect(workers.custom.esbuild).toMatchObject({ minify: false, skipRebuild: true });
+    expect(workers.functions.listNodes.handler).toBe(".local-bundle/dynamodb.listNodes");
+    expect(workers.custom.esbuild).toMatchObject({ minify: false, skipRebuild: false });
     expect(prod.functions.listNodes.handler).toBe("handlers/provisioning/nodes/list.handler");
     expect(prod.custom.esbuild).toMatchObject({ minify: true, skipRebuild: true });
     // Locally a function's start counts in its time-out (serverless offline), so it gets Lambda's
@@ -528,7 +528,8 @@ describe.each(["memory", "dynamodb"])("serverless package (STORE=%s)", (store) =
 /**
  * Issue 36 §3: room for 200 functions. The registry grown to 200 (LAYOUT_CHECK_FUNCTIONS, copies
  * of its endpoints: lib/deploy/grownRegistry.ts) packages with every stack under 400 resources and
- * every template clean under cfn-lint; a deploy with the setting is refused.
+ * every template clean under cfn-lint, its templates packaged without building any code
+ * (PACKAGE_TEMPLATES_ONLY); a deploy with either setting is refused.
  */
 describe("serverless package of a 200-function registry (issue 36)", () => {
   const out = mkdtempSync(join(tmpdir(), "package-200-"));
@@ -540,6 +541,8 @@ describe("serverless package of a 200-function registry (issue 36)", () => {
       env: envWith({
         STORE: "dynamodb",
         LAYOUT_CHECK_FUNCTIONS: "200",
+        // The templates are what is checked: no bundle is built (lib/deploy/templatesOnly.ts).
+        PACKAGE_TEMPLATES_ONLY: "on",
         AUTH_USERS_PARAMETER: "/lambda-tasks-provisioning/prod/auth-users",
         ESBUILD_WORK_FOLDER: join(out, ".esbuild"),
       }),
@@ -553,15 +556,15 @@ describe("serverless package of a 200-function registry (issue 36)", () => {
     await expectCfnLintClean(STACK_FILES.map((file) => join(out, file)));
   }, 300_000);
 
-  it("refuses to deploy it", async () => {
+  it.each(["LAYOUT_CHECK_FUNCTIONS", "PACKAGE_TEMPLATES_ONLY"])("refuses to deploy with %s", async (setting) => {
     const refused = await run(process.execPath, [join(ROOT, "node_modules/serverless/bin/serverless.js"), "deploy", "--stage", "prod"], {
       cwd: ROOT,
-      env: envWith({ LAYOUT_CHECK_FUNCTIONS: "200", AUTH_USERS_PARAMETER: "/x/users" }),
+      env: envWith({ [setting]: setting === "LAYOUT_CHECK_FUNCTIONS" ? "200" : "on", AUTH_USERS_PARAMETER: "/x/users" }),
     }).then(
       () => "deployed",
       (error: { stdout: string; stderr: string }) => `${error.stdout}${error.stderr}`,
     );
-    expect(refused).toContain("LAYOUT_CHECK_FUNCTIONS is for `serverless package` only");
+    expect(refused).toContain(`${setting} is for \`serverless package\` only`);
   });
 });
 
@@ -615,6 +618,8 @@ describe("serverless package with every setting given (issue 25)", () => {
         TRACING: "on",
         ALARM_EMAIL: "ops@example.com",
         ESBUILD_WORK_FOLDER: join(out, ".esbuild"),
+        // What reaches the functions is in the templates: no bundle is built (lib/deploy/templatesOnly.ts).
+        PACKAGE_TEMPLATES_ONLY: "on",
       }),
       maxBuffer: 16 << 20,
     });

@@ -32,9 +32,8 @@ export async function freePort(): Promise<number> {
 /**
  * Starts the real `serverless offline` (osls + serverless-offline + serverless-esbuild) on free
  * ports with the given settings, and resolves once it says "Server ready". Each server bundles
- * into its own work folder so several can run at once. In-process mode builds one bundle (seconds);
- * worker-thread mode builds one per function, about a minute on two busy cores: the time-out is for
- * a server that never starts, not a slow one.
+ * into its own work folder so several can run at once; either mode builds the local stage's one
+ * bundle (seconds). The time-out is for a server that never starts, not a slow one.
  */
 export async function startOffline(env: Record<string, string> = {}, timeoutMs = 240_000): Promise<OfflineServer> {
   const storeEnv = onDynamoDb() ? await dynamoDbEnv() : {};
