@@ -9,7 +9,10 @@
 export default {
   testRunner: "jest",
   jest: { configFile: "jest.stryker.config.js", enableFindRelatedTests: true },
-  coverageAnalysis: "all",
+  // Each mutant runs only the tests that reached it (measured on lookupService's 198 mutants on
+  // 2026-11-26: 7.1 min against 10.7 for "all", the same 134 killed; two mutants that had timed out
+  // under "all" survived).
+  coverageAnalysis: "perTest",
   mutate: ["lib/provisioning/**/*.ts", "lib/tasks/**/*.ts", "!lib/**/*.generated.ts"],
   // swc strips types without checking them, and the generated-sources test compares files byte for byte.
   disableTypeChecks: false,

@@ -200,7 +200,9 @@ describe("an image install of a real Debian 12 on a real machine (QEMU, iPXE, cl
     const silent = await aMachine("silent-1", "52:54:00:1a:6e:03");
     const stalled = await api("POST", `/nodes/${silent}/workflows`, {
       name: "Graph.InstallImage",
-      options: { "install-os": { image: stallUrl, _taskTimeout: 100_000 } },
+      // Long enough for the machine to boot its installer first on two cores shared with other test
+      // files (it took 100 s once, and the workflow then ended "no-install-script"); the wait is idle.
+      options: { "install-os": { image: stallUrl, _taskTimeout: 200_000 } },
     });
     const never = await aMachine("never-1", "52:54:00:1a:6e:04");
     const unbooted = await api("POST", `/nodes/${never}/workflows`, {
