@@ -9,6 +9,11 @@ const { assertSafeDeploy, invocation } = require("./deployGuard");
 
 const registry = () => tsxRequire("../lib/http/routes/serverlessFunctions.ts", __filename);
 
+/** A packaging check's setting (the layout check, templates only) stops a `deploy`, named. */
+function refuseDeployWith(setting) {
+  if (invocation(process.argv).command === "deploy") throw new Error(`${setting} is for \`serverless package\` only: unset it to deploy`);
+}
+
 /**
  * The registry's endpoints, or, under LAYOUT_CHECK_FUNCTIONS=N (the deploy tier's check of the
  * stack layout, lib/deploy/grownRegistry.ts), as many more copies as make N functions in all.
@@ -19,8 +24,7 @@ function routesFor(store) {
   const grown = tsxRequire("../lib/deploy/grownRegistry.ts", __filename);
   const wanted = grown.layoutCheckFunctions(process.env);
   if (wanted === undefined) return ROUTES;
-  if (invocation(process.argv).command === "deploy")
-    throw new Error(`${grown.LAYOUT_CHECK_SETTING} is for \`serverless package\` only: unset it to deploy`);
+  refuseDeployWith(grown.LAYOUT_CHECK_SETTING);
   const others = Object.keys(registry().serverlessFunctions(store)).length - ROUTES.length;
   return grown.grownRoutes(ROUTES, wanted - others - ROUTES.length);
 }
@@ -70,8 +74,7 @@ function onLocalBundle(functions, store) {
 function templatesOnly(functions, store) {
   const only = tsxRequire("../lib/deploy/templatesOnly.ts", __filename);
   if (!only.templatesOnly(process.env)) return functions;
-  if (invocation(process.argv).command === "deploy")
-    throw new Error(`${only.TEMPLATES_ONLY_SETTING} is for \`serverless package\` only: unset it to deploy`);
+  refuseDeployWith(only.TEMPLATES_ONLY_SETTING);
   const folder = join(__dirname, "..", process.env.ESBUILD_WORK_FOLDER || `.esbuild-${store}`, ".serverless");
   mkdirSync(folder, { recursive: true });
   const artifact = join(folder, "templates-only.zip");

@@ -556,10 +556,13 @@ describe("serverless package of a 200-function registry (issue 36)", () => {
     await expectCfnLintClean(STACK_FILES.map((file) => join(out, file)));
   }, 300_000);
 
-  it.each(["LAYOUT_CHECK_FUNCTIONS", "PACKAGE_TEMPLATES_ONLY"])("refuses to deploy with %s", async (setting) => {
+  it.each([
+    ["LAYOUT_CHECK_FUNCTIONS", "200"],
+    ["PACKAGE_TEMPLATES_ONLY", "on"],
+  ])("refuses to deploy with %s=%s", async (setting, value) => {
     const refused = await run(process.execPath, [join(ROOT, "node_modules/serverless/bin/serverless.js"), "deploy", "--stage", "prod"], {
       cwd: ROOT,
-      env: envWith({ [setting]: setting === "LAYOUT_CHECK_FUNCTIONS" ? "200" : "on", AUTH_USERS_PARAMETER: "/x/users" }),
+      env: envWith({ [setting]: value, AUTH_USERS_PARAMETER: "/x/users" }),
     }).then(
       () => "deployed",
       (error: { stdout: string; stderr: string }) => `${error.stdout}${error.stderr}`,
