@@ -43,7 +43,7 @@ module.exports = {
   collectCoverageFrom: ["lib/**/*.ts", "!lib/**/*.generated.ts"],
   coverageReporters: ["text-summary", "json-summary"],
   coverageThreshold: { global: { statements: 92.5, branches: 85, functions: 91.5, lines: 94 } },
-  // Each file's and test's time, by tier, into reports/test-times.json (scripts/testTimes.js prints them).
+  // Each file's and test's time, by tier, into reports/test-times/ (scripts/testTimes.js prints them).
   reporters: ["default", "<rootDir>/tests/support/testTimesReporter.js"],
   projects: [
     { ...shared, displayName: "unit", testMatch: ["<rootDir>/tests/unit/**/*.test.ts"] },

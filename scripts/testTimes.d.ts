@@ -8,3 +8,6 @@ export interface FileTimes {
 }
 export function formatTiers(files: FileTimes[]): string;
 export function formatSlowest(files: FileTimes[], count: number): string;
+export const TIMES_FOLDER: string;
+/** Every jest run's files recorded in `folder` (reports/test-times/ by default), together. */
+export function readTimes(folder?: string): FileTimes[];

@@ -1,8 +1,22 @@
-// node scripts/testTimes.js [--slowest N] — the test tiers' times from reports/test-times.json
-// (written by tests/support/testTimesReporter.js): a line per tier, then the N slowest test cases.
+// node scripts/testTimes.js [--slowest N] — the test tiers' times from reports/test-times/ (a file
+// per jest run, written by tests/support/testTimesReporter.js): a line per tier, then the N slowest
+// test cases.
 // Plain JavaScript: jest loads it as a reporter's helper, and `.ci/run` runs it after `npm test`.
-const { readFileSync } = require("node:fs");
+const { readdirSync, readFileSync } = require("node:fs");
 const { join } = require("node:path");
+
+const TIMES_FOLDER = join(__dirname, "../reports/test-times");
+
+/** Every run's files in `folder`, together (none when nothing ran). */
+function readTimes(folder = TIMES_FOLDER) {
+  let names = [];
+  try {
+    names = readdirSync(folder).filter((name) => name.endsWith(".json"));
+  } catch {
+    // no run yet
+  }
+  return names.sort().flatMap((name) => JSON.parse(readFileSync(join(folder, name), "utf8")));
+}
 
 const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
@@ -43,16 +57,14 @@ function formatSlowest(files, count) {
   ].join("\n");
 }
 
-module.exports = { formatTiers, formatSlowest };
+module.exports = { TIMES_FOLDER, readTimes, formatTiers, formatSlowest };
 
 if (require.main === module) {
   const at = process.argv.indexOf("--slowest");
   const count = at >= 0 ? Number(process.argv[at + 1]) : 20;
-  let files;
-  try {
-    files = JSON.parse(readFileSync(join(__dirname, "../reports/test-times.json"), "utf8"));
-  } catch {
-    process.stdout.write("no test times recorded (reports/test-times.json): run the tests first\n");
+  const files = readTimes();
+  if (files.length === 0) {
+    process.stdout.write("no test times recorded (reports/test-times/): run the tests first\n");
     process.exit(0);
   }
   process.stdout.write(`${formatTiers(files)}\n\n${formatSlowest(files, count)}\n`);

@@ -1,13 +1,12 @@
 // A jest reporter (issue 36): each test file's time, by tier (the jest project's display name),
-// and each test case's, added to reports/test-times.json (the two jest runs of `npm test` add to
-// one file; `.ci/run` empties it first and prints the whole with scripts/testTimes.js). At the end
+// and each test case's, into a file of its own in reports/test-times/ (the two jest runs of `npm
+// test` end at any time, side by side: each writes its own file, and nothing is read and written
+// back; `.ci/run` empties the folder first and prints the whole with scripts/testTimes.js). At the end
 // of a run it prints that run's tiers: files, tests, wall time (first file's start to last file's
 // end) and the sum of the files' times (more than the wall time when files run side by side).
-const { mkdirSync, readFileSync, writeFileSync } = require("node:fs");
+const { mkdirSync, writeFileSync } = require("node:fs");
 const { join, relative } = require("node:path");
-const { formatTiers } = require("../../scripts/testTimes");
-
-const FILE = join(__dirname, "../../reports/test-times.json");
+const { TIMES_FOLDER, formatTiers } = require("../../scripts/testTimes");
 
 class TestTimesReporter {
   constructor(globalConfig) {
@@ -27,15 +26,10 @@ class TestTimesReporter {
   }
 
   onRunComplete() {
-    let saved = [];
-    try {
-      saved = JSON.parse(readFileSync(FILE, "utf8"));
-    } catch {
-      // the first run
-    }
-    mkdirSync(join(FILE, ".."), { recursive: true });
-    writeFileSync(FILE, `${JSON.stringify([...saved, ...this.files])}\n`);
-    if (this.files.length > 0) process.stderr.write(`\n${formatTiers(this.files)}\n`);
+    if (this.files.length === 0) return;
+    mkdirSync(TIMES_FOLDER, { recursive: true });
+    writeFileSync(join(TIMES_FOLDER, `run-${Date.now()}-${process.pid}.json`), `${JSON.stringify(this.files)}\n`);
+    process.stderr.write(`\n${formatTiers(this.files)}\n`);
   }
 }
 

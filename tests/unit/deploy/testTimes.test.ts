@@ -1,4 +1,7 @@
-import { formatSlowest, formatTiers } from "../../../scripts/testTimes";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { formatSlowest, formatTiers, readTimes } from "../../../scripts/testTimes";
 
 const file = (tier: string, name: string, start: number, end: number, ...ms: number[]) => ({
   tier,
@@ -32,5 +35,17 @@ describe("the test tiers' times (scripts/testTimes.js)", () => {
       "| e2e | a|b.test.ts | a\\|b.test.ts case 0 | 1.5 s |",
       "| unit | u.test.ts | u.test.ts case 1 | 0.7 s |",
     ]);
+  });
+});
+
+describe("the test times of several jest runs (readTimes)", () => {
+  it("reads every run's file in the folder together, and nothing from a folder not written yet", () => {
+    const folder = mkdtempSync(join(tmpdir(), "test-times-"));
+    writeFileSync(join(folder, "run-1-10.json"), JSON.stringify([file("unit", "u.test.ts", 0, 1, 1)]));
+    writeFileSync(join(folder, "run-2-11.json"), JSON.stringify([file("e2e", "e.test.ts", 0, 2, 2)]));
+    writeFileSync(join(folder, "notes.txt"), "not a run");
+    expect(readTimes(folder).map((each) => each.file)).toEqual(["u.test.ts", "e.test.ts"]);
+    expect(readTimes(join(folder, "absent"))).toEqual([]);
+    rmSync(folder, { recursive: true });
   });
 });
