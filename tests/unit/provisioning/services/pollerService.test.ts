@@ -1,5 +1,7 @@
 import { createNode } from "../../../../lib/provisioning/nodes/nodeService";
+import { DEFAULT_IPMI_POLLERS, SAMPLES_KEPT } from "../../../../lib/provisioning/pollers/poller";
 import {
+  createDefaultPollers,
   createPoller,
   currentPollerData,
   deletePoller,
@@ -10,11 +12,15 @@ import {
   patchPoller,
   pollerData,
   pollerLibraryEntry,
+  recordPollResult,
   removeNodePollers,
   runDuePollers,
+  runPoller,
   setPollerPaused,
 } from "../../../../lib/provisioning/pollers/pollerService";
-import { aNode, later, memoryStores, T0 } from "./setUp";
+import { setNodeSite } from "../../../../lib/provisioning/relays/nodeSite";
+import { createSite } from "../../../../lib/provisioning/relays/siteService";
+import { aCatalog, aNode, later, memoryStores, type Stores, T0 } from "./setUp";
 
 describe("pollerService", () => {
   it("keeps RackHD's fields only, takes `type` or RackHD's `name`, and is due at once", async () => {
@@ -109,5 +115,138 @@ describe("pollerService", () => {
     expect(await listPollers(stores, {})).toHaveLength(1);
     expect(pollerLibraryEntry("ipmi")).toBeDefined();
     expect(pollerLibraryEntry("telnet")).toBeUndefined();
+  });
+
+  describe("a BMC's pollers, run by a site's relay", () => {
+    const IPMI = { service: "ipmi-obm-service", config: { host: "10.0.0.9", user: "admin", password: "secret" } };
+
+    const bmcNode = async (stores: Stores, onSite = true) => {
+      const node = await createNode(stores, { name: "bmc-1", type: "compute", obmSettings: [IPMI] }, T0);
+      if (!onSite) return node;
+      const site = await createSite(stores, { name: "lab" }, T0);
+      return setNodeSite(stores, node.id, site.id, T0);
+    };
+
+    it("queues a poll job for the site's relays, with the poller's command (sdr when it names none it knows)", async () => {
+      const stores = memoryStores();
+      const node = await bmcNode(stores);
+      const sel = await createPoller(stores, { type: "ipmi", pollInterval: 5_000, node: node.id, config: { command: "sel" } }, T0);
+      const odd = await createPoller(stores, { type: "ipmi", pollInterval: 5_000, node: node.id, config: { command: "rm -rf" } }, T0);
+      expect(await runDuePollers(stores, T0)).toBe(2);
+      const jobs = await stores.relayJobs.list();
+      expect(jobs.map((job) => job.action)).toEqual([
+        { kind: "poll", command: "sel", poller: sel.id },
+        { kind: "poll", command: "sdr", poller: odd.id },
+      ]);
+      expect(jobs[0]).toMatchObject({ id: `poll-${sel.id}-${T0.getTime()}`, node: node.id, requestedBy: `poller ${sel.id}` });
+      // Started, due again one interval later, not finished: the relay's result finishes it.
+      expect(await getPoller(stores, sel.id)).toMatchObject({
+        lastStarted: T0.toISOString(),
+        lastFinished: null,
+        nextScheduled: later(5_000).toISOString(),
+        failureCount: 0,
+      });
+    });
+
+    it("counts a failure, with why, for a BMC node of no site: no relay can reach it", async () => {
+      const stores = memoryStores();
+      const node = await bmcNode(stores, false);
+      const poller = await createPoller(stores, { type: "ipmi", pollInterval: 5_000, node: node.id }, T0);
+      await runPoller(stores, poller, T0);
+      expect(await getPoller(stores, poller.id)).toMatchObject({
+        failureCount: 1,
+        lastError: expect.stringContaining("belongs to no site"),
+        lastFinished: T0.toISOString(),
+        nextScheduled: later(5_000).toISOString(),
+      });
+      expect(await stores.relayJobs.list()).toEqual([]);
+    });
+
+    it("keeps a relay's result as a sample in RackHD's shape, the newest ten, and counts a failure with the BMC's words", async () => {
+      const stores = memoryStores();
+      const node = await bmcNode(stores);
+      const poller = await createPoller(stores, { type: "ipmi", pollInterval: 5_000, node: node.id, config: { command: "chassis" } }, T0);
+      const output = "System Power         : on\nPower Overload       : false\n";
+      const value = await recordPollResult(stores, poller.id, "chassis", { ok: true, output }, later(1));
+      const [sample] = await pollerData(stores, poller.id, later(2));
+      expect(sample).toEqual({ chassis: value, host: "10.0.0.9", user: null, node: node.id, timestamp: later(1).toString() });
+      expect(await getPoller(stores, poller.id)).toMatchObject({ lastFinished: later(1).toISOString(), failureCount: 0 });
+      for (let i = 2; i < SAMPLES_KEPT + 5; i++) await recordPollResult(stores, poller.id, "chassis", { ok: true, output }, later(i));
+      const kept = await pollerData(stores, poller.id, later(3));
+      expect(kept).toHaveLength(SAMPLES_KEPT);
+      expect(kept.at(-1)?.timestamp).toBe(later(SAMPLES_KEPT + 4).toString());
+      expect(await recordPollResult(stores, poller.id, "chassis", { ok: false, output: "", error: "BMC busy" }, later(50))).toBeUndefined();
+      expect(await getPoller(stores, poller.id)).toMatchObject({
+        failureCount: 1,
+        lastError: "BMC busy",
+        lastFinished: later(50).toISOString(),
+      });
+      await recordPollResult(stores, poller.id, "chassis", { ok: false, output: "" }, later(51));
+      expect(await getPoller(stores, poller.id)).toMatchObject({ failureCount: 2, lastError: "failed" });
+      expect(await pollerData(stores, poller.id, later(52))).toHaveLength(SAMPLES_KEPT);
+      // A success clears the last error.
+      await recordPollResult(stores, poller.id, "chassis", { ok: true, output }, later(53));
+      expect((await getPoller(stores, poller.id)).lastError).toBeUndefined();
+    });
+
+    it("drops a result for a poller deleted meanwhile, storing nothing; a poller of no node has no host", async () => {
+      const stores = memoryStores();
+      expect(await recordPollResult(stores, "gone", "sdr", { ok: true, output: "" }, T0)).toBeUndefined();
+      expect(await stores.pollerSamples.get("gone")).toBeUndefined();
+      const loose = await createPoller(stores, { type: "ipmi", pollInterval: 5_000, paused: true }, T0);
+      await recordPollResult(stores, loose.id, "sdr", { ok: true, output: "" }, T0);
+      expect((await pollerData(stores, loose.id, T0))[0]).toMatchObject({ host: null, node: null, sdr: [] });
+    });
+
+    it("creates RackHD's five default pollers once, for a node with a bmc catalog only", async () => {
+      const stores = memoryStores();
+      const node = await bmcNode(stores);
+      await createDefaultPollers(stores, node, T0);
+      expect(await listPollers(stores, {})).toEqual([]);
+      await stores.catalogs.add([aCatalog(node.id, "bmc", { "IP Address": "10.0.0.9" }, "c1")]);
+      await createPoller(stores, { type: "ipmi", pollInterval: 1_000, node: node.id, config: { command: "sel" } }, T0);
+      await createDefaultPollers(stores, node, T0);
+      await createDefaultPollers(stores, node, later(1));
+      const pollers = await nodePollers(stores, node.id);
+      expect(pollers.map((poller) => poller.config.command).sort()).toEqual(DEFAULT_IPMI_POLLERS.map(([command]) => command).sort());
+      expect(pollers.find((poller) => poller.config.command === "sdr")).toMatchObject({ name: "Pollers.IPMI", pollInterval: 60_000 });
+      expect(new Set(pollers.map((poller) => poller.id)).size).toBe(DEFAULT_IPMI_POLLERS.length);
+    });
+  });
+
+  describe("what a noop node's poller answers, and why another cannot run", () => {
+    it("answers RackHD's empty value per command, {} for another, and names what is missing", async () => {
+      const stores = memoryStores();
+      const noop = await createNode(stores, { name: "n", type: "compute", obmSettings: [{ service: "noop-obm-service", config: {} }] }, T0);
+      const bare = await aNode(stores, "bare", "52:54:00:00:00:09");
+      const sel = await createPoller(stores, { type: "ipmi", pollInterval: 1, node: noop.id, config: { command: "sel" } }, T0);
+      const info = await createPoller(stores, { type: "ipmi", pollInterval: 1, node: noop.id, config: { command: "selInformation" } }, T0);
+      const other = await createPoller(stores, { type: "ipmi", pollInterval: 1, node: noop.id, config: { command: "fans" } }, T0);
+      expect((await pollerData(stores, sel.id, T0))[0]).toMatchObject({ sel: [], host: null, user: null, node: noop.id });
+      expect((await pollerData(stores, info.id, T0))[0]).toMatchObject({ selInformation: {} });
+      expect((await pollerData(stores, other.id, T0))[0]).toMatchObject({ fans: {} });
+      const orphan = await createPoller(stores, { type: "ipmi", pollInterval: 1, node: "0123456789abcdef01234567" }, T0);
+      const none = await createPoller(stores, { type: "ipmi", pollInterval: 1 }, T0);
+      const unreachable = await createPoller(stores, { type: "ipmi", pollInterval: 1, node: bare.id }, T0);
+      await runDuePollers(stores, later(1));
+      expect((await getPoller(stores, orphan.id)).lastError).toBe("The poller's node 0123456789abcdef01234567 does not exist");
+      expect((await getPoller(stores, none.id)).lastError).toBe("The poller's node (none) does not exist");
+      expect((await getPoller(stores, unreachable.id)).lastError).toMatch(/needs noop-obm-service here: .*\(no OBM service\)$/);
+    });
+
+    it("keeps a stored secret when a config is patched back with REDACTED, and never answers it", async () => {
+      const stores = memoryStores();
+      const node = await aNode(stores);
+      const poller = await createPoller(
+        stores,
+        { type: "snmp", pollInterval: 1, node: node.id, config: { community: "c", password: "pw" } },
+        T0,
+      );
+      const [answered] = await nodePollers(stores, node.id);
+      expect(answered.config.password).toBe("REDACTED");
+      const patched = await patchPoller(stores, poller.id, { config: { ...answered.config, community: "d" } }, later(1));
+      expect(patched.config).toEqual({ community: "d", password: "pw" });
+      expect(patched.updatedAt).toBe(later(1).toISOString());
+    });
   });
 });
