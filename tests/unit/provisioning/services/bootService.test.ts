@@ -1,5 +1,13 @@
 import { apiContextFor } from "../../../../lib/provisioning/apiContext";
-import { bootProfile, NO_ACTIVE_WORKFLOW, nodeTemplate, notify, parseMacs } from "../../../../lib/provisioning/boot/bootService";
+import {
+  bootProfile,
+  identifyRequester,
+  NO_ACTIVE_WORKFLOW,
+  nodeTemplate,
+  notify,
+  parseMacs,
+} from "../../../../lib/provisioning/boot/bootService";
+import { putLibraryEntry } from "../../../../lib/provisioning/library/textLibrary";
 import { findLookups } from "../../../../lib/provisioning/lookups/lookupService";
 import { createNode } from "../../../../lib/provisioning/nodes/nodeService";
 import { getWorkflow, startWorkflow } from "../../../../lib/provisioning/workflows/workflowService";
@@ -94,5 +102,115 @@ describe("bootService", () => {
     expect(echoed).toMatchObject({ nodeId: node.id, password: "REDACTED" });
     expect((await getWorkflow(stores, workflow.instanceId, later(2)))._status).toBe("succeeded");
     expect(await notify(stores, { event: "hello" }, later(3), tokens)).toEqual({ event: "hello" });
+  });
+});
+
+describe("bootService: the paths a booting machine takes", () => {
+  const withInstall = async (installOs: Record<string, unknown> = {}) => {
+    const stores = memoryStores();
+    const node = await createNode(
+      stores,
+      { name: "n", type: "compute", identifiers: [MAC, "52:54:00:00:00:02"], obmSettings: [{ service: "noop-obm-service", config: {} }] },
+      T0,
+    );
+    const options = { ...install.options, "install-os": { ...install.options["install-os"], ...installOs } };
+    const workflow = await startWorkflow(stores, node.id, { ...install, options }, api, T0);
+    return { stores, node, workflow };
+  };
+  const open = { requireToken: false };
+
+  it("answers a put profile, with the iPXE header added unless it has its own; an unknown one says so", async () => {
+    const { stores } = await withInstall({ profile: "mine.ipxe" });
+    expect(await bootProfile(stores, [MAC], undefined, api, T0)).toContain("Unknown boot profile mine.ipxe");
+    await putLibraryEntry(stores, "profiles", "mine.ipxe", "echo node <%=nodeId%>", T0);
+    const rendered = await bootProfile(stores, [MAC], undefined, api, T0);
+    expect(rendered).toMatch(/^#!ipxe/);
+    expect(rendered).toMatch(/echo node [0-9a-f]{24}/);
+    await putLibraryEntry(stores, "profiles", "mine.ipxe", "#!ipxe\necho own header", T0);
+    expect(await bootProfile(stores, [MAC], undefined, api, T0)).toBe("#!ipxe\necho own header");
+  });
+
+  it("records the address against the MAC the node booted with, not the first one asked", async () => {
+    const { stores, node } = await withInstall();
+    await bootProfile(stores, ["52:54:00:99:99:99", "52:54:00:00:00:02"], "10.0.0.77", api, T0);
+    expect((await findLookups(stores, "10.0.0.77"))[0]).toMatchObject({ node: node.id, macAddress: "52:54:00:00:00:02" });
+  });
+
+  it("makes one node and one discovery of a new machine that boots twice at once", async () => {
+    const stores = memoryStores();
+    const discovery = { graph: "Graph.SKU.Discovery" };
+    const [a, b] = await Promise.all([
+      bootProfile(stores, [MAC], undefined, api, T0, discovery),
+      bootProfile(stores, [MAC], undefined, api, T0, discovery),
+    ]);
+    expect(a).toMatch(/kernel /);
+    expect(b).toMatch(/kernel /);
+    expect(await stores.nodes.list()).toHaveLength(1);
+    expect(await stores.workflows.list()).toHaveLength(1);
+  });
+
+  it("finds the requesting node by its id, then its MACs, then its address; refuses one it cannot identify", async () => {
+    const { stores, node } = await withInstall();
+    await bootProfile(stores, [MAC], "10.0.0.50", api, T0);
+    expect((await identifyRequester(stores, { nodeId: node.id, macs: [] })).id).toBe(node.id);
+    expect((await identifyRequester(stores, { nodeId: "", macs: [MAC] })).id).toBe(node.id);
+    expect((await identifyRequester(stores, { macs: [], sourceIp: "10.0.0.50" })).id).toBe(node.id);
+    await expect(identifyRequester(stores, { macs: [], sourceIp: "10.0.0.51" })).rejects.toMatchObject({
+      kind: "not-found",
+      message: expect.stringContaining("?nodeId="),
+    });
+    await expect(identifyRequester(stores, { macs: [] })).rejects.toMatchObject({ kind: "not-found" });
+    await expect(identifyRequester(stores, { nodeId: "0123456789abcdef01234567", macs: [MAC] })).rejects.toMatchObject({
+      kind: "not-found",
+    });
+  });
+
+  it("marks the install script's first fetch once, and refuses a template to a node with no install waiting", async () => {
+    const { stores, node, workflow } = await withInstall();
+    await bootProfile(stores, [MAC], undefined, api, T0);
+    const who = { macs: [MAC] };
+    await nodeTemplate(stores, "centos-ks", who, "/api/current/templates/centos-ks", api, later(1), open);
+    await nodeTemplate(stores, "centos-ks", who, "/api/current/templates/centos-ks", api, later(2), open);
+    const fetched = Object.values((await stores.workflows.get(workflow.instanceId))!.tasks).map((task) => task.templateFetchedAt);
+    expect(fetched.filter(Boolean)).toEqual([later(1).toISOString()]);
+    const idle = await createNode(stores, { name: "idle", identifiers: ["52:54:00:00:00:03"] }, T0);
+    await expect(nodeTemplate(stores, "centos-ks", { macs: ["52:54:00:00:00:03"] }, "/", api, T0, open)).rejects.toMatchObject({
+      kind: "not-found",
+      message: `${NO_ACTIVE_WORKFLOW} (node ${idle.id})`,
+    });
+    expect(node.id).not.toBe(idle.id);
+  });
+
+  it("renders a put template under its own name for the node's install", async () => {
+    const { stores } = await withInstall();
+    await putLibraryEntry(stores, "templates", "site-ks", "repo <%=repo%> for <%=nodeId%>", T0);
+    const text = await nodeTemplate(stores, "site-ks", { macs: [MAC] }, "/", api, T0, open);
+    expect(text).toMatch(/^repo http:\/\/mirror\/centos\/7 for [0-9a-f]{24}$/);
+  });
+
+  it("tells a node whose install is done to boot its disk, and one whose workflow has no boot task yet so", async () => {
+    const { stores, workflow } = await withInstall();
+    const task = Object.values(workflow.tasks).find((each) => each.kind === "install")!;
+    await stores.workflows.update(workflow.instanceId, (current) => ({
+      ...current,
+      tasks: { ...current.tasks, [task.instanceId]: { ...current.tasks[task.instanceId], installedAt: later(5).toISOString() } },
+    }));
+    expect(await bootProfile(stores, [MAC], undefined, api, later(6))).toContain(
+      `The system is installed (${later(5).toISOString()}): booting from the disk`,
+    );
+    await stores.workflows.update(workflow.instanceId, (current) => ({
+      ...current,
+      tasks: { ...current.tasks, [task.instanceId]: { ...current.tasks[task.instanceId], kind: "obm" } },
+    }));
+    expect(await bootProfile(stores, [MAC], undefined, api, later(7))).toContain(
+      "The active workflow has no boot profile for this node yet.",
+    );
+  });
+
+  it("echoes a notification for a node with no active workflow, and refuses an empty node id", async () => {
+    const stores = memoryStores();
+    const node = await createNode(stores, { name: "n", identifiers: [MAC] }, T0);
+    expect(await notify(stores, { nodeId: node.id }, T0, tokens)).toEqual({ nodeId: node.id });
+    await expect(notify(stores, { nodeId: "" }, T0, tokens)).rejects.toMatchObject({ kind: "bad-request" });
   });
 });
