@@ -1,0 +1,153 @@
+import { spawnSync } from "node:child_process";
+import { apiContextFor } from "../../../lib/provisioning/apiContext";
+import { renderInstallTemplate } from "../../../lib/provisioning/boot/installTemplates";
+import { SEED_CONFIG_PATH } from "../../../lib/provisioning/cloudInit/seedConfig";
+
+/**
+ * The install scripts of today's installs (lib/provisioning/boot/cloudInitTemplates.ts), read as
+ * their installers read them: d-i's preseed as `d-i question type value` lines, anaconda's
+ * kickstart as commands and %sections, and every shell part checked by `sh -n`.
+ */
+const api = apiContextFor("http://svc.example");
+const instance = {
+  credential: "0123456789abcdef01234567.x",
+  instanceId: "i-1",
+  seedUrl: "http://svc.example/api/current/nocloud/c/",
+  reportUrl: "http://svc.example/api/current/reports/c",
+};
+const render = (name: string, options: Record<string, unknown>) =>
+  renderInstallTemplate(name, { options, api, nodeId: "0123456789abcdef01234567", mac: "52:54:00:00:00:01", instance });
+
+/** `sh -n`: the text parses as a shell script (nothing runs). */
+const parsesAsShell = (script: string) => spawnSync("sh", ["-n"], { input: script }).status === 0;
+
+describe("the Debian preseed (debian-preseed)", () => {
+  /** d-i's answers: question → "type value". */
+  const answers = (preseed: string) =>
+    new Map(
+      preseed
+        .split("\n")
+        .filter((line) => line.startsWith("d-i ") || line.startsWith("tasksel "))
+        .map((line) => {
+          const [, question, ...rest] = line.split(" ");
+          return [question, rest.join(" ")] as const;
+        }),
+    );
+  /** The script a `preseed/..._command` runs, as printf %b decodes it. */
+  const commandScript = (value: string) => {
+    const quoted = /^string printf '%b' '(.*)' > (\S+); sh \2$/.exec(value);
+    expect(quoted).not.toBeNull();
+    return quoted![1].replace(/'\\''/g, "'").replace(/\\n/g, "\n").replace(/\\\\/g, "\\");
+  };
+
+  it("answers d-i's questions from the options: host name, mirror host and directory, disk; root login off; cloud-init in", () => {
+    const preseed = render("debian-preseed", { hostname: "web-1", repo: "http://deb.example/debian", installDisk: "/dev/sda" });
+    const d = answers(preseed);
+    expect(d.get("netcfg/get_hostname")).toBe("string web-1");
+    expect(d.get("mirror/http/hostname")).toBe("string deb.example");
+    expect(d.get("mirror/http/directory")).toBe("string /debian");
+    expect(d.get("partman-auto/disk")).toBe("string /dev/sda");
+    expect(d.get("passwd/root-login")).toBe("boolean false");
+    expect(d.get("passwd/make-user")).toBe("boolean false");
+    expect(d.get("pkgsel/include")).toBe("string cloud-init curl");
+    expect(d.get("tasksel/first")).toBe("multiselect standard, ssh-server");
+    expect(d.get("partman/confirm_nooverwrite")).toBe("boolean true");
+    expect(d.get("grub-installer/bootdev")).toBe("string default");
+    expect(preseed.split("\n")[0]).toBe("# Debian preseed for node 0123456789abcdef01234567");
+    expect(preseed.endsWith("d-i finish-install/reboot_in_progress note\n")).toBe(true);
+  });
+
+  it("takes a repository that is not a URL as the host, with no directory, and a host name of debian by default", () => {
+    const d = answers(render("debian-preseed", { repo: "<%=mirror%>" }));
+    expect(d.get("mirror/http/hostname")).toBe("string <%=mirror%>");
+    expect(d.get("mirror/http/directory")).toBe("string ");
+    expect(d.get("netcfg/get_hostname")).toBe("string debian");
+    expect(d.get("partman-auto/disk")).toBe("string ");
+  });
+
+  it("reports the install's start early, and late writes the seed config into the target, uploads the log and reports the end", () => {
+    const d = answers(render("debian-preseed", { repo: "http://deb.example/debian" }));
+    const early = commandScript(d.get("preseed/early_command")!);
+    const late = commandScript(d.get("preseed/late_command")!);
+    expect(parsesAsShell(early)).toBe(true);
+    expect(parsesAsShell(late)).toBe(true);
+    expect(early).toContain(`REPORT_URL='${instance.reportUrl}'`);
+    expect(early.trim().split("\n").at(-1)).toBe("report start install '' 'The Debian installer started'");
+    expect(late).toContain(`> /target${SEED_CONFIG_PATH}`);
+    expect(late).toContain(instance.seedUrl);
+    expect(late.split("\n").slice(-2)).toEqual([
+      "upload_log installer /var/log/syslog",
+      "report finish install SUCCESS 'The Debian installer wrote the system'",
+    ]);
+  });
+});
+
+describe("the Rocky / Alma Linux 9 kickstart (el9-ks)", () => {
+  /** The kickstart's sections: the commands before the first, then each %section's lines to its %end. */
+  const sections = (kickstart: string) => {
+    const found = new Map<string, string[]>([["commands", []]]);
+    let current = "commands";
+    for (const line of kickstart.split("\n")) {
+      if (line.startsWith("%") && line !== "%end") {
+        current = line;
+        found.set(current, []);
+      } else if (line === "%end") current = "after";
+      else if (line !== "") (found.get(current) ?? found.set(current, []).get(current)!).push(line);
+    }
+    return found;
+  };
+
+  it("installs from the repository with cloud-init, the root account locked, on the disk given only", () => {
+    const ks = sections(render("el9-ks", { repo: "http://rocky.example/9/BaseOS", installDisk: "sdb", comport: "ttyS1" }));
+    const commands = ks.get("commands")!;
+    expect(commands).toEqual(
+      expect.arrayContaining([
+        "text",
+        "url --url=http://rocky.example/9/BaseOS",
+        "rootpw --lock",
+        "ignoredisk --only-use=sdb",
+        'bootloader --append="console=ttyS1,115200n8"',
+        "selinux --enforcing",
+        "firewall --enabled --service=ssh",
+        "clearpart --all --initlabel",
+        "autopart",
+        "reboot",
+      ]),
+    );
+    expect(ks.get("%packages")).toEqual(["@core", "cloud-init", "curl"]);
+    const anyDisk = sections(render("el9-ks", { repo: "http://rocky.example/9/BaseOS", comport: "ttyS0" })).get("commands")!;
+    expect(anyDisk.some((line) => line.startsWith("ignoredisk"))).toBe(false);
+  });
+
+  it("reports its start in %pre, a failure with anaconda's logs in %onerror, writes the seed config in %post and reports the end outside the chroot", () => {
+    const ks = sections(render("el9-ks", { repo: "http://rocky.example/9/BaseOS", comport: "ttyS0" }));
+    for (const name of ["%pre", "%onerror", "%post", "%post --nochroot"]) expect(parsesAsShell(ks.get(name)!.join("\n"))).toBe(true);
+    expect(ks.get("%pre")!.at(-1)).toBe("report start install '' 'The EL9 installer started'");
+    expect(ks.get("%onerror")!.slice(-3)).toEqual([
+      "cat /tmp/anaconda.log /tmp/storage.log /tmp/packaging.log > /tmp/installer.log 2>/dev/null",
+      "upload_log installer /tmp/installer.log",
+      "report finish install FAIL 'anaconda stopped on an error: see the installer log'",
+    ]);
+    expect(ks.get("%post")!.join("\n")).toContain(`> ${SEED_CONFIG_PATH}`);
+    expect(ks.get("%post")!.join("\n")).toContain(instance.seedUrl);
+    expect(ks.get("%post --nochroot")!.slice(-2)).toEqual([
+      "upload_log installer /tmp/anaconda.log",
+      "report finish install SUCCESS 'The EL9 installer wrote the system'",
+    ]);
+  });
+});
+
+describe("the image installer (install-image.sh)", () => {
+  it("is a shell script that unpacks a .gz image and copies any other, from the file store or a URL", () => {
+    const gz = render("install-image.sh", { image: "http://files.example/debian.raw.gz" });
+    const raw = render("install-image.sh", { image: "debian.raw" });
+    expect(parsesAsShell(gz)).toBe(true);
+    expect(parsesAsShell(raw)).toBe(true);
+    expect(gz).toContain('wget -q -O - "$image_url" | gunzip -c | dd');
+    expect(raw).toContain('wget -q -O - "$image_url" | cat | dd');
+    expect(gz).toContain("image_url='http://files.example/debian.raw.gz'");
+    expect(raw).toContain(`image_url='${api.files}/debian.raw'`);
+    expect(raw).toContain("disk=''");
+    expect(raw.split("\n").slice(-3)).toEqual(["report finish install SUCCESS 'The image installer wrote the system'", "reboot -f", ""]);
+  });
+});
