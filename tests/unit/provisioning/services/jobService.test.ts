@@ -1,4 +1,5 @@
 import { ConflictError } from "../../../../lib/errors";
+import { createPoller, getPoller } from "../../../../lib/provisioning/pollers/pollerService";
 import { LEASE_MS, PICKUP_DEADLINE_MS, type RelayJob } from "../../../../lib/provisioning/relays/job";
 import {
   currentJob,
@@ -9,6 +10,7 @@ import {
   siteJobs,
   startActing,
 } from "../../../../lib/provisioning/relays/jobService";
+import { reportJobResult } from "../../../../lib/provisioning/relays/relayResults";
 import type { RelayCredential } from "../../../../lib/provisioning/relays/site";
 import { createSite } from "../../../../lib/provisioning/relays/siteService";
 import { aNode, later, memoryStores, type Stores, T0 } from "./setUp";
@@ -222,6 +224,57 @@ describe("relay jobs: refusals, bounds and results", () => {
       });
       const answer = await recordResult(racing, relay, job.id, result, T0);
       expect(answer.first).toBe(false);
+    });
+  });
+
+  describe("reportJobResult: what a result does to the node and its workflow", () => {
+    /** Queues one job, leases it to the relay and reports `output` (ok unless `error`). */
+    const reported = async (action: RelayJob["action"], output: string, error?: string) => {
+      const context = await setUp();
+      const { stores, relay, queue } = context;
+      await queue(action);
+      const job = await leaseOne(stores, relay);
+      const result = { leaseId: job.lease!.id, ok: error === undefined, output, ...(error !== undefined && { error }) };
+      await reportJobResult(stores, relay, job.id, result, later(1));
+      return { ...context, job, result, power: (await stores.nodes.get(context.node.id))?.power?.state };
+    };
+
+    it("keeps the power state the BMC said (ipmitool's words or Redfish's), else what a successful action set", async () => {
+      expect((await reported({ kind: "power", action: "status" }, "Chassis Power is off")).power).toBe("off");
+      expect((await reported({ kind: "power", action: "status" }, '{"PowerState": "On"}')).power).toBe("on");
+      expect((await reported({ kind: "power", action: "status" }, "no words about power")).power).toBeUndefined();
+      expect((await reported({ kind: "power", action: "off" }, "")).power).toBe("off");
+      expect((await reported({ kind: "power", action: "soft" }, "")).power).toBe("off");
+      expect((await reported({ kind: "power", action: "cycle" }, "")).power).toBe("on");
+      expect((await reported({ kind: "power", action: "on" }, "", "BMC refused")).power).toBeUndefined();
+      expect((await reported({ kind: "identify", on: true }, "Chassis Power is on")).power).toBeUndefined();
+    });
+
+    it("records a poll's result on its poller, and a chassis poll's power on the node", async () => {
+      const { stores, relay, queue, node } = await setUp();
+      const poller = await createPoller(stores, { type: "ipmi", pollInterval: 60_000, node: node.id, config: { command: "chassis" } }, T0);
+      await queue({ kind: "poll", command: "chassis", poller: poller.id });
+      const job = await leaseOne(stores, relay);
+      // `-c chassis status`-like raw bytes: bit 0 of the second digit is "power on".
+      await reportJobResult(stores, relay, job.id, { leaseId: job.lease!.id, ok: true, output: "010000" }, later(1));
+      expect((await stores.nodes.get(node.id))?.power).toEqual({ state: "on", readAt: later(1).toISOString() });
+      expect((await getPoller(stores, poller.id)).lastFinished).toBe(later(1).toISOString());
+      await queue({ kind: "poll", command: "chassis", poller: poller.id }, "second");
+      const second = await leaseOne(stores, relay, later(2));
+      await reportJobResult(stores, relay, second.id, { leaseId: second.lease!.id, ok: true, output: "000000" }, later(3));
+      expect((await stores.nodes.get(node.id))?.power?.state).toBe("off");
+      await queue({ kind: "poll", command: "sel", poller: poller.id }, "third");
+      const third = await leaseOne(stores, relay, later(4));
+      await reportJobResult(stores, relay, third.id, { leaseId: third.lease!.id, ok: true, output: "" }, later(5));
+      expect((await stores.nodes.get(node.id))?.power).toEqual({ state: "off", readAt: later(3).toISOString() });
+    });
+
+    it("changes nothing for a result sent again", async () => {
+      const { stores, relay, job, result, node } = await reported({ kind: "power", action: "off" }, "");
+      await stores.nodes.update(node.id, (current) => ({ ...current, power: { state: "on", readAt: later(2).toISOString() } }));
+      const again = await reportJobResult(stores, relay, job.id, result, later(3));
+      expect(again.state).toBe("succeeded");
+      expect((await stores.nodes.get(node.id))?.power?.state).toBe("on");
     });
   });
 });
