@@ -10,6 +10,7 @@ import {
   siteJobs,
   startActing,
 } from "../../../../lib/provisioning/relays/jobService";
+import type { PowerState } from "../../../../lib/provisioning/relays/relayResults";
 import { reportJobResult } from "../../../../lib/provisioning/relays/relayResults";
 import type { RelayCredential } from "../../../../lib/provisioning/relays/site";
 import { createSite } from "../../../../lib/provisioning/relays/siteService";
@@ -228,6 +229,9 @@ describe("relay jobs: refusals, bounds and results", () => {
   });
 
   describe("reportJobResult: what a result does to the node and its workflow", () => {
+    /** The power state kept on the node (an extra key of the node record). */
+    const powerOf = async (stores: Stores, id: string) => ((await stores.nodes.get(id))?.power as PowerState | undefined)?.state;
+
     /** Queues one job, leases it to the relay and reports `output` (ok unless `error`). */
     const reported = async (action: RelayJob["action"], output: string, error?: string) => {
       const context = await setUp();
@@ -236,7 +240,7 @@ describe("relay jobs: refusals, bounds and results", () => {
       const job = await leaseOne(stores, relay);
       const result = { leaseId: job.lease!.id, ok: error === undefined, output, ...(error !== undefined && { error }) };
       await reportJobResult(stores, relay, job.id, result, later(1));
-      return { ...context, job, result, power: (await stores.nodes.get(context.node.id))?.power?.state };
+      return { ...context, job, result, power: await powerOf(stores, context.node.id) };
     };
 
     it("keeps the power state the BMC said (ipmitool's words or Redfish's), else what a successful action set", async () => {
@@ -262,7 +266,7 @@ describe("relay jobs: refusals, bounds and results", () => {
       await queue({ kind: "poll", command: "chassis", poller: poller.id }, "second");
       const second = await leaseOne(stores, relay, later(2));
       await reportJobResult(stores, relay, second.id, { leaseId: second.lease!.id, ok: true, output: "000000" }, later(3));
-      expect((await stores.nodes.get(node.id))?.power?.state).toBe("off");
+      expect(await powerOf(stores, node.id)).toBe("off");
       await queue({ kind: "poll", command: "sel", poller: poller.id }, "third");
       const third = await leaseOne(stores, relay, later(4));
       await reportJobResult(stores, relay, third.id, { leaseId: third.lease!.id, ok: true, output: "" }, later(5));
@@ -274,7 +278,7 @@ describe("relay jobs: refusals, bounds and results", () => {
       await stores.nodes.update(node.id, (current) => ({ ...current, power: { state: "on", readAt: later(2).toISOString() } }));
       const again = await reportJobResult(stores, relay, job.id, result, later(3));
       expect(again.state).toBe("succeeded");
-      expect((await stores.nodes.get(node.id))?.power?.state).toBe("on");
+      expect(await powerOf(stores, node.id)).toBe("on");
     });
   });
 });
