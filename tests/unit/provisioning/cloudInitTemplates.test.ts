@@ -151,3 +151,123 @@ describe("the image installer (install-image.sh)", () => {
     expect(raw.split("\n").slice(-3)).toEqual(["report finish install SUCCESS 'The image installer wrote the system'", "reboot -f", ""]);
   });
 });
+
+describe("RackHD's install templates", () => {
+  const lines = (text: string) => text.split("\n");
+  const completion = [
+    expect.stringMatching(
+      /^wget --spider 'http:\/\/svc\.example\/api\/current\/templates\/done\?nodeId=0123456789abcdef01234567&token=t1' \|\| true$/,
+    ),
+    expect.stringMatching(
+      /^curl -fsS -X POST .*'http:\/\/svc\.example\/api\/current\/notification\?nodeId=0123456789abcdef01234567&token=t1' \|\| true$/,
+    ),
+  ];
+  const renderWithToken = (name: string, options: Record<string, unknown>) =>
+    renderInstallTemplate(name, {
+      options: { completionUri: "done", ...options },
+      api,
+      nodeId: "0123456789abcdef01234567",
+      mac: "",
+      token: "t1",
+    });
+
+  it("centos-ks: static and DHCP devices, name servers, crypted users, the root key, the disk, and both completions", () => {
+    const ks = lines(
+      renderWithToken("centos-ks", {
+        repo: "http://mirror/centos/7",
+        hostname: "web",
+        domain: "lab",
+        dnsServers: ["10.0.0.2", "10.0.0.3"],
+        networkDevices: [
+          { device: "eth0", ipv4: { ipAddr: "10.0.0.9", netmask: "255.255.255.0", gateway: "10.0.0.1" } },
+          { device: "eth1" },
+          null,
+        ],
+        users: [
+          { name: "ops", encryptedPassword: "$6$x$y", uid: 1010 },
+          { name: "dev", encryptedPassword: "$6$a$b" },
+        ],
+        rootEncryptedPassword: "$6$r$s",
+        rootSshKey: "ssh-ed25519 AAAA ops",
+        installDisk: "vda",
+        comport: "ttyS0",
+      }),
+    );
+    expect(ks).toEqual(
+      expect.arrayContaining([
+        "network --bootproto=dhcp --hostname=web.lab --nameserver=10.0.0.2,10.0.0.3",
+        "network --device=eth0 --bootproto=static --ip=10.0.0.9 --netmask=255.255.255.0 --gateway=10.0.0.1",
+        "network --device=eth1 --bootproto=dhcp",
+        "user --name=ops --password=$6$x$y --iscrypted --uid=1010",
+        "user --name=dev --password=$6$a$b --iscrypted",
+        "rootpw --iscrypted $6$r$s",
+        'bootloader --location=mbr --driveorder=vda --append="console=ttyS0,115200n8"',
+        "clearpart --all --initlabel --drives=vda",
+        "echo 'ssh-ed25519 AAAA ops' >> /root/.ssh/authorized_keys",
+        ...completion,
+      ]),
+    );
+    expect(ks.filter((line) => line.startsWith("network "))).toHaveLength(3);
+    const plain = lines(renderWithToken("centos-ks", { repo: "http://mirror/centos/7", hostname: "h", domain: "d", dnsServers: [] }));
+    expect(plain).toContain("network --bootproto=dhcp --hostname=h.d");
+    expect(plain).toContain("clearpart --all --initlabel --drives=sda");
+    expect(plain.some((line) => line.includes("authorized_keys"))).toBe(false);
+  });
+
+  it("ubuntu-preseed: host, domain, mirror, the crypted root password and a late command that completes", () => {
+    const preseed = lines(
+      renderWithToken("ubuntu-preseed", { hostname: "u1", domain: "lab", repo: "mirror.example", rootEncryptedPassword: "$6$r$s" }),
+    );
+    expect(preseed).toEqual(
+      expect.arrayContaining([
+        "d-i netcfg/get_hostname string u1",
+        "d-i netcfg/get_domain string lab",
+        "d-i mirror/http/hostname string mirror.example",
+        "d-i passwd/root-password-crypted password $6$r$s",
+      ]),
+    );
+    const late = preseed.find((line) => line.startsWith("d-i preseed/late_command string in-target sh -c "));
+    expect(late).toContain("wget --spider");
+    expect(late).toContain("/notification?nodeId=0123456789abcdef01234567&token=t1");
+    expect(late).not.toContain("# Signal completion");
+  });
+
+  it("pxe-cloud-config.yml: YAML strings that are the values' exact text, and the SSH key only when given", () => {
+    const config = renderWithToken("pxe-cloud-config.yml", {
+      hostname: 'a: "b"',
+      rootEncryptedPassword: "$6$r$s",
+      rootSshKey: "ssh-rsa K",
+    });
+    expect(lines(config)).toEqual([
+      "#cloud-config",
+      expect.stringContaining("CoreOS"),
+      'hostname: "a: \\"b\\""',
+      "users:",
+      "  - name: core",
+      '    passwd: "$6$r$s"',
+      "    ssh-authorized-keys:",
+      '      - "ssh-rsa K"',
+      "",
+    ]);
+    expect(renderWithToken("pxe-cloud-config.yml", {})).not.toContain("ssh-authorized-keys");
+    expect(renderWithToken("pxe-cloud-config.yml", {})).toContain('hostname: ""');
+  });
+
+  it("esx-ks: the first disk unless one is named, and completion at first boot", () => {
+    const ks = lines(renderWithToken("esx-ks", { rootEncryptedPassword: "$6$r$s", hostname: "esx", domain: "lab" }));
+    expect(ks).toEqual(
+      expect.arrayContaining([
+        "vmaccepteula",
+        "install --firstdisk --overwritevmfs",
+        "network --bootproto=dhcp --hostname=esx.lab",
+        ...completion,
+      ]),
+    );
+    expect(ks.indexOf("%firstboot --interpreter=busybox")).toBeLessThan(ks.findIndex((line) => line.startsWith("wget --spider")));
+    expect(renderWithToken("esx-ks", { installDisk: "disk=mpx.vmhba1" })).toContain("install --disk=mpx.vmhba1 --overwritevmfs");
+  });
+
+  it("renasar-ansible.pub: the completion marker, naming the node", () => {
+    expect(renderWithToken("renasar-ansible.pub", {})).toMatch(/^# renasar-ansible\.pub for node 0123456789abcdef01234567: /);
+  });
+});
