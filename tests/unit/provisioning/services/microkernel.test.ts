@@ -3,8 +3,10 @@ import { join } from "node:path";
 import { apiContextFor } from "../../../../lib/provisioning/apiContext";
 import { bootProfile } from "../../../../lib/provisioning/boot/bootService";
 import { acceptResults, commandsOf, nextCommands, resultsIn } from "../../../../lib/provisioning/discovery/microkernel";
+import { defineGraph, defineTask } from "../../../../lib/provisioning/graphs/libraryService";
 import { findLookups } from "../../../../lib/provisioning/lookups/lookupService";
-import { getWorkflow } from "../../../../lib/provisioning/workflows/workflowService";
+import { createNode } from "../../../../lib/provisioning/nodes/nodeService";
+import { getWorkflow, startWorkflow } from "../../../../lib/provisioning/workflows/workflowService";
 import { later, memoryStores, T0 } from "./setUp";
 
 const api = apiContextFor("http://10.0.0.1:9080");
@@ -124,5 +126,98 @@ describe("the microkernel's protocol (Graph.SKU.Discovery)", () => {
       { cmd: "x", catalog: true, source: "unknown", format: "raw" },
     ]);
     expect(commandsOf({ options: { commands: "uptime" } } as never)).toEqual([{ cmd: "uptime" }]);
+  });
+});
+
+describe("an operator's commands on the microkernel (Job.Linux.Commands)", () => {
+  /** A node in the microkernel with a graph whose one command task runs `commands`. */
+  const running = async (commands: unknown[]) => {
+    const stores = memoryStores();
+    await defineTask(
+      stores,
+      {
+        friendlyName: "Mine",
+        injectableName: "Task.Mine",
+        implementsTask: "Task.Base.Linux.Commands",
+        options: { commands },
+        properties: {},
+      },
+      T0,
+    );
+    await defineGraph(
+      stores,
+      {
+        friendlyName: "Mine",
+        injectableName: "Graph.Mine",
+        tasks: [
+          { label: "boot", taskName: "Task.Linux.Bootstrap.Ubuntu" },
+          { label: "mine", taskName: "Task.Mine", waitOn: { boot: "succeeded" } },
+        ],
+      },
+      T0,
+    );
+    const node = await createNode(
+      stores,
+      { name: "n", identifiers: [MAC], obmSettings: [{ service: "noop-obm-service", config: {} }] },
+      T0,
+    );
+    const workflow = await startWorkflow(stores, node.id, { name: "Graph.Mine", options: {} }, api, T0);
+    const caller = { token: workflow.bootToken, requireToken: true };
+    const set = await nextCommands(stores, node.id, caller, later(1));
+    const report = (results: { cmd: string; stdout?: string; error?: unknown }[]) =>
+      acceptResults(
+        stores,
+        node.id,
+        results.map((result) => ({ stderr: "", ...result })),
+        caller,
+        later(2),
+      );
+    const outcome = async () => {
+      const current = await getWorkflow(stores, workflow.instanceId, later(3));
+      return Object.values(current.tasks).find((task) => task.label === "mine");
+    };
+    return { stores, node, set, report, outcome };
+  };
+
+  it("stores the outputs marked for cataloging: JSON parsed, raw text as data, unparsable JSON dropped", async () => {
+    const { stores, node, set, report, outcome } = await running([
+      { command: "facts", catalog: { source: "facts", format: "json" } },
+      { command: "uname -a", catalog: { source: "uname" } },
+      { command: "broken", catalog: { source: "broken", format: "json" } },
+      { command: "quiet", catalog: { source: "quiet" } },
+      { command: "not kept" },
+    ]);
+    expect(set?.tasks.map((task) => task.cmd)).toEqual(["facts", "uname -a", "broken", "quiet", "not kept"]);
+    await report([
+      { cmd: "facts", stdout: '{"cpus": 4}' },
+      { cmd: "uname -a", stdout: "Linux mk 6.1" },
+      { cmd: "broken", stdout: "{not json" },
+      { cmd: "quiet", stdout: "" },
+      { cmd: "not kept", stdout: "anything" },
+    ]);
+    const catalogs = await stores.catalogs.forNode(node.id);
+    expect(catalogs.map((catalog) => [catalog.source, catalog.data])).toEqual([
+      ["facts", { cpus: 4 }],
+      ["uname", { data: "Linux mk 6.1" }],
+    ]);
+    expect((await outcome())?.state).toBe("succeeded");
+  });
+
+  it("fails the task on a command's exit code it does not accept, and not on one it accepts", async () => {
+    const failing = await running([{ command: "a", acceptedResponseCodes: [1] }, { command: "b" }]);
+    await failing.report([
+      { cmd: "a", error: { code: 1 } },
+      { cmd: "b", error: { code: 2 } },
+    ]);
+    expect(await failing.outcome()).toMatchObject({ state: "failed", error: "Encountered a failure running commands on node" });
+    const accepted = await running([{ command: "a", acceptedResponseCodes: [1] }]);
+    await accepted.report([{ cmd: "a", error: { code: 1 } }]);
+    expect((await accepted.outcome())?.state).toBe("succeeded");
+    const odd = await running(["a"]);
+    await odd.report([{ cmd: "a", error: "killed" }]);
+    expect((await odd.outcome())?.state).toBe("failed");
+    const clean = await running(["a"]);
+    await clean.report([{ cmd: "a", error: null }]);
+    expect((await clean.outcome())?.state).toBe("succeeded");
   });
 });
