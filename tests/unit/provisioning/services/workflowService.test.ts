@@ -3,12 +3,14 @@ import {
   cancelNodeWorkflow,
   getWorkflow,
   listWorkflows,
+  listWorkflowsPage,
   nodeActiveWorkflow,
   nodeWorkflows,
+  nodeWorkflowsPage,
   runGraph,
   startWorkflow,
 } from "../../../../lib/provisioning/workflows/workflowService";
-import { aNode, later, memoryStores, T0 } from "./setUp";
+import { aNode, later, memoryStores, type Stores, T0 } from "./setUp";
 
 const api = apiContextFor("http://localhost:9", "http://localhost:9");
 const discovery = { name: "Graph.Discovery", options: {} };
@@ -66,5 +68,67 @@ describe("workflowService", () => {
     const stores = memoryStores();
     await expect(getWorkflow(stores, "nope", T0)).rejects.toMatchObject({ message: "Could not find workflow with identifier nope" });
     await expect(getWorkflow(stores, "x".repeat(2_000), T0)).rejects.toMatchObject({ kind: "not-found" });
+  });
+
+  describe("lists and pages of workflows", () => {
+    /** Two nodes: one with a finished workflow and a running one, another with a running one. */
+    const history = async () => {
+      const stores = memoryStores();
+      const a = await aNode(stores, "a", "52:54:00:00:00:0a");
+      const b = await aNode(stores, "b", "52:54:00:00:00:0b");
+      const first = await startWorkflow(stores, a.id, discovery, api, T0);
+      await cancelNodeWorkflow(stores, a.id, later(1));
+      const second = await startWorkflow(stores, a.id, discovery, api, later(2));
+      const other = await startWorkflow(stores, b.id, discovery, api, later(3));
+      return { stores, a, b, first, second, other };
+    };
+    const ids = (workflows: { instanceId: string }[]) => workflows.map((workflow) => workflow.instanceId).sort();
+
+    it("filters by what each workflow is now, in a whole list and page by page", async () => {
+      const { stores, first, second, other } = await history();
+      expect(ids(await listWorkflows(stores, { active: true }, later(4)))).toEqual(ids([second, other]));
+      expect(ids(await listWorkflows(stores, { active: false }, later(4)))).toEqual([first.instanceId]);
+      const pages: string[] = [];
+      let after: string | undefined;
+      for (let i = 0; i < 5; i++) {
+        const page = await listWorkflowsPage(stores, { active: true }, { limit: 1, ...(after && { after }) }, later(4));
+        pages.push(...page.items.map((workflow) => workflow.instanceId));
+        if (!page.next) break;
+        after = page.next;
+      }
+      expect(pages.sort()).toEqual(ids([second, other]));
+      expect((await listWorkflowsPage(stores, { active: false }, { limit: 10 }, later(4))).items.map((w) => w.instanceId)).toEqual([
+        first.instanceId,
+      ]);
+      expect((await listWorkflowsPage(stores, {}, { limit: 10 }, later(4))).items).toHaveLength(3);
+    });
+
+    it("lists a node's workflows by its id or its MAC, whole or by page, and its active one", async () => {
+      const { stores, a, b, first, second, other } = await history();
+      expect(ids(await nodeWorkflows(stores, "52:54:00:00:00:0a", later(4)))).toEqual(ids([first, second]));
+      expect(ids((await nodeWorkflowsPage(stores, a.id, { limit: 10 }, later(4))).items)).toEqual(ids([first, second]));
+      expect((await nodeWorkflowsPage(stores, b.id, { limit: 1 }, later(4))).items.map((w) => w.instanceId)).toEqual([other.instanceId]);
+      expect((await nodeActiveWorkflow(stores, "52:54:00:00:00:0b", later(4)))?.instanceId).toBe(other.instanceId);
+      await expect(nodeWorkflowsPage(stores, "nope", { limit: 1 }, T0)).rejects.toMatchObject({ kind: "not-found" });
+    });
+  });
+
+  it("answers RackHD's one-graph refusal to a start that lost a race for the node", async () => {
+    const stores = memoryStores();
+    const node = await aNode(stores);
+    const { ConflictError } = await import("../../../../lib/errors");
+    const racing: Stores = {
+      ...stores,
+      workflows: Object.assign(Object.create(stores.workflows), { create: () => Promise.reject(new ConflictError("taken")) }),
+    };
+    await expect(startWorkflow(racing, node.id, discovery, api, T0)).rejects.toMatchObject({
+      kind: "bad-request",
+      message: "Unable to run multiple task graphs against a single target.",
+    });
+    const broken: Stores = {
+      ...stores,
+      workflows: Object.assign(Object.create(stores.workflows), { create: () => Promise.reject(new Error("disk")) }),
+    };
+    await expect(startWorkflow(broken, node.id, discovery, api, T0)).rejects.toThrow("disk");
   });
 });
