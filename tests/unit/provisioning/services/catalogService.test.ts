@@ -1,4 +1,10 @@
-import { getCatalog, listCatalogs, nodeCatalogOfSource, nodeCatalogs } from "../../../../lib/provisioning/catalogs/catalogService";
+import {
+  getCatalog,
+  listCatalogs,
+  listCatalogsPage,
+  nodeCatalogOfSource,
+  nodeCatalogs,
+} from "../../../../lib/provisioning/catalogs/catalogService";
 import { aCatalog, aNode, later, memoryStores } from "./setUp";
 
 describe("catalogService", () => {
@@ -21,6 +27,25 @@ describe("catalogService", () => {
     expect((await listCatalogs(stores, { source: ["dmi"] })).map((c) => c.id).sort()).toEqual(["c1", "c2", "c4"]);
     expect((await listCatalogs(stores, { node: [a.id], source: ["dmi"] })).map((c) => c.id).sort()).toEqual(["c1", "c2"]);
     expect(await listCatalogs(stores, { node: ["x".repeat(2_000)] })).toEqual([]);
+  });
+
+  it("pages the same list: one node's catalogs from its own list, the fleet's filtered page by page", async () => {
+    const { stores, a } = await setUp();
+    const all = async (filters: Record<string, string[]>) => {
+      const ids: string[] = [];
+      let after: string | undefined;
+      for (let i = 0; i < 10; i++) {
+        const page = await listCatalogsPage(stores, filters, { limit: 1, ...(after && { after }) });
+        ids.push(...page.items.map((catalog) => catalog.id));
+        if (!page.next) return ids;
+        after = page.next;
+      }
+      throw new Error("more pages than catalogs");
+    };
+    expect((await all({ source: ["dmi"] })).sort()).toEqual(["c1", "c2", "c4"]);
+    expect((await all({ node: [a.id], source: ["dmi"] })).sort()).toEqual(["c1", "c2"]);
+    expect((await all({})).sort()).toEqual(["c1", "c2", "c3", "c4"]);
+    expect((await listCatalogsPage(stores, { node: [a.id] }, { limit: 2 })).items).toHaveLength(2);
   });
 
   it("answers a node's catalogs by id or MAC, and the newest of a source", async () => {
