@@ -11,3 +11,5 @@ export function formatSlowest(files: FileTimes[], count: number): string;
 export const TIMES_FOLDER: string;
 /** Every jest run's files recorded in `folder` (reports/test-times/ by default), together. */
 export function readTimes(folder?: string): FileTimes[];
+/** Each file's seconds keyed "tier path", longest first (tests/support/fileSeconds.json). */
+export function fileSeconds(files: FileTimes[]): Record<string, number>;

@@ -1,6 +1,7 @@
 // node scripts/testTimes.js [--slowest N] — the test tiers' times from reports/test-times/ (a file
 // per jest run, written by tests/support/testTimesReporter.js): a line per tier, then the N slowest
-// test cases.
+// test cases. `--file-seconds`: each file's seconds as JSON, for tests/support/fileSeconds.json
+// (the order in which `npm test` starts its files: tests/support/longestFirst.js).
 // Plain JavaScript: jest loads it as a reporter's helper, and `.ci/run` runs it after `npm test`.
 const { readdirSync, readFileSync } = require("node:fs");
 const { join } = require("node:path");
@@ -57,9 +58,19 @@ function formatSlowest(files, count) {
   ].join("\n");
 }
 
-module.exports = { TIMES_FOLDER, readTimes, formatTiers, formatSlowest };
+/** Each file's seconds, keyed as tests/support/longestFirst.js reads them ("tier path"), longest first. */
+function fileSeconds(files) {
+  const sorted = [...files].sort((a, b) => b.end - b.start - (a.end - a.start));
+  return Object.fromEntries(sorted.map((file) => [`${file.tier} ${file.file}`, Math.round((file.end - file.start) / 1000)]));
+}
+
+module.exports = { TIMES_FOLDER, readTimes, formatTiers, formatSlowest, fileSeconds };
 
 if (require.main === module) {
+  if (process.argv.includes("--file-seconds")) {
+    process.stdout.write(`${JSON.stringify(fileSeconds(readTimes()), null, 2)}\n`);
+    process.exit(0);
+  }
   const at = process.argv.indexOf("--slowest");
   const count = at >= 0 ? Number(process.argv[at + 1]) : 20;
   const files = readTimes();

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { formatSlowest, formatTiers, readTimes } from "../../../scripts/testTimes";
+import { fileSeconds, formatSlowest, formatTiers, readTimes } from "../../../scripts/testTimes";
 
 const file = (tier: string, name: string, start: number, end: number, ...ms: number[]) => ({
   tier,
@@ -47,5 +47,35 @@ describe("the test times of several jest runs (readTimes)", () => {
     expect(readTimes(folder).map((each) => each.file)).toEqual(["u.test.ts", "e.test.ts"]);
     expect(readTimes(join(folder, "absent"))).toEqual([]);
     rmSync(folder, { recursive: true });
+  });
+});
+
+describe("the order npm test starts its files in (longestFirst, fileSeconds)", () => {
+  const LongestFirst = require("../../support/longestFirst");
+  const { keyOf } = LongestFirst;
+  const test = (tier: string, path: string) => ({
+    path: `/repo/${path}`,
+    context: { config: { rootDir: "/repo", displayName: { name: tier } } },
+  });
+
+  it("keys a file by its tier and its path from the root", () => {
+    expect(keyOf(test("boot", "tests/boot/a.test.ts"))).toBe("boot tests/boot/a.test.ts");
+    expect(keyOf({ path: "/repo/x.test.ts", context: { config: { rootDir: "/repo" } } })).toBe("default x.test.ts");
+  });
+
+  it("writes each file's seconds, longest first, under that key", () => {
+    const seconds = fileSeconds([file("e2e", "tests/e2e/x.test.ts", 0, 2_400), file("boot", "tests/boot/b.test.ts", 0, 61_600)]);
+    expect(Object.entries(seconds)).toEqual([
+      ["boot tests/boot/b.test.ts", 62],
+      ["e2e tests/e2e/x.test.ts", 2],
+    ]);
+  });
+
+  it("starts a file with no measured time first, then the measured ones longest first", () => {
+    const measured = require("../../support/fileSeconds.json") as Record<string, number>;
+    const [longest, shorter] = Object.entries(measured).sort((a, b) => b[1] - a[1]);
+    const asTest = (key: string) => test(key.split(" ")[0], key.split(" ")[1]);
+    const order = new LongestFirst({}).sort([asTest(shorter[0]), test("e2e", "tests/e2e/new.test.ts"), asTest(longest[0])]);
+    expect(order.map(keyOf)).toEqual(["e2e tests/e2e/new.test.ts", longest[0], shorter[0]]);
   });
 });
