@@ -1,0 +1,101 @@
+/**
+ * The domain's mutation report, whole, from runs of its parts (issue 36): `npm run
+ * test:mutation:merge -- <report.json>… [--out <file>]`. A whole run takes about two and a half
+ * hours on two cores, more than a stretch of free CPU here, so the domain is run in parts
+ * (`npm run test:mutation -- --mutate "lib/provisioning/boot/**"`, each part's JSON report kept)
+ * and the parts are merged: the files of every part (a later part's copy of a file wins), and the
+ * test files with their tests, whose ids are each run's own numbers and are given merged ids (one
+ * per test file and name). The merged report is a StrykerJS report like a whole run's: its score is
+ * printed, and `npx stryker run --incremental --incrementalFile <merged>` takes it as its previous
+ * run, testing again only the mutants whose code or tests changed since.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+
+interface TestDefinition {
+  id: string;
+  name: string;
+  [key: string]: unknown;
+}
+
+interface MutantResult {
+  id: string;
+  status: string;
+  coveredBy?: string[];
+  killedBy?: string[];
+  [key: string]: unknown;
+}
+
+export interface MutationReport {
+  schemaVersion: string;
+  thresholds: { high: number; low: number; break?: number | null };
+  files: Record<string, { source: string; mutants: MutantResult[]; [key: string]: unknown }>;
+  testFiles?: Record<string, { source?: string; tests: TestDefinition[]; [key: string]: unknown }>;
+  [key: string]: unknown;
+}
+
+/** Merges reports of parts of one project: every file (the later report's copy of a file wins), tests renumbered. */
+export function mergeReports(reports: readonly MutationReport[]): MutationReport {
+  if (reports.length === 0) throw new Error("no report to merge");
+  const files: MutationReport["files"] = {};
+  const testFiles: NonNullable<MutationReport["testFiles"]> = {};
+  const mergedIds = new Map<string, string>();
+  const mergedId = (path: string, name: string): string => {
+    const key = `${path}\u0000${name}`;
+    let id = mergedIds.get(key);
+    if (id === undefined) {
+      id = String(mergedIds.size);
+      mergedIds.set(key, id);
+    }
+    return id;
+  };
+  for (const report of reports) {
+    const local = new Map<string, string>();
+    for (const [path, testFile] of Object.entries(report.testFiles ?? {})) {
+      const tests = testFile.tests.map((test) => {
+        const id = mergedId(path, test.name);
+        local.set(test.id, id);
+        return { ...test, id };
+      });
+      const kept = new Map((testFiles[path]?.tests ?? []).map((test) => [test.id, test]));
+      for (const test of tests) kept.set(test.id, test);
+      testFiles[path] = { ...testFile, tests: [...kept.values()] };
+    }
+    const remap = (ids: string[] | undefined) => ids?.flatMap((id) => (local.has(id) ? [local.get(id)!] : []));
+    for (const [path, file] of Object.entries(report.files)) {
+      files[path] = {
+        ...file,
+        mutants: file.mutants.map((mutant) => ({
+          ...mutant,
+          ...(mutant.coveredBy && { coveredBy: remap(mutant.coveredBy) }),
+          ...(mutant.killedBy && { killedBy: remap(mutant.killedBy) }),
+        })),
+      };
+    }
+  }
+  return { ...reports.at(-1)!, files, testFiles };
+}
+
+const DETECTED = new Set(["Killed", "Timeout"]);
+const UNDETECTED = new Set(["Survived", "NoCoverage"]);
+
+/** StrykerJS's mutation score: detected over detected and undetected (ignored and erroneous mutants left out), in %. */
+export function mutationScore(report: Pick<MutationReport, "files">): { score: number; counts: Record<string, number> } {
+  const counts: Record<string, number> = {};
+  for (const file of Object.values(report.files))
+    for (const mutant of file.mutants) counts[mutant.status] = (counts[mutant.status] ?? 0) + 1;
+  const sum = (statuses: Set<string>) => Object.entries(counts).reduce((n, [status, count]) => n + (statuses.has(status) ? count : 0), 0);
+  const detected = sum(DETECTED);
+  const valid = detected + sum(UNDETECTED);
+  return { score: valid === 0 ? Number.NaN : (100 * detected) / valid, counts };
+}
+
+if (require.main === module) {
+  const args = process.argv.slice(2);
+  const at = args.indexOf("--out");
+  const out = at >= 0 ? args[at + 1] : "reports/mutation/whole.json";
+  const inputs = args.filter((_, i) => i !== at && i !== at + 1);
+  const merged = mergeReports(inputs.map((file) => JSON.parse(readFileSync(file, "utf8")) as MutationReport));
+  writeFileSync(out, JSON.stringify(merged));
+  const { score, counts } = mutationScore(merged);
+  console.log(`${Object.keys(merged.files).length} files, ${JSON.stringify(counts)}: mutation score ${score.toFixed(2)} % (${out})`);
+}

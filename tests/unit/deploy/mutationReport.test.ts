@@ -1,0 +1,64 @@
+import { type MutationReport, mergeReports, mutationScore } from "../../../scripts/mutationReport";
+
+/** A report of one part: `files` with their mutants, and the tests it ran under its own ids. */
+const part = (files: MutationReport["files"], tests: Record<string, string[]>): MutationReport => ({
+  schemaVersion: "2",
+  thresholds: { high: 85, low: 70, break: 65 },
+  files,
+  testFiles: Object.fromEntries(
+    Object.entries(tests).map(([path, names]) => [
+      path,
+      { source: path, tests: names.map((name, i) => ({ id: `${path.length}-${i}`, name })) },
+    ]),
+  ),
+});
+const mutant = (id: string, status: string, coveredBy: string[] = [], killedBy?: string[]) => ({
+  id,
+  status,
+  coveredBy,
+  ...(killedBy && { killedBy }),
+});
+
+describe("the domain's mutation report merged from its parts (scripts/mutationReport.ts)", () => {
+  it("keeps every part's files and points each mutant at the same test however its run numbered it", () => {
+    // Arrange: two parts ran the same test file; their local ids differ.
+    const a = part({ "lib/a.ts": { source: "a", mutants: [mutant("1", "Killed", ["3-0"], ["3-0"])] } }, { "t/x": ["adds", "refuses"] });
+    const b = part({ "lib/b.ts": { source: "b", mutants: [mutant("1", "Survived", ["3-1", "3-0"])] } }, { "t/x": ["adds", "refuses"] });
+    b.testFiles!["t/x"].tests = [
+      { id: "3-0", name: "refuses" },
+      { id: "3-1", name: "adds" },
+    ];
+    // Act
+    const merged = mergeReports([a, b]);
+    // Assert
+    expect(Object.keys(merged.files)).toEqual(["lib/a.ts", "lib/b.ts"]);
+    const ids = Object.fromEntries(merged.testFiles!["t/x"].tests.map((test) => [test.name, test.id]));
+    expect(Object.keys(ids).sort()).toEqual(["adds", "refuses"]);
+    expect(merged.files["lib/a.ts"].mutants[0].killedBy).toEqual([ids.adds]);
+    // In b, "3-1" is "adds" and "3-0" "refuses".
+    expect(merged.files["lib/b.ts"].mutants[0].coveredBy).toEqual([ids.adds, ids.refuses]);
+  });
+
+  it("takes a later part's copy of a file, adds a test file only one part ran, and drops ids no test file names", () => {
+    const early = part({ "lib/a.ts": { source: "old", mutants: [mutant("1", "Survived")] } }, {});
+    const later = part({ "lib/a.ts": { source: "new", mutants: [mutant("1", "Killed", ["9", "5-0"], ["5-0"])] } }, { "t/new": ["kills"] });
+    const merged = mergeReports([early, later]);
+    expect(merged.files["lib/a.ts"]).toMatchObject({ source: "new", mutants: [{ status: "Killed", coveredBy: ["0"], killedBy: ["0"] }] });
+    expect(merged.testFiles!["t/new"].tests).toEqual([{ id: "0", name: "kills" }]);
+    expect(() => mergeReports([])).toThrow("no report to merge");
+  });
+
+  it("scores detected (killed, timed out) over detected and undetected (survived, no coverage), leaving out the rest", () => {
+    const report = part(
+      {
+        "lib/a.ts": { source: "", mutants: [mutant("1", "Killed"), mutant("2", "Timeout"), mutant("3", "Survived")] },
+        "lib/b.ts": { source: "", mutants: [mutant("1", "NoCoverage"), mutant("2", "Ignored"), mutant("3", "RuntimeError")] },
+      },
+      {},
+    );
+    const { score, counts } = mutationScore(report);
+    expect(score).toBe(50);
+    expect(counts).toEqual({ Killed: 1, Timeout: 1, Survived: 1, NoCoverage: 1, Ignored: 1, RuntimeError: 1 });
+    expect(mutationScore({ files: {} }).score).toBeNaN();
+  });
+});
