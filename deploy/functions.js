@@ -2,7 +2,7 @@
 // (lib/http/routes), which is TypeScript: tsx loads it for the Serverless CLI. The settings are
 // checked here too, so that a bad one stops `serverless package`/`deploy` with its name, instead
 // of a deployment that then answers 500 to every request.
-const { require: tsxRequire } = require("tsx/cjs/api");
+const tsxRequire = require("./tsxRequire");
 const { mkdirSync, readFileSync, renameSync, writeFileSync } = require("node:fs");
 const { join } = require("node:path");
 const { assertSafeDeploy, invocation } = require("./deployGuard");

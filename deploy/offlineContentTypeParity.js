@@ -78,7 +78,7 @@ class OfflineContentTypeParity {
       }
       return event;
     };
-    const { require: tsxRequire } = require("tsx/cjs/api");
+    const tsxRequire = require("./tsxRequire");
     const { readSettings } = tsxRequire("../lib/config/settings.ts", __filename);
     const { corsHeaders } = tsxRequire("../lib/http/middleware/cors.ts", __filename);
     const origins = readSettings({ CORS_ORIGINS: this.serverless.service.provider.environment?.CORS_ORIGINS }).corsOrigins;
