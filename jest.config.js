@@ -37,12 +37,13 @@ const dynamoDbLocal = {
 };
 
 module.exports = {
-  // `npm run test:coverage` (the unit and handler tiers; `npm test` runs it first): the build fails
-  // under these floors, issue 36's step (today: 93.1 % statements, 85.6 % branches, 92.1 %
-  // functions, 94.9 % lines), to be raised as tests are added (goal: 95 % lines, 90 % branches). The other tiers run the code in serverless offline's processes, out of jest's sight.
+  // `npm run test:coverage` (the unit and handler tiers; `npm test` runs it beside the others): the
+  // build fails under these floors, raised as tests are added (2026-11-26: 93.8 % statements, 88.2 %
+  // branches, 92.7 % functions, 95.3 % lines; goal: 95 % lines, 90 % branches). The other tiers run
+  // the code in serverless offline's processes, out of jest's sight.
   collectCoverageFrom: ["lib/**/*.ts", "!lib/**/*.generated.ts"],
   coverageReporters: ["text-summary", "json-summary"],
-  coverageThreshold: { global: { statements: 92.5, branches: 85, functions: 91.5, lines: 94 } },
+  coverageThreshold: { global: { statements: 93.5, branches: 88, functions: 92.5, lines: 95 } },
   // Each file's and test's time, by tier, into reports/test-times/ (scripts/testTimes.js prints them).
   reporters: ["default", "<rootDir>/tests/support/testTimesReporter.js"],
   // The longest files first, by a measured run's times (a clean clone has no jest cache to order by).
