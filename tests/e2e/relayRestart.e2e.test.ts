@@ -30,7 +30,13 @@ const missing = ipmiToolsMissing();
     });
   };
   const relayLog = () => [...logs.slice(0, -1), relay?.log() ?? ""].join("\n--- restarted ---\n");
-  const jobOf = async (id: string) => (await api("GET", `/sites/${site}/jobs`)).body.find((job: { id: string }) => job.id === id);
+  /** The job as the site's list shows it; none yet while the store answers "try again" (503, a loaded DynamoDB Local). */
+  const jobOf = async (id: string) => {
+    const answer = await api("GET", `/sites/${site}/jobs`);
+    if (answer.status === 503) return undefined;
+    if (answer.status !== 200) throw new Error(`GET /sites/${site}/jobs answered ${answer.status}: ${answer.raw}`);
+    return answer.body.find((job: { id: string }) => job.id === id);
+  };
   const until = async (id: string, done: (job: { state: string }) => boolean, withinMs: number) => {
     const end = Date.now() + withinMs;
     for (;;) {
