@@ -1,20 +1,13 @@
 import { spawnSync } from "node:child_process";
-import { apiContextFor } from "../../../lib/provisioning/apiContext";
 import { renderInstallTemplate } from "../../../lib/provisioning/boot/installTemplates";
 import { SEED_CONFIG_PATH } from "../../../lib/provisioning/cloudInit/seedConfig";
+import { api, instance } from "./renderContext";
 
 /**
  * The install scripts of today's installs (lib/provisioning/boot/cloudInitTemplates.ts), read as
  * their installers read them: d-i's preseed as `d-i question type value` lines, anaconda's
  * kickstart as commands and %sections, and every shell part checked by `sh -n`.
  */
-const api = apiContextFor("http://svc.example");
-const instance = {
-  credential: "0123456789abcdef01234567.x",
-  instanceId: "i-1",
-  seedUrl: "http://svc.example/api/current/nocloud/c/",
-  reportUrl: "http://svc.example/api/current/reports/c",
-};
 const render = (name: string, options: Record<string, unknown>) =>
   renderInstallTemplate(name, { options, api, nodeId: "0123456789abcdef01234567", mac: "52:54:00:00:00:01", instance });
 

@@ -1,24 +1,17 @@
 import { spawnSync } from "node:child_process";
 import fc from "fast-check";
-import { apiContextFor } from "../../../lib/provisioning/apiContext";
 import { renderInstallTemplate } from "../../../lib/provisioning/boot/installTemplates";
 import { oneLine } from "../../../lib/provisioning/boot/ipxe";
 import { lineToken, shellWord } from "../../../lib/provisioning/boot/scriptValues";
 import { builtInTask, resolveTask } from "../../../lib/provisioning/graphs/taskDefinitions";
 import { checkInstallOptions } from "../../../lib/provisioning/workflows/installOptions";
+import { api, instance } from "./renderContext";
 
 /**
  * Issue 35 §5: no option value breaks out of what it is rendered into. Proven with a real `sh`
  * (dash here, busybox sh on the machine: both POSIX) for the shell, and by construction for the
  * line languages (iPXE, kernel lines, kickstart): a token holds nothing they expand or split on.
  */
-const api = apiContextFor("http://svc.example");
-const instance = {
-  credential: "0123456789abcdef01234567.x",
-  instanceId: "i-1",
-  seedUrl: "http://svc.example/api/current/nocloud/c/",
-  reportUrl: "http://svc.example/api/current/reports/c",
-};
 /** Strings rich in what shells and iPXE treat specially, and any other text. */
 const hostile = fc.oneof(
   fc.string({ unit: fc.constantFrom(..."$(){}`'\"\\;&|<> \t\n*?#~!%=abc/:.-"), maxLength: 40 }),

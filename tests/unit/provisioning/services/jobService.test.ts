@@ -14,7 +14,7 @@ import type { PowerState } from "../../../../lib/provisioning/relays/relayResult
 import { reportJobResult } from "../../../../lib/provisioning/relays/relayResults";
 import type { RelayCredential } from "../../../../lib/provisioning/relays/site";
 import { createSite } from "../../../../lib/provisioning/relays/siteService";
-import { aNode, later, memoryStores, type Stores, T0 } from "./setUp";
+import { aNode, later, memoryStores, replacing, type Stores, T0 } from "./setUp";
 
 /**
  * The relay job service's refusals and bounds (issue 36's mutation survivors): each refusal's kind
@@ -39,12 +39,6 @@ describe("relay jobs: refusals, bounds and results", () => {
     return { stores, site, other, node, queue, relay: relayOf(site.id), foreign: relayOf(other.id, "relay-x") };
   };
 
-  /** The stores with some of the relay job store's methods replaced (the rest its own). */
-  const withJobStore = (stores: Stores, methods: Record<string, unknown>): Stores => ({
-    ...stores,
-    relayJobs: Object.assign(Object.create(stores.relayJobs), methods),
-  });
-
   const leaseOne = async (stores: Stores, relay: RelayCredential, at = T0) => {
     const [job] = await leaseJobs(stores, relay, 1, at);
     return job;
@@ -64,7 +58,7 @@ describe("relay jobs: refusals, bounds and results", () => {
       const first = await queue({ kind: "power", action: "on" }, "task-1");
       const again = await queue({ kind: "power", action: "off" }, "task-1", later(5));
       expect(again).toEqual(first);
-      const broken = withJobStore(stores, { create: () => Promise.reject(new Error("disk on fire")) });
+      const broken = replacing(stores, "relayJobs", { create: () => Promise.reject(new Error("disk on fire")) });
       await expect(
         enqueueJob(
           broken,
@@ -77,7 +71,7 @@ describe("relay jobs: refusals, bounds and results", () => {
     it("passes on a conflict for an id whose job then cannot be read", async () => {
       const { stores, node } = await setUp();
       const conflict = new ConflictError("A relay job j1 exists");
-      const racing = withJobStore(stores, { create: () => Promise.reject(conflict), get: () => Promise.resolve(undefined) });
+      const racing = replacing(stores, "relayJobs", { create: () => Promise.reject(conflict), get: () => Promise.resolve(undefined) });
       const request = {
         id: "j1",
         node,
@@ -219,7 +213,7 @@ describe("relay jobs: refusals, bounds and results", () => {
       const job = await leaseOne(stores, relay);
       const result = { leaseId: job.lease!.id, ok: true, output: "" };
       // The store's update sees the job already finished by another request.
-      const racing = withJobStore(stores, {
+      const racing = replacing(stores, "relayJobs", {
         update: (id: string, change: (stored: RelayJob) => RelayJob) =>
           stores.relayJobs.update(id, (stored) => change({ ...stored, state: "succeeded" })),
       });

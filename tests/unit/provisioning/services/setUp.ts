@@ -22,3 +22,9 @@ export const aCatalog = (node: string, source: string, data: unknown, id: string
   createdAt: at.toISOString(),
   updatedAt: at.toISOString(),
 });
+
+/** The stores with some of one store's methods replaced (the rest its own): a race or a failure the memory store does not make. */
+export const replacing = <K extends keyof Stores>(stores: Stores, store: K, methods: Record<string, unknown>): Stores => ({
+  ...stores,
+  [store]: Object.assign(Object.create(stores[store]), methods),
+});

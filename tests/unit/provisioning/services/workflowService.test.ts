@@ -10,7 +10,7 @@ import {
   runGraph,
   startWorkflow,
 } from "../../../../lib/provisioning/workflows/workflowService";
-import { aNode, later, memoryStores, type Stores, T0 } from "./setUp";
+import { aNode, later, memoryStores, replacing, T0 } from "./setUp";
 
 const api = apiContextFor("http://localhost:9", "http://localhost:9");
 const discovery = { name: "Graph.Discovery", options: {} };
@@ -117,18 +117,12 @@ describe("workflowService", () => {
     const stores = memoryStores();
     const node = await aNode(stores);
     const { ConflictError } = await import("../../../../lib/errors");
-    const racing: Stores = {
-      ...stores,
-      workflows: Object.assign(Object.create(stores.workflows), { create: () => Promise.reject(new ConflictError("taken")) }),
-    };
+    const racing = replacing(stores, "workflows", { create: () => Promise.reject(new ConflictError("taken")) });
     await expect(startWorkflow(racing, node.id, discovery, api, T0)).rejects.toMatchObject({
       kind: "bad-request",
       message: "Unable to run multiple task graphs against a single target.",
     });
-    const broken: Stores = {
-      ...stores,
-      workflows: Object.assign(Object.create(stores.workflows), { create: () => Promise.reject(new Error("disk")) }),
-    };
+    const broken = replacing(stores, "workflows", { create: () => Promise.reject(new Error("disk")) });
     await expect(startWorkflow(broken, node.id, discovery, api, T0)).rejects.toThrow("disk");
   });
 });
