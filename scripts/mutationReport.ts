@@ -93,7 +93,7 @@ if (require.main === module) {
   const args = process.argv.slice(2);
   const at = args.indexOf("--out");
   const out = at >= 0 ? args[at + 1] : "reports/mutation/whole.json";
-  const inputs = args.filter((_, i) => i !== at && i !== at + 1);
+  const inputs = at >= 0 ? [...args.slice(0, at), ...args.slice(at + 2)] : args;
   const merged = mergeReports(inputs.map((file) => JSON.parse(readFileSync(file, "utf8")) as MutationReport));
   writeFileSync(out, JSON.stringify(merged));
   const { score, counts } = mutationScore(merged);
