@@ -1,8 +1,9 @@
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { promisify } from "node:util";
 import { publishMicrokernel } from "../../microkernel/cli";
 import { buildMicrokernelInitramfs } from "../../microkernel/initramfs";
 import { freePort, type OfflineServer, rackhdApi, startOffline } from "../support/offlineServer";
@@ -12,6 +13,7 @@ import { type Firmware, type RunningMachine, startMachine } from "./support/qemu
 import { type StaticServer, serveFiles } from "./support/staticServer";
 
 jest.setTimeout(1_200_000);
+const run = promisify(execFile);
 
 /**
  * Issue 26's real OS, end to end: a QEMU VM (SeaBIOS and OVMF, iPXE, software emulation) boots from the
@@ -35,7 +37,8 @@ describe("an image install of a real Debian 12 on a real machine (QEMU, iPXE, cl
   let stallUrl = "";
   let scratch: string;
   let image: string;
-  let machine: RunningMachine | undefined;
+  /** The VMs running: two at once while the silent installer waits out its time-out. */
+  const machines = new Set<RunningMachine>();
   const timings: string[] = [];
 
   beforeAll(async () => {
@@ -58,7 +61,7 @@ describe("an image install of a real Debian 12 on a real machine (QEMU, iPXE, cl
   });
 
   afterAll(async () => {
-    machine?.stop();
+    for (const machine of machines) machine.stop();
     await server?.stop();
     await repo?.close();
     stall?.closeAllConnections();
@@ -70,13 +73,13 @@ describe("an image install of a real Debian 12 on a real machine (QEMU, iPXE, cl
   const api = rackhdApi(() => server.baseUrl);
 
   /** Polls the workflow until it has ended (the service moves it on as it is read). */
-  const ended = async (id: string, timeoutMs: number) => {
+  const ended = async (id: string, timeoutMs: number, machine: RunningMachine) => {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const workflow = (await api("GET", `/workflows/${id}`)).body;
       if (workflow._status !== "running") return workflow;
       if (Date.now() > deadline)
-        throw new Error(`The workflow was still running after ${timeoutMs} ms. Serial console:\n${machine?.serial().slice(-8000)}`);
+        throw new Error(`The workflow was still running after ${timeoutMs} ms. Serial console:\n${machine.serial().slice(-8000)}`);
       await new Promise((resolve) => setTimeout(resolve, 2000));
     }
   };
@@ -86,12 +89,11 @@ describe("an image install of a real Debian 12 on a real machine (QEMU, iPXE, cl
       .id as string;
 
   const boot = async (mac: string, firmware: Firmware = "bios") => {
-    machine?.stop();
     const disk = join(scratch, `${mac.replace(/:/g, "")}.raw`);
     writeFileSync(disk, "");
     truncateSync(disk, 2 * 1024 ** 3);
     const sshPort = await freePort();
-    machine = startMachine(assets, {
+    const machine = startMachine(assets, {
       firmware,
       mac,
       bootUrl: `http://${HOST}:${server.port}/api/current/profiles`,
@@ -99,81 +101,80 @@ describe("an image install of a real Debian 12 on a real machine (QEMU, iPXE, cl
       sshPort,
       serialLog: join(tmpdir(), `image-install-${mac.replace(/:/g, "")}.serial.log`),
     });
-    return sshPort;
+    machines.add(machine);
+    return { machine, sshPort };
+  };
+  const stop = (machine: RunningMachine) => {
+    machine.stop();
+    machines.delete(machine);
   };
 
-  it.each<[Firmware, string]>([
-    ["bios", MAC],
-    ["uefi", "52:54:00:1a:6e:05"],
-  ])(
-    "%s: installs the image, boots it, and cloud-init configures it from the node's seed; SSH works with the node's key",
-    async (firmware, mac) => {
-      const key = join(scratch, `id_ed25519_${firmware}`);
-      execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", key]);
-      const publicKey = readFileSync(`${key}.pub`, "utf8").trim();
-      const name = `imaged-${firmware}`;
-      const node = await aMachine(name, mac);
-      const userData = `#cloud-config\nhostname: ${name}\nusers:\n  - name: ops\n    shell: /bin/bash\n    sudo: "ALL=(ALL) NOPASSWD:ALL"\n    ssh_authorized_keys:\n      - ${publicKey}\n`;
-      expect((await api("PUT", `/nodes/${node}/user-data`, { userData })).status).toBe(200);
-      const workflow = await api("POST", `/nodes/${node}/workflows`, {
-        name: "Graph.InstallImage",
-        options: {
-          "install-os": { image: `http://${HOST}:${repo.url.split(":").pop()}/images/debian-12.raw.gz`, _taskTimeout: 1_000_000 },
-        },
-      });
-      expect(workflow.status).toBe(201);
-      const started = performance.now();
-      const sshPort = await boot(mac, firmware);
-      const done = await ended(workflow.body.instanceId, 1_000_000);
-      timings.push(`${firmware}: install and first boot ${Math.round((performance.now() - started) / 1000)} s`);
-      const serial = machine!.serial();
-      expect([done._status, done.failure]).toEqual(["succeeded", undefined]);
-      expect(serial).toContain("Starting the image installer for");
-      expect(serial).toContain("INSTALLER: installed on /dev/vda");
-      // SeaBIOS tries the network first again, and the service sends it to its disk; OVMF puts the
-      // disk it now finds bootable ahead of the network, and boots it directly.
-      if (firmware === "bios") expect(serial).toMatch(/The system is installed .*: booting from the disk/);
-      expect(serial).toMatch(/Cloud-init v\. 22\.4\.2 finished/);
-      const task = Object.values(done.tasks as Record<string, any>).find((each) => each.label === "install-os");
-      for (const step of ["bootedAt", "templateFetchedAt", "installerStartedAt", "installedAt", "firstBootAt"])
-        expect(task[step]).toEqual(expect.any(String));
-      // The timeline shows cloud-init's own reports of the first boot, and the installer's log.
-      const timeline = (await api("GET", `/nodes/${node}/timeline`)).body;
-      const reported = timeline.entries.filter((entry: { event?: unknown }) => entry.event).length;
-      timings.push(
-        `${reported + timeline.eventsDropped} events reported (${timeline.eventsDropped} not kept), ${timeline.logs.length} log`,
-      );
-      expect(timeline.entries.map((entry: { what: string }) => entry.what)).toEqual(
-        expect.arrayContaining(["finish init-network SUCCESS", "finish modules-final SUCCESS"]),
-      );
-      const log = await api("GET", `/nodes/${node}/install-logs/installer`);
-      expect(log.raw).toContain("installed on /dev/vda");
-      // Log in with the key the user-data gave the user: the host name is the one it set.
-      const hostname = execFileSync(
-        "ssh",
-        [
-          "-i",
-          key,
-          "-p",
-          String(sshPort),
-          "-o",
-          "StrictHostKeyChecking=no",
-          "-o",
-          "UserKnownHostsFile=/dev/null",
-          "-o",
-          "ConnectTimeout=20",
-          "ops@127.0.0.1",
-          "hostname",
-        ],
-        { timeout: 120_000 },
-      )
-        .toString()
-        .trim();
-      expect(hostname).toBe(name);
-      machine!.stop();
-      machine = undefined;
-    },
-  );
+  /** The install of the image in a firmware's mode, from the network boot to a login over SSH. */
+  const installsTheImage = (firmware: Firmware, mac: string) => async () => {
+    const key = join(scratch, `id_ed25519_${firmware}`);
+    execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", key]);
+    const publicKey = readFileSync(`${key}.pub`, "utf8").trim();
+    const name = `imaged-${firmware}`;
+    const node = await aMachine(name, mac);
+    const userData = `#cloud-config\nhostname: ${name}\nusers:\n  - name: ops\n    shell: /bin/bash\n    sudo: "ALL=(ALL) NOPASSWD:ALL"\n    ssh_authorized_keys:\n      - ${publicKey}\n`;
+    expect((await api("PUT", `/nodes/${node}/user-data`, { userData })).status).toBe(200);
+    const workflow = await api("POST", `/nodes/${node}/workflows`, {
+      name: "Graph.InstallImage",
+      options: {
+        "install-os": { image: `http://${HOST}:${repo.url.split(":").pop()}/images/debian-12.raw.gz`, _taskTimeout: 1_000_000 },
+      },
+    });
+    expect(workflow.status).toBe(201);
+    const started = performance.now();
+    const { machine, sshPort } = await boot(mac, firmware);
+    const done = await ended(workflow.body.instanceId, 1_000_000, machine);
+    timings.push(`${firmware}: install and first boot ${Math.round((performance.now() - started) / 1000)} s`);
+    const serial = machine.serial();
+    expect([done._status, done.failure]).toEqual(["succeeded", undefined]);
+    expect(serial).toContain("Starting the image installer for");
+    expect(serial).toContain("INSTALLER: installed on /dev/vda");
+    // SeaBIOS tries the network first again, and the service sends it to its disk; OVMF puts the
+    // disk it now finds bootable ahead of the network, and boots it directly.
+    if (firmware === "bios") expect(serial).toMatch(/The system is installed .*: booting from the disk/);
+    expect(serial).toMatch(/Cloud-init v\. 22\.4\.2 finished/);
+    const task = Object.values(done.tasks as Record<string, any>).find((each) => each.label === "install-os");
+    for (const step of ["bootedAt", "templateFetchedAt", "installerStartedAt", "installedAt", "firstBootAt"])
+      expect(task[step]).toEqual(expect.any(String));
+    // The timeline shows cloud-init's own reports of the first boot, and the installer's log.
+    const timeline = (await api("GET", `/nodes/${node}/timeline`)).body;
+    const reported = timeline.entries.filter((entry: { event?: unknown }) => entry.event).length;
+    timings.push(`${reported + timeline.eventsDropped} events reported (${timeline.eventsDropped} not kept), ${timeline.logs.length} log`);
+    expect(timeline.entries.map((entry: { what: string }) => entry.what)).toEqual(
+      expect.arrayContaining(["finish init-network SUCCESS", "finish modules-final SUCCESS"]),
+    );
+    const log = await api("GET", `/nodes/${node}/install-logs/installer`);
+    expect(log.raw).toContain("installed on /dev/vda");
+    // Log in with the key the user-data gave the user: the host name is the one it set.
+    // Not a sync call: the silent installer's VM beside it writes its serial console to this process.
+    const { stdout: hostname } = await run(
+      "ssh",
+      [
+        "-i",
+        key,
+        "-p",
+        String(sshPort),
+        "-o",
+        "StrictHostKeyChecking=no",
+        "-o",
+        "UserKnownHostsFile=/dev/null",
+        "-o",
+        "ConnectTimeout=20",
+        "ops@127.0.0.1",
+        "hostname",
+      ],
+      { timeout: 120_000 },
+    );
+    expect(hostname.trim()).toBe(name);
+    stop(machine);
+  };
+  const INSTALLS = "installs the image, boots it, and cloud-init configures it from the node's seed; SSH works with the node's key";
+
+  it(`bios: ${INSTALLS}`, installsTheImage("bios", MAC));
 
   it("bios: an installer that reports a failure ends the workflow with its reason and its log", async () => {
     const node = await aMachine("broken-1", "52:54:00:1a:6e:02");
@@ -181,8 +182,8 @@ describe("an image install of a real Debian 12 on a real machine (QEMU, iPXE, cl
       name: "Graph.InstallImage",
       options: { "install-os": { image: `http://${HOST}:${repo.url.split(":").pop()}/images/missing.raw.gz` } },
     });
-    await boot("52:54:00:1a:6e:02");
-    const done = await ended(workflow.body.instanceId, 300_000);
+    const { machine } = await boot("52:54:00:1a:6e:02");
+    const done = await ended(workflow.body.instanceId, 300_000, machine);
     expect(done._status).toBe("failed");
     expect(done.failure).toMatchObject({
       reason: "installer-failed",
@@ -192,31 +193,34 @@ describe("an image install of a real Debian 12 on a real machine (QEMU, iPXE, cl
     const log = await api("GET", `/nodes/${node}/install-logs/installer`);
     expect(log.status).toBe(200);
     expect(log.raw).toMatch(/FAILED: could not write http:\/\/.*\/images\/missing\.raw\.gz/);
-    machine!.stop();
-    machine = undefined;
+    stop(machine);
   });
 
-  it("bios: an installer that goes silent, and a machine that never boots, time out with their reasons", async () => {
+  // The silent installer's wait is idle (its VM halts, waiting on the image): the two run side by
+  // side (jest runs adjacent concurrent tests together), the UEFI install's CPU filling that wait.
+  it.concurrent(`uefi: ${INSTALLS}`, installsTheImage("uefi", "52:54:00:1a:6e:05"));
+
+  it.concurrent("bios: an installer that goes silent, and a machine that never boots, time out with their reasons", async () => {
     const silent = await aMachine("silent-1", "52:54:00:1a:6e:03");
     const stalled = await api("POST", `/nodes/${silent}/workflows`, {
       name: "Graph.InstallImage",
-      // Long enough for the machine to boot its installer first on two cores shared with other test
-      // files (it took 100 s once, and the workflow then ended "no-install-script"); the wait is idle.
-      options: { "install-os": { image: stallUrl, _taskTimeout: 200_000 } },
+      // Long enough for the machine to boot its installer first on two cores shared with the UEFI
+      // install and other test files (it took 100 s once alone, and the workflow then ended
+      // "no-install-script"); the rest of the wait is idle, beside the UEFI install.
+      options: { "install-os": { image: stallUrl, _taskTimeout: 250_000 } },
     });
     const never = await aMachine("never-1", "52:54:00:1a:6e:04");
     const unbooted = await api("POST", `/nodes/${never}/workflows`, {
       name: "Graph.InstallImage",
       options: { "install-os": { image: "x.raw", _taskTimeout: 5_000 } },
     });
-    await boot("52:54:00:1a:6e:03");
-    const silentEnd = await ended(stalled.body.instanceId, 300_000);
+    const { machine } = await boot("52:54:00:1a:6e:03");
+    const silentEnd = await ended(stalled.body.instanceId, 360_000, machine);
     expect(silentEnd.failure).toMatchObject({
       reason: "installer-silent",
       message: expect.stringMatching(/the installer started at .*, then went silent/),
     });
-    expect((await ended(unbooted.body.instanceId, 10_000)).failure).toMatchObject({ reason: "never-booted" });
-    machine!.stop();
-    machine = undefined;
+    expect((await ended(unbooted.body.instanceId, 10_000, machine)).failure).toMatchObject({ reason: "never-booted" });
+    stop(machine);
   });
 });

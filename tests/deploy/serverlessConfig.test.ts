@@ -46,9 +46,15 @@ const roleOf = (roles: Template, fn: { Properties: Record<string, any> }): strin
 };
 
 /** The test's environment with these settings: a value replaces, `undefined` removes one. */
+/**
+ * The Serverless CLI's packaging leaves a scratch folder per function in the temporary folder (136
+ * a package, never removed): its runs here get a temporary folder of their own, removed at the end.
+ */
+const SCRATCH = mkdtempSync(join(tmpdir(), "serverless-scratch-"));
+afterAll(() => rmSync(SCRATCH, { recursive: true, force: true }));
 const envWith = (env: Record<string, string | undefined>): NodeJS.ProcessEnv =>
   Object.fromEntries(
-    Object.entries({ ...process.env, SLS_TELEMETRY_DISABLED: "1", SLS_NOTIFICATIONS_MODE: "off", ...env }).filter(
+    Object.entries({ ...process.env, SLS_TELEMETRY_DISABLED: "1", SLS_NOTIFICATIONS_MODE: "off", TMPDIR: SCRATCH, ...env }).filter(
       ([, value]) => value !== undefined,
     ),
   );
