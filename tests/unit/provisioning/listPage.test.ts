@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { filteredPage, isPosition, type Page, type PageRequest, pageOf, positionOf } from "../../../lib/provisioning/listPage";
+import { byPosition, filteredPage, isPosition, type Page, type PageRequest, pageOf, positionOf } from "../../../lib/provisioning/listPage";
 
 interface Row {
   createdAt: string;
@@ -103,5 +103,40 @@ describe("a list read a page at a time (issue 28)", () => {
       `2026-11-25T10:00:00Z#${"a".repeat(65)}`,
     ])
       expect(isPosition(bad)).toBe(false);
+  });
+});
+
+describe("a page's edges", () => {
+  const letters = ["a", "b", "c", "d"].map((id) => ({ id }));
+  const byId = (row: { id: string }) => row.id;
+
+  it("ends the last full page without a next position, and answers nothing after the end", () => {
+    expect(pageOf(letters, byId, { limit: 2 })).toEqual({ items: letters.slice(0, 2), next: "b" });
+    expect(pageOf(letters, byId, { limit: 2, after: "b" })).toEqual({ items: letters.slice(2) });
+    expect(pageOf(letters, byId, { limit: 2, after: "z" })).toEqual({ items: [] });
+  });
+
+  it("orders by position, keeping the given order of equal positions", () => {
+    const rows = [
+      { id: "b", n: 1 },
+      { id: "a", n: 2 },
+      { id: "b", n: 3 },
+    ];
+    expect(byPosition(rows, byId).map((row) => row.n)).toEqual([2, 1, 3]);
+  });
+
+  it("reads a page's length at a time, never more than the cap allows", async () => {
+    const limits: number[] = [];
+    const read = async (request: PageRequest) => {
+      limits.push(request.limit);
+      return pageOf(letters, byId, request);
+    };
+    await filteredPage(read, () => false, byId, { limit: 2 }, 3);
+    expect(limits).toEqual([2, 1]);
+  });
+
+  it("ends a full page that is the list's end without a next position", async () => {
+    const read = async (request: PageRequest) => pageOf(letters.slice(0, 2), byId, request);
+    expect(await filteredPage(read, () => true, byId, { limit: 2 })).toEqual({ items: letters.slice(0, 2) });
   });
 });

@@ -247,3 +247,60 @@ describe("each rule operator, both ways and at its boundaries", () => {
     );
   });
 });
+
+describe("each rule on the values catalogs hold", () => {
+  /** Whether one rule passes on `value` at the path `s.v`. */
+  const passes = (rule: string, arg: unknown, value: unknown) => rulesPass([{ path: "s.v", [rule]: arg }], { s: { v: value } });
+
+  it.each<[string, unknown, unknown, boolean]>([
+    ["equals", "", null, true],
+    ["required", true, null, false],
+    ["required", true, "", false],
+    ["required", true, 0, true],
+    ["required", false, null, true],
+    ["number", true, " ", false],
+    ["number", true, "12", true],
+    ["number", true, "abc", false],
+    ["number", true, 5, true],
+    ["numeric", true, "12", true],
+    ["numeric", true, "-1.25", true],
+    ["numeric", true, "12.5", true],
+    ["numeric", true, "1.", false],
+    ["numeric", true, "-", false],
+    ["integer", true, "123", true],
+    ["integer", true, "1.5", false],
+    ["boolean", true, true, true],
+    ["boolean", true, "true", true],
+    ["boolean", true, "false", true],
+    ["boolean", true, "yes", false],
+    ["ip", true, "10.0.0.1", true],
+    ["ip", true, "fe80::1", true],
+    ["ip", true, "abcd", false],
+    ["ipv6", true, "fe80::1", true],
+    ["ipv6", true, "abcd", false],
+    ["ipv6", true, "10.0.0.1", false],
+  ])("%s: %j on %j is %s", (rule, arg, value, expected) => {
+    expect(passes(rule, arg, value)).toBe(expected);
+  });
+
+  it("answers false, not a failure, for a pattern RE2 does not take, and for a path through null", () => {
+    expect(passes("regex", "(a", "a")).toBe(false);
+    expect(passes("notRegex", "(a", "a")).toBe(true);
+    expect(rulesPass([{ path: "s.v.w", required: true }], { s: { v: null } })).toBe(false);
+  });
+
+  it("refuses a rule that is no object, a path with no segment, a bad negated pattern; takes any argument elsewhere", () => {
+    const refusal = (rules: unknown) => {
+      try {
+        checkRules(rules, "SKU");
+        return "taken";
+      } catch (error) {
+        return isDomainError(error) ? `${error.kind}: ${error.message.slice(0, 16)}` : "thrown";
+      }
+    };
+    expect(refusal(["x"])).toBe("bad-request: SKU rule 0 must ");
+    expect(refusal([{ path: "." }])).toBe("bad-request: SKU rule 0 needs");
+    expect(refusal([{ path: "s.v", notRegex: "(a" }])).toBe("bad-request: SKU rule 0: notR");
+    expect(refusal([{ path: "s.v", equals: 5, in: [1, 2] }])).toBe("taken");
+  });
+});

@@ -54,4 +54,16 @@ describe("task use cases", () => {
   it("answers not found when deleting a missing task", async () => {
     await expect(deleteTask(newStore(), 3)).rejects.toThrow(NotFoundError);
   });
+
+  it('says "Not found" (the tutorial\'s error text) for a missing task, and for one deleted while its update was read', async () => {
+    const store = newStore();
+    await expect(getTask(store, 5)).rejects.toMatchObject({ kind: "not-found", message: "Not found" });
+    await expect(deleteTask(store, 5)).rejects.toMatchObject({ kind: "not-found", message: "Not found" });
+    await createTask(store, { title: "a" });
+    const raced = updateTask(store, 1, async () => {
+      await deleteTask(store, 1);
+      return { done: true };
+    });
+    await expect(raced).rejects.toMatchObject({ kind: "not-found", message: "Not found" });
+  });
 });

@@ -1,0 +1,33 @@
+/** RE2 patterns for rules and filters: bounded pattern and subject, a bounded cache of compiled ones. */
+const fresh = (): typeof import("../../../lib/provisioning/rules/linearRegex") => {
+  let module: typeof import("../../../lib/provisioning/rules/linearRegex") | undefined;
+  jest.isolateModules(() => {
+    module = require("../../../lib/provisioning/rules/linearRegex");
+  });
+  return module!;
+};
+
+describe("linearRegex", () => {
+  it("takes a pattern up to PATTERN_MAX characters, none longer", () => {
+    const { linearRegex, PATTERN_MAX } = fresh();
+    expect(linearRegex("a".repeat(PATTERN_MAX))).toEqual(expect.any(Function));
+    expect(linearRegex("a".repeat(PATTERN_MAX + 1))).toBeUndefined();
+  });
+
+  it("searches the subject's first SUBJECT_MAX characters only", () => {
+    const { linearRegex, SUBJECT_MAX } = fresh();
+    const matches = linearRegex("needle")!;
+    expect(matches(`${"x".repeat(SUBJECT_MAX - 6)}needle`)).toBe(true);
+    expect(matches(`${"x".repeat(SUBJECT_MAX)}needle`)).toBe(false);
+  });
+
+  it("keeps the last 256 patterns compiled, dropping the oldest first", () => {
+    const { linearRegex } = fresh();
+    const first = linearRegex("p0");
+    expect(linearRegex("p1")).toBe(linearRegex("p1"));
+    for (let i = 2; i < 256; i += 1) linearRegex(`p${i}`);
+    expect(linearRegex("p0")).toBe(first);
+    linearRegex("p256");
+    expect(linearRegex("p0")).not.toBe(first);
+  });
+});
