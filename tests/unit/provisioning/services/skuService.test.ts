@@ -1,5 +1,6 @@
-import { createSku, deleteSku, getSku, listSkus, patchSku, skuNodes } from "../../../../lib/provisioning/skus/skuService";
-import { aCatalog, aNode, later, memoryStores, T0 } from "./setUp";
+import { RECORD_MAX_BYTES } from "../../../../lib/provisioning/recordSize";
+import { createSku, deleteSku, getSku, listSkus, patchSku, skuNodes, skuNodesPage } from "../../../../lib/provisioning/skus/skuService";
+import { aCatalog, aNode, later, memoryStores, replacing, T0 } from "./setUp";
 
 const dellRule = [{ path: "dmi.System Information.Manufacturer", equals: "Dell" }];
 
@@ -72,5 +73,42 @@ describe("skuService", () => {
     await createSku(stores, { name: "b", rules: dellRule }, later(1));
     expect((await listSkus(stores, { name: ["b"] })).map((s) => s.name)).toEqual(["b"]);
     expect(await listSkus(stores, { name: ["c"] })).toEqual([]);
+  });
+
+  it("checks a patch's rules, takes a graph name, and refuses a SKU too large to store, naming it", async () => {
+    const { stores } = await setUp();
+    const sku = await createSku(stores, { name: "dell", rules: dellRule, discoveryGraphName: "Graph.Custom" }, T0);
+    expect(sku.discoveryGraphName).toBe("Graph.Custom");
+    await expect(patchSku(stores, sku.id, { rules: [{ path: "a.b", nope: 1 }] }, T0)).rejects.toMatchObject({
+      kind: "bad-request",
+      message: expect.stringMatching(/^SKU rule 0 /),
+    });
+    const large = "x".repeat(RECORD_MAX_BYTES);
+    await expect(createSku(stores, { name: "big", rules: dellRule, note: large }, T0)).rejects.toMatchObject({
+      kind: "payload-too-large",
+      message: expect.stringMatching(/^The SKU would take/),
+    });
+    await expect(patchSku(stores, sku.id, { note: large }, T0)).rejects.toMatchObject({
+      kind: "payload-too-large",
+      message: expect.stringMatching(/^The SKU would take/),
+    });
+    expect((await getSku(stores, sku.id)).rules).toEqual(dellRule);
+  });
+
+  it("answers 404 for a SKU deleted while its patch was made", async () => {
+    const { stores } = await setUp();
+    const sku = await createSku(stores, { name: "dell", rules: dellRule }, T0);
+    const racing = replacing(stores, "skus", { update: async () => undefined });
+    await expect(patchSku(racing, sku.id, { name: "r640" }, later(1))).rejects.toMatchObject({
+      kind: "not-found",
+      message: `Could not find sku with identifier ${sku.id}`,
+    });
+  });
+
+  it("answers a page of a SKU's nodes, and 404 for a SKU that does not exist", async () => {
+    const { stores, node } = await setUp();
+    const sku = await createSku(stores, { name: "dell", rules: dellRule }, T0);
+    expect((await skuNodesPage(stores, sku.id, { limit: 10 })).items.map((each) => each.id)).toEqual([node.id]);
+    await expect(skuNodesPage(stores, "nope", { limit: 10 })).rejects.toMatchObject({ kind: "not-found" });
   });
 });
