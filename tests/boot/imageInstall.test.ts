@@ -174,7 +174,33 @@ describe("an image install of a real Debian 12 on a real machine (QEMU, iPXE, cl
   };
   const INSTALLS = "installs the image, boots it, and cloud-init configures it from the node's seed; SSH works with the node's key";
 
-  it(`bios: ${INSTALLS}`, installsTheImage("bios", MAC));
+  // The silent installer's wait is idle (its VM halts, waiting on the image): the two run side by
+  // side (jest runs adjacent concurrent tests together), the BIOS install's CPU filling that wait.
+  it.concurrent(`bios: ${INSTALLS}`, installsTheImage("bios", MAC));
+
+  it.concurrent("bios: an installer that goes silent, and a machine that never boots, time out with their reasons", async () => {
+    const silent = await aMachine("silent-1", "52:54:00:1a:6e:03");
+    const stalled = await api("POST", `/nodes/${silent}/workflows`, {
+      name: "Graph.InstallImage",
+      // Long enough for the machine to boot its installer first on two cores shared with the BIOS
+      // install and other test files (about 15 s; it took 100 s once on a loaded machine, and the
+      // workflow then ended "no-install-script"); the rest of the wait is idle, beside the install.
+      options: { "install-os": { image: stallUrl, _taskTimeout: 200_000 } },
+    });
+    const never = await aMachine("never-1", "52:54:00:1a:6e:04");
+    const unbooted = await api("POST", `/nodes/${never}/workflows`, {
+      name: "Graph.InstallImage",
+      options: { "install-os": { image: "x.raw", _taskTimeout: 5_000 } },
+    });
+    const { machine } = await boot("52:54:00:1a:6e:03");
+    const silentEnd = await ended(stalled.body.instanceId, 360_000, machine);
+    expect(silentEnd.failure).toMatchObject({
+      reason: "installer-silent",
+      message: expect.stringMatching(/the installer started at .*, then went silent/),
+    });
+    expect((await ended(unbooted.body.instanceId, 10_000, machine)).failure).toMatchObject({ reason: "never-booted" });
+    stop(machine);
+  });
 
   it("bios: an installer that reports a failure ends the workflow with its reason and its log", async () => {
     const node = await aMachine("broken-1", "52:54:00:1a:6e:02");
@@ -196,31 +222,5 @@ describe("an image install of a real Debian 12 on a real machine (QEMU, iPXE, cl
     stop(machine);
   });
 
-  // The silent installer's wait is idle (its VM halts, waiting on the image): the two run side by
-  // side (jest runs adjacent concurrent tests together), the UEFI install's CPU filling that wait.
-  it.concurrent(`uefi: ${INSTALLS}`, installsTheImage("uefi", "52:54:00:1a:6e:05"));
-
-  it.concurrent("bios: an installer that goes silent, and a machine that never boots, time out with their reasons", async () => {
-    const silent = await aMachine("silent-1", "52:54:00:1a:6e:03");
-    const stalled = await api("POST", `/nodes/${silent}/workflows`, {
-      name: "Graph.InstallImage",
-      // Long enough for the machine to boot its installer first on two cores shared with the UEFI
-      // install and other test files (it took 100 s once alone, and the workflow then ended
-      // "no-install-script"); the rest of the wait is idle, beside the UEFI install.
-      options: { "install-os": { image: stallUrl, _taskTimeout: 250_000 } },
-    });
-    const never = await aMachine("never-1", "52:54:00:1a:6e:04");
-    const unbooted = await api("POST", `/nodes/${never}/workflows`, {
-      name: "Graph.InstallImage",
-      options: { "install-os": { image: "x.raw", _taskTimeout: 5_000 } },
-    });
-    const { machine } = await boot("52:54:00:1a:6e:03");
-    const silentEnd = await ended(stalled.body.instanceId, 360_000, machine);
-    expect(silentEnd.failure).toMatchObject({
-      reason: "installer-silent",
-      message: expect.stringMatching(/the installer started at .*, then went silent/),
-    });
-    expect((await ended(unbooted.body.instanceId, 10_000, machine)).failure).toMatchObject({ reason: "never-booted" });
-    stop(machine);
-  });
+  it(`uefi: ${INSTALLS}`, installsTheImage("uefi", "52:54:00:1a:6e:05"));
 });
