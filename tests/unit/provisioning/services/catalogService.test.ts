@@ -5,7 +5,7 @@ import {
   nodeCatalogOfSource,
   nodeCatalogs,
 } from "../../../../lib/provisioning/catalogs/catalogService";
-import { aCatalog, aNode, later, memoryStores } from "./setUp";
+import { aCatalog, aNode, later, memoryStores, replacing } from "./setUp";
 
 describe("catalogService", () => {
   const setUp = async () => {
@@ -65,5 +65,19 @@ describe("catalogService", () => {
     await expect(nodeCatalogs(stores, "nope")).rejects.toMatchObject({ kind: "not-found" });
     await expect(nodeCatalogOfSource(stores, a.id, "ipmi")).rejects.toMatchObject({ message: "No Catalogs Found for Source (ipmi)." });
     await expect(nodeCatalogOfSource(stores, a.id, "x".repeat(2_000))).rejects.toMatchObject({ kind: "not-found" });
+  });
+
+  it("reads only the named node's catalogs for a node filter, never the fleet's list or pages", async () => {
+    const { stores, a } = await setUp();
+    const fleetUnread = replacing(stores, "catalogs", {
+      list: async () => {
+        throw new Error("read the fleet's catalogs");
+      },
+      page: async () => {
+        throw new Error("read a page of the fleet's catalogs");
+      },
+    });
+    expect((await listCatalogs(fleetUnread, { node: [a.id] })).map((c) => c.id).sort()).toEqual(["c1", "c2", "c3"]);
+    expect((await listCatalogsPage(fleetUnread, { node: [a.id] }, { limit: 5 })).items.map((c) => c.id).sort()).toEqual(["c1", "c2", "c3"]);
   });
 });

@@ -1,5 +1,6 @@
-import { patchServiceConfig, serviceConfig } from "../../../../lib/provisioning/config/serviceConfig";
+import { changeConfigRecord, patchServiceConfig, serviceConfig } from "../../../../lib/provisioning/config/serviceConfig";
 import { addToWhitelist, removeFromWhitelist } from "../../../../lib/provisioning/lookups/whitelist";
+import { RECORD_MAX_BYTES } from "../../../../lib/provisioning/recordSize";
 import { later, memoryStores, T0 } from "./setUp";
 
 const deployment = { apiServerPort: 443, amqp: "amqp://user:secret@mq" };
@@ -25,6 +26,24 @@ describe("the service's config and the DHCP whitelist", () => {
     const config = await patchServiceConfig(stores, deployment, polluted, later(1));
     expect(Object.hasOwn(config, "constructor")).toBe(false);
     expect(({} as Record<string, unknown>).admin).toBeUndefined();
+  });
+
+  it("stores nothing for a patch that changes nothing, and refuses one too large to store, naming the config", async () => {
+    const stores = memoryStores();
+    await patchServiceConfig(stores, deployment, await serviceConfig(stores, deployment), T0);
+    expect(await stores.config.get("runtime")).toBeUndefined();
+    await expect(patchServiceConfig(stores, deployment, { big: "x".repeat(RECORD_MAX_BYTES) }, T0)).rejects.toMatchObject({
+      kind: "payload-too-large",
+      message: expect.stringMatching(/^The config would take/),
+    });
+  });
+
+  it("keeps a config record as it was when a change leaves its values as they are", async () => {
+    const stores = memoryStores();
+    const made = await changeConfigRecord(stores, "runtime", (values) => ({ ...values, a: 1 }), T0);
+    const unchanged = await changeConfigRecord(stores, "runtime", (values) => values, later(5));
+    expect(unchanged).toEqual(made);
+    expect(unchanged.updatedAt).toBe(T0.toISOString());
   });
 
   it("keeps the whitelist in RackHD's form, each MAC once, and removing one not there is no error", async () => {

@@ -60,6 +60,17 @@ describe("choosing a node's SKU", () => {
     expect((await stores.nodes.get(node.id))?.updatedAt).toBe(later(10).toISOString());
     expect((await assignSku(stores, assigned, [], later(30))).sku).toBeNull();
   });
+
+  it("leaves a node that another request already put in the SKU as it is, from an older copy of it", async () => {
+    const stores = memoryStores();
+    const node = await aNode(stores);
+    await stores.catalogs.add([aCatalog(node.id, "dmi", catalogs.dmi, "c1")]);
+    const qemu = sku("qemu", [{ path: "dmi.system.vendor", equals: "QEMU" }]);
+    const first = await assignSku(stores, node, [qemu], later(10));
+    const again = await assignSku(stores, node, [qemu], later(20));
+    expect(again).toEqual(first);
+    expect((await stores.nodes.get(node.id))?.updatedAt).toBe(later(10).toISOString());
+  });
 });
 
 describe("tagging a node from its catalogs", () => {
