@@ -3,6 +3,7 @@ import provisioningDocument from "../../lib/http/openapi/provisioning.generated.
 import tasksDocument from "../../lib/http/openapi/tasks.generated.json";
 import { operationsOf } from "../support/contract";
 import { bodies, DEMO_MAC, fill, HOSTILE, type Operation, PARAMETER_VALUES, type Schema, sample } from "../support/fuzzInputs";
+import { inFlight } from "../support/inFlight";
 import { type OfflineServer, startOffline } from "../support/offlineServer";
 
 jest.setTimeout(900_000);
@@ -155,23 +156,19 @@ async function sendOnce(baseUrl: string, request: FuzzRequest, tally: Tally): Pr
 
 async function fire(baseUrl: string, requests: FuzzRequest[]): Promise<Tally> {
   const tally: Tally = { requests: 0, resent: 0, statuses: new Map(), fiveHundreds: [], leaks: [] };
-  let next = 0;
-  const worker = async () => {
-    while (next < requests.length) {
-      const request = requests[next++];
-      const response = await sendOnce(baseUrl, request, tally);
-      const text = await response.text();
-      tally.requests += 1;
-      tally.statuses.set(response.status, (tally.statuses.get(response.status) ?? 0) + 1);
-      if (response.status >= 500) tally.fiveHundreds.push(`${request.method} ${request.path} → ${response.status} ${text.slice(0, 200)}`);
-      const everything = `${[...response.headers].join("\n")}\n${text}`;
-      // A template, profile or file is what the operator puts to be served as put (README, "Secrets"):
-      // a secret the fuzzer wrote into one comes back from it by design, so those answers are not searched.
-      if (ECHOES_WHAT_WAS_PUT.test(request.path)) continue;
-      for (const secret of Object.values(SECRETS)) if (everything.includes(secret)) tally.leaks.push(`${request.method} ${request.path}`);
-    }
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+  await inFlight(CONCURRENCY, requests.length, async (i) => {
+    const request = requests[i];
+    const response = await sendOnce(baseUrl, request, tally);
+    const text = await response.text();
+    tally.requests += 1;
+    tally.statuses.set(response.status, (tally.statuses.get(response.status) ?? 0) + 1);
+    if (response.status >= 500) tally.fiveHundreds.push(`${request.method} ${request.path} → ${response.status} ${text.slice(0, 200)}`);
+    const everything = `${[...response.headers].join("\n")}\n${text}`;
+    // A template, profile or file is what the operator puts to be served as put (README, "Secrets"):
+    // a secret the fuzzer wrote into one comes back from it by design, so those answers are not searched.
+    if (ECHOES_WHAT_WAS_PUT.test(request.path)) return;
+    for (const secret of Object.values(SECRETS)) if (everything.includes(secret)) tally.leaks.push(`${request.method} ${request.path}`);
+  });
   return tally;
 }
 

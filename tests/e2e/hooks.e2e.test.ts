@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import { Webhook } from "standardwebhooks";
 import { ENVELOPE_KEYS } from "../support/envelope";
+import { inFlight } from "../support/inFlight";
 import { freePort, http, type OfflineServer, rackhdApi, startOffline } from "../support/offlineServer";
 
 jest.setTimeout(300_000);
@@ -136,17 +137,11 @@ describe("web hooks over HTTP (issue 27)", () => {
     }
 
     // Act: 1,000 changes (each node's creation is one node.added event), eight at a time.
-    const nodes: string[] = [];
-    const queue = Array.from({ length: 1000 }, (_, i) => i);
-    await Promise.all(
-      Array.from({ length: 8 }, async () => {
-        for (let i = queue.shift(); i !== undefined; i = queue.shift()) {
-          const created = await api("POST", "/nodes", { name: `swarm-${i}` });
-          expect(created.status).toBe(201);
-          nodes.push(created.body.id);
-        }
-      }),
-    );
+    const nodes = await inFlight(8, 1000, async (i) => {
+      const created = await api("POST", "/nodes", { name: `swarm-${i}` });
+      expect(created.status).toBe(201);
+      return created.body.id as string;
+    });
     const wantedByFilter = nodes.filter((id) => /[0-7]$/.test(id));
     const done = () =>
       (receiver.processed.get("/rackhd")?.length ?? 0) >= 1000 &&

@@ -1,8 +1,9 @@
 import { recordAddress } from "../../../../lib/provisioning/lookups/lookupService";
 import { findNode } from "../../../../lib/provisioning/nodes/findNode";
-import { createNode, listNodes, patchNode } from "../../../../lib/provisioning/nodes/nodeService";
+import { createNode, listNodes, listNodesPage, patchNode } from "../../../../lib/provisioning/nodes/nodeService";
 import { nodeSshSettings, setNodeSshSettings } from "../../../../lib/provisioning/nodes/sshService";
-import { later, memoryStores, T0 } from "./setUp";
+import { RECORD_MAX_BYTES } from "../../../../lib/provisioning/recordSize";
+import { later, memoryStores, replacing, T0 } from "./setUp";
 
 const ipmi = { service: "ipmi-obm-service", config: { host: "10.0.0.9", user: "admin", password: "secret" } };
 
@@ -59,5 +60,44 @@ describe("nodeService and sshService", () => {
     const updated = await setNodeSshSettings(stores, node.id, { host: "h", user: "u", privateKey: "k", extra: 1 }, later(1));
     expect(updated.updatedAt).toBe(later(1).toISOString());
     expect(await nodeSshSettings(stores, node.id)).toEqual({ host: "h", user: "u", privateKey: "k" });
+  });
+
+  it("pages the list: every node unfiltered, the matches of a filter (identifiers in any spelling), page by page", async () => {
+    const stores = memoryStores();
+    const a = await createNode(stores, { name: "a", type: "compute", identifiers: ["52:54:00:00:00:01"] }, T0);
+    const b = await createNode(stores, { name: "b", type: "switch" }, later(1));
+    const first = await listNodesPage(stores, {}, { limit: 1 });
+    expect(first.items.map((n) => n.id)).toEqual([a.id]);
+    expect((await listNodesPage(stores, {}, { limit: 1, after: first.next })).items.map((n) => n.id)).toEqual([b.id]);
+    expect((await listNodesPage(stores, { identifiers: ["52-54-00-00-00-01"] }, { limit: 5 })).items.map((n) => n.id)).toEqual([a.id]);
+    expect((await listNodesPage(stores, { type: ["switch"] }, { limit: 5 })).items.map((n) => n.id)).toEqual([b.id]);
+    // A filter on another key keeps its value as given: "52-54-..." is not a name.
+    expect((await listNodes(stores, { name: ["A"] })).map((n) => n.id)).toEqual([]);
+  });
+
+  it("refuses a node too large to store, on create and on patch, naming a node", async () => {
+    const stores = memoryStores();
+    const large = "x".repeat(RECORD_MAX_BYTES);
+    await expect(createNode(stores, { name: large }, T0)).rejects.toMatchObject({
+      kind: "payload-too-large",
+      message: expect.stringMatching(/^The node would take/),
+    });
+    const node = await createNode(stores, { name: "n" }, T0);
+    await expect(patchNode(stores, node.id, async () => ({ name: large }), later(1))).rejects.toMatchObject({
+      kind: "payload-too-large",
+      message: expect.stringMatching(/^The node would take/),
+    });
+  });
+
+  it("leaves the OBM settings as they are when a patch has none, and answers 404 for a node deleted meanwhile", async () => {
+    const stores = memoryStores();
+    const node = await createNode(stores, { name: "n", type: "compute", obmSettings: [ipmi] }, T0);
+    const renamed = await patchNode(stores, node.id, async () => ({ name: "m" }), later(1));
+    expect(renamed.obmSettings).toEqual(node.obmSettings);
+    const gone = replacing(stores, "nodes", { update: async () => undefined });
+    await expect(patchNode(gone, node.id, async () => ({ name: "o" }), later(2))).rejects.toMatchObject({
+      kind: "not-found",
+      message: `Could not find node with identifier ${node.id}`,
+    });
   });
 });
