@@ -2,13 +2,14 @@ import {
   createLookup,
   deleteLookup,
   findLookups,
+  findLookupsPage,
   forgetNode,
   getLookup,
   nodeAtAddress,
   patchLookup,
   recordAddress,
 } from "../../../../lib/provisioning/lookups/lookupService";
-import { later, memoryStores, T0 } from "./setUp";
+import { later, memoryStores, replacing, T0 } from "./setUp";
 
 const NODE_A = "aaaaaaaaaaaaaaaaaaaaaaaa";
 const NODE_B = "bbbbbbbbbbbbbbbbbbbbbbbb";
@@ -92,5 +93,31 @@ describe("lookupService", () => {
     expect(lookup).toMatchObject({ node: "", updatedAt: later(1).toISOString() });
     expect(await nodeAtAddress(stores, "10.0.0.9")).toBeUndefined();
     expect(await nodeAtAddress(stores, "10.0.0.10")).toBeUndefined();
+  });
+
+  it("pages every lookup with no term, and a search's answer by its term; a MAC in any case; a long term finds nothing", async () => {
+    const stores = memoryStores();
+    const a = await createLookup(stores, { macAddress: "52:54:00:00:00:01", node: NODE_A }, T0);
+    const b = await createLookup(stores, { macAddress: "52:54:00:00:00:02" }, later(1));
+    expect(b.node).toBe("");
+    const first = await findLookupsPage(stores, undefined, { limit: 1 });
+    expect(first.items).toEqual([a]);
+    expect((await findLookupsPage(stores, "", { limit: 1, after: first.next })).items).toEqual([b]);
+    expect((await findLookupsPage(stores, NODE_A, { limit: 5 })).items).toEqual([a]);
+    // A term that is no MAC is looked for as written, lower-cased (RackHD kept MACs in lower case).
+    await stores.lookups.create({ ...b, id: "c".repeat(24), macAddress: "odd-id", createdAt: later(2).toISOString() });
+    expect((await findLookups(stores, "ODD-ID")).map((lookup) => lookup.macAddress)).toEqual(["odd-id"]);
+    expect(await findLookupsPage(stores, "x".repeat(2_000), { limit: 5 })).toEqual({ items: [] });
+  });
+
+  it("keeps a lookup's node when a patch names none, and answers 404 for one deleted meanwhile", async () => {
+    const stores = memoryStores();
+    const lookup = await createLookup(stores, { macAddress: "52:54:00:00:00:01", node: NODE_A }, T0);
+    expect((await patchLookup(stores, lookup.id, { ipAddress: "10.0.0.7" }, later(1))).node).toBe(NODE_A);
+    const gone = replacing(stores, "lookups", { update: async () => undefined });
+    await expect(patchLookup(gone, lookup.id, { ipAddress: "10.0.0.8" }, later(2))).rejects.toMatchObject({
+      kind: "not-found",
+      message: `Could not find lookup with criteria {"id":"${lookup.id}"}.`,
+    });
   });
 });
