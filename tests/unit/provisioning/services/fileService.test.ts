@@ -7,6 +7,7 @@ import {
   listFiles,
   putFile,
   startUpload,
+  UPLOAD_MAX_BYTES,
   URL_SECONDS,
 } from "../../../../lib/provisioning/files/fileService";
 import { later, memoryStores, T0 } from "./setUp";
@@ -82,6 +83,16 @@ describe("fileService", () => {
     );
     expect(await listFiles(stores, T0)).toEqual([]);
     await expect(startUpload(stores, "huge.iso", 5 * 1024 ** 3 + 1, T0)).rejects.toMatchObject({ kind: "payload-too-large" });
+  });
+
+  it("takes exactly the inline limit in the body, and an upload of exactly the largest size, naming that size past it", async () => {
+    const { stores } = withUrls();
+    expect((await putFile(stores, "eight.bin", Buffer.alloc(8), T0)).content.size).toBe(8);
+    expect(await startUpload(stores, "max.iso", UPLOAD_MAX_BYTES, T0)).toMatchObject({ location: expect.any(String) });
+    await expect(startUpload(stores, "huge.iso", UPLOAD_MAX_BYTES + 1, T0)).rejects.toMatchObject({
+      kind: "payload-too-large",
+      message: `A file holds at most ${UPLOAD_MAX_BYTES} bytes`,
+    });
   });
 
   it("makes a presigned upload the file's bytes at the first read after it lands, keeps the old bytes until then, and drops them at the next write", async () => {
