@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { ConflictError } from "../../../../lib/errors";
 import type { FileBlobs, FileDigest } from "../../../../lib/provisioning/files/fileBlobs";
 import {
   deleteFile,
@@ -10,7 +11,7 @@ import {
   UPLOAD_MAX_BYTES,
   URL_SECONDS,
 } from "../../../../lib/provisioning/files/fileService";
-import { later, memoryStores, T0 } from "./setUp";
+import { later, memoryStores, replacing, T0 } from "./setUp";
 
 /**
  * A byte store like S3's adapter: files above 8 bytes go by URL. A test double of the port (the
@@ -135,5 +136,44 @@ describe("fileService", () => {
 
   it("answers no upload URL where the byte store takes every file inline (memory)", async () => {
     expect(await startUpload(memoryStores(), "a.iso", 20, T0)).toBeUndefined();
+  });
+
+  it("puts over the file another writer created first, keeping its uuid and dropping its own", async () => {
+    const stores = memoryStores();
+    const winner = await putFile(stores, "a.txt", Buffer.from("one"), T0);
+    let updates = 0;
+    // The first look finds no file (the other writer's create lands right after it).
+    const racing = replacing(stores, "files", {
+      update: async (...args: Parameters<typeof stores.files.update>) => (++updates === 1 ? undefined : stores.files.update(...args)),
+    });
+    const put = await putFile(racing, "a.txt", Buffer.from("two"), later(1));
+    expect(put.uuid).toBe(winner.uuid);
+    expect((await downloadFile(stores, winner.uuid, later(2)))?.file.content.size).toBe(3);
+    expect((await stores.fileIds.list()).map((id) => id.id)).toEqual([winner.uuid]);
+  });
+
+  it("passes on a create's other failures, and a conflict whose winner is gone, leaving no uuid behind", async () => {
+    const stores = memoryStores();
+    const failing = replacing(stores, "files", {
+      create: async () => {
+        throw new Error("store down");
+      },
+    });
+    await expect(putFile(failing, "b.txt", Buffer.from("x"), T0)).rejects.toThrow("store down");
+    const vanished = replacing(stores, "files", {
+      create: async () => {
+        throw new ConflictError("taken");
+      },
+    });
+    await expect(putFile(vanished, "c.txt", Buffer.from("x"), T0)).rejects.toMatchObject({ kind: "conflict" });
+    expect(await stores.fileIds.list()).toEqual([]);
+  });
+
+  it("finds nothing by a uuid whose name now holds another file", async () => {
+    const stores = memoryStores();
+    await putFile(stores, "a.txt", Buffer.from("one"), T0);
+    const stale = "0e0e0e0e-0e0e-4e0e-8e0e-0e0e0e0e0e0e";
+    await stores.fileIds.create({ id: stale, basename: "a.txt", createdAt: T0.toISOString() });
+    expect(await findFile(stores, stale, later(1))).toBeUndefined();
   });
 });
