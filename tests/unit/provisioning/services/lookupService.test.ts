@@ -9,6 +9,7 @@ import {
   patchLookup,
   recordAddress,
 } from "../../../../lib/provisioning/lookups/lookupService";
+import { createNode } from "../../../../lib/provisioning/nodes/nodeService";
 import { later, memoryStores, replacing, T0 } from "./setUp";
 
 const NODE_A = "aaaaaaaaaaaaaaaaaaaaaaaa";
@@ -118,6 +119,50 @@ describe("lookupService", () => {
     await expect(patchLookup(gone, lookup.id, { ipAddress: "10.0.0.8" }, later(2))).rejects.toMatchObject({
       kind: "not-found",
       message: `Could not find lookup with criteria {"id":"${lookup.id}"}.`,
+    });
+  });
+
+  describe("whose word a MAC is taken on", () => {
+    const MAC = "52:54:00:00:00:01";
+    const lookupOf = async (stores: ReturnType<typeof memoryStores>) => (await findLookups(stores, MAC))[0];
+
+    it("moves a MAC to the node the service booted it as, and its new address with it", async () => {
+      const stores = memoryStores();
+      await recordAddress(stores, MAC, NODE_A, "10.0.0.9", T0);
+      await recordAddress(stores, MAC, NODE_A, "10.0.0.10", later(1));
+      expect(await lookupOf(stores)).toMatchObject({ node: NODE_A, ipAddress: "10.0.0.10", updatedAt: later(1).toISOString() });
+      await recordAddress(stores, MAC, NODE_B, undefined, later(2));
+      expect(await lookupOf(stores)).toMatchObject({ node: NODE_B, ipAddress: "10.0.0.10" });
+    });
+
+    it("never moves another node's MAC on a machine's own word, but takes one no node holds", async () => {
+      const stores = memoryStores();
+      await recordAddress(stores, MAC, NODE_A, "10.0.0.9", T0);
+      await recordAddress(stores, MAC, NODE_B, "10.0.0.11", later(1), "unclaimed");
+      expect(await lookupOf(stores)).toMatchObject({ node: NODE_A, ipAddress: "10.0.0.9", updatedAt: T0.toISOString() });
+      await forgetNode(stores, NODE_A, later(2));
+      await recordAddress(stores, MAC, NODE_B, undefined, later(3), "unclaimed");
+      expect(await lookupOf(stores)).toMatchObject({ node: NODE_B, ipAddress: "10.0.0.9" });
+    });
+
+    it("records a new MAC on a machine's own word unless another node was made with it", async () => {
+      const stores = memoryStores();
+      await recordAddress(stores, "52:54:00:00:00:05", NODE_A, undefined, T0, "unclaimed");
+      expect((await findLookups(stores, "52:54:00:00:00:05"))[0]).toMatchObject({ node: NODE_A });
+      const other = await createNode(stores, { name: "made", identifiers: ["52:54:00:00:00:06"] }, T0);
+      await recordAddress(stores, "52:54:00:00:00:06", NODE_A, undefined, T0, "unclaimed");
+      expect(await findLookups(stores, "52:54:00:00:00:06")).toEqual([]);
+      await recordAddress(stores, "52:54:00:00:00:06", other.id, undefined, T0, "unclaimed");
+      expect((await findLookups(stores, "52:54:00:00:00:06"))[0]).toMatchObject({ node: other.id });
+    });
+
+    it("passes on a store's failure other than a taken address", async () => {
+      const stores = replacing(memoryStores(), "lookups", {
+        byMac: async () => {
+          throw new Error("store down");
+        },
+      });
+      await expect(recordAddress(stores, MAC, NODE_A, "10.0.0.9", T0)).rejects.toThrow("store down");
     });
   });
 });
