@@ -20,6 +20,14 @@ describe("parseNewNode", () => {
     expect(parseNewNode({ name: "n", createdAt: "x", updatedAt: "y", workflows: [1], catalogs: [2] }).fields).toEqual({ name: "n" });
   });
 
+  it("drops an empty key, keeps each tag once, and takes an empty OBM list as no settings", () => {
+    expect(parseNewNode({ name: "n", "": 1, tags: ["a", "b", "a"], obmSettings: [] } as never).fields).toEqual({
+      name: "n",
+      tags: ["a", "b"],
+      obmSettings: [],
+    });
+  });
+
   it("refuses an unknown OBM service (the schema checks shapes, the domain the library)", () => {
     expect(() => parseNewNode({ name: "n", obmSettings: [{ service: "nope-obm-service", config: {} }] })).toThrow(
       new ValidationError("Unknown OBM service nope-obm-service"),

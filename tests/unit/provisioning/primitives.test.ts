@@ -4,6 +4,7 @@ import { apiContextFor } from "../../../lib/provisioning/apiContext";
 import { newToken, parseToken, redactTokens, secretMatches } from "../../../lib/provisioning/credentialToken";
 import { DEMO_MACS, demoNodes } from "../../../lib/provisioning/demoNodes";
 import { nodeIdForMac, orderedId } from "../../../lib/provisioning/ids";
+import { LookupTakenError } from "../../../lib/provisioning/lookups/lookupStore";
 import { filtered, matchesFilters } from "../../../lib/provisioning/queryFilters";
 import { assertRecordFits, fitsKey, KEY_MAX_BYTES, RECORD_MAX_BYTES } from "../../../lib/provisioning/recordSize";
 import { type RecordStore, updateOrCreate } from "../../../lib/provisioning/recordStore";
@@ -173,5 +174,15 @@ describe("keepRedactedSecrets (an echoed record's REDACTED keeps the stored secr
     expect(keepRedactedSecrets("REDACTED", "x")).toBe("REDACTED");
     expect(keepRedactedSecrets({ password: REDACTED }, null)).toEqual({ password: REDACTED });
     expect(keepRedactedSecrets({ password: REDACTED }, ["x"])).toEqual({ password: REDACTED });
+  });
+});
+
+describe("a taken lookup (RackHD's unique-field 400)", () => {
+  it("is known by its brand, names the field and its value, and is no other error", () => {
+    const taken = new LookupTakenError("macAddress", "52:54:00:00:00:01");
+    expect(LookupTakenError.is(taken)).toBe(true);
+    expect(taken).toMatchObject({ kind: "bad-request", message: "A lookup with macAddress 52:54:00:00:00:01 already exists" });
+    expect(LookupTakenError.is(new ConflictError("taken"))).toBe(false);
+    expect(LookupTakenError.is(Object.assign(new Error("x"), { name: "LookupTakenError" }))).toBe(false);
   });
 });

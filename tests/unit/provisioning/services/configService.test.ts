@@ -46,6 +46,21 @@ describe("the service's config and the DHCP whitelist", () => {
     expect(unchanged.updatedAt).toBe(T0.toISOString());
   });
 
+  it("holds at most 4,096 MACs in the whitelist, refusing the next one and storing nothing", async () => {
+    const stores = memoryStores();
+    const full = Array.from(
+      { length: 4096 },
+      (_, i) => `52:54:00:00:${(i >> 8).toString(16).padStart(2, "0")}:${(i & 255).toString(16).padStart(2, "0")}`,
+    );
+    await changeConfigRecord(stores, "dhcp-whitelist", () => ({ macs: full.map((mac) => mac.replace(/:/g, "-")) }), T0);
+    await expect(addToWhitelist(stores, "52:54:00:99:00:01", later(1))).rejects.toMatchObject({
+      kind: "bad-request",
+      message: "The DHCP whitelist holds at most 4096 MACs",
+    });
+    await removeFromWhitelist(stores, full[0], later(2));
+    expect(await addToWhitelist(stores, "52:54:00:99:00:01", later(3))).toHaveLength(4096);
+  });
+
   it("keeps the whitelist in RackHD's form, each MAC once, and removing one not there is no error", async () => {
     const stores = memoryStores();
     expect(await addToWhitelist(stores, "52:54:00:AA:BB:CC", T0)).toEqual(["52-54-00-aa-bb-cc"]);
