@@ -70,6 +70,21 @@ describe("IPMI settings from a BMC catalog (Job.Obm.Ipmi.CreateSettings)", () =>
   });
 });
 
+describe("the BMC's address, from its catalog", () => {
+  it("uses the IP before the MAC, skips an empty one, and fails for a catalog with no usable address", async () => {
+    const stores = memoryStores();
+    const node = await aNode(stores);
+    await stores.catalogs.add([aCatalog(node.id, "bmc", { "IP Address": "", "MAC Address": 7 }, "c1")]);
+    expect(await createIpmiObmSettings(stores, node, { user: "a", password: "b" }, T0)).toEqual({
+      state: "failed",
+      error: `Node ${node.id} has no bmc catalog with the BMC's address: catalog its BMC first`,
+    });
+    await stores.catalogs.add([aCatalog(node.id, "bmc", { "IP Address": "10.0.0.4", "MAC Address": "aa:bb:cc:dd:ee:ff" }, "c2", later(1))]);
+    expect((await createIpmiObmSettings(stores, node, { user: "a", password: "b" }, later(2))).state).toBe("succeeded");
+    expect((await stores.nodes.get(node.id))?.obmSettings[0].config.host).toBe("10.0.0.4");
+  });
+});
+
 describe("switches and the microkernel's bootstrap.js", () => {
   it("makes a switch node the first time it asks, by MAC or by the address a lookup holds, and hands it the task runner", async () => {
     const stores = memoryStores();
