@@ -38,12 +38,12 @@ const dynamoDbLocal = {
 
 module.exports = {
   // `npm run test:coverage` (the unit and handler tiers; `npm test` runs it beside the others): the
-  // build fails under these floors, raised as tests are added (2026-11-26: 93.8 % statements, 88.2 %
-  // branches, 92.7 % functions, 95.3 % lines; goal: 95 % lines, 90 % branches). The other tiers run
+  // build fails under these floors, raised as tests are added (2026-11-26: 94.05 % statements, 88.98 %
+  // branches, 92.69 % functions, 95.47 % lines; goal: 95 % lines, 90 % branches). The other tiers run
   // the code in serverless offline's processes, out of jest's sight.
   collectCoverageFrom: ["lib/**/*.ts", "!lib/**/*.generated.ts"],
   coverageReporters: ["text-summary", "json-summary"],
-  coverageThreshold: { global: { statements: 93.5, branches: 88, functions: 92.5, lines: 95 } },
+  coverageThreshold: { global: { statements: 94, branches: 88.75, functions: 92.5, lines: 95.4 } },
   // Each file's and test's time, by tier, into reports/test-times/ (scripts/testTimes.js prints them).
   reporters: ["default", "<rootDir>/tests/support/testTimesReporter.js"],
   // The longest files first, by a measured run's times (a clean clone has no jest cache to order by).
