@@ -9,6 +9,9 @@ import {
 import { RECORD_MAX_BYTES } from "../../../../lib/provisioning/recordSize";
 import { later, memoryStores, T0 } from "./setUp";
 
+/** A put entry with these contents, as renderEntry reads it. */
+const aRecord = (contents: string) => ({ id: "t", name: "t", scope: "global" as const, createdAt: "", updatedAt: "", contents });
+
 describe("the template and profile library", () => {
   it("lists the built-ins with their values as tags, then the put ones; a put one replaces the built-in of its name", async () => {
     const stores = memoryStores();
@@ -37,14 +40,7 @@ describe("the template and profile library", () => {
 
   it("renders a put entry with RackHD's flat names and ours", async () => {
     const api = apiContextFor("http://10.0.0.1:9080");
-    const record = {
-      id: "t",
-      name: "t",
-      scope: "global" as const,
-      createdAt: "",
-      updatedAt: "",
-      contents: "<%=repo%> <%=macaddress%> <%=server%> <%=nodeId%>",
-    };
+    const record = aRecord("<%=repo%> <%=macaddress%> <%=server%> <%=nodeId%>");
     const text = renderEntry(record, { options: { repo: "http://mirror" }, api, nodeId: "n1", mac: "52:54:00:00:00:01" });
     expect(text).toBe(`http://mirror 52:54:00:00:00:01 ${api.server} n1`);
   });
@@ -92,14 +88,7 @@ describe("the template and profile library", () => {
 
   it("renders the boot token when there is one, nothing when not, and the file server", () => {
     const api = apiContextFor("http://10.0.0.1:9080");
-    const record = {
-      id: "t",
-      name: "t",
-      scope: "global" as const,
-      createdAt: "",
-      updatedAt: "",
-      contents: "[<%=token%>][<%=file.server%>]",
-    };
+    const record = aRecord("[<%=token%>][<%=file.server%>]");
     const context = { options: {}, api, nodeId: "n1", mac: "52:54:00:00:00:01" };
     expect(renderEntry(record, { ...context, token: "tok-1" })).toBe(`[tok-1][${api.fileServer}]`);
     expect(renderEntry(record, context)).toBe(`[][${api.fileServer}]`);
