@@ -22,6 +22,7 @@ import { type Handler, type Handlers, measure } from "./harness";
 import { httpFigures } from "./http";
 import { LIST_HEADING, listSection } from "./listPages";
 import { memoryFigures } from "./memory";
+import { MICROKERNEL_HEADING, microkernelSection } from "./microkernel";
 import { RELAY_HEADING, relaySection } from "./relayPickup";
 import { withSection } from "./sections";
 import { recordStart, START_HEADING, startFigures, startSection } from "./start";
@@ -35,6 +36,7 @@ const OWN_SECTIONS: [string, (root: string) => string[]][] = [
   [LIMITS_HEADING, limitsSection],
   [EVENT_HEADING, eventSection],
   [RELAY_HEADING, relaySection],
+  [MICROKERNEL_HEADING, microkernelSection],
 ];
 
 const withOwnSections = (report: string): string =>

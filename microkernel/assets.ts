@@ -1,46 +1,73 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 
-/** What an initramfs is built from: Debian's busybox-static and its cloud kernel with its modules. */
+/** What an initramfs is built from: Debian's busybox-static and its generic kernel with its modules. */
 export interface KernelAssets {
   busybox: string;
-  /** A Linux kernel (Debian's cloud kernel) and its modules directory. */
+  /** The kernel image (Debian's generic kernel, the one physical servers boot). */
   kernel: string;
+  /** The kernel's release (`uname -r`), the name of its modules folder. */
+  release: string;
+  /** Its /lib/modules/<release> folder, with the modules.dep and modules.alias depmod writes. */
   modules: string;
 }
 
-export const KERNEL_PACKAGE = "linux-image-cloud-amd64";
+/** Debian's generic kernel: the drivers of real servers' NICs and disks (the cloud flavour has virtio and little else). */
+export const KERNEL_PACKAGE = "linux-image-amd64";
 const BUSYBOX = "/bin/busybox";
 
 /** Where the kernel package is unpacked and the microkernel built, kept between runs. */
 export const cacheDir = (): string => join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "lambda-tasks-provisioning", "boot");
 
-/** The cloud kernel's image and modules, fetched with `apt-get download` and unpacked once. */
-function kernel(): { kernel: string; modules: string } {
+/** The unpacked package's kernel, release and modules folder, if its depmod has run. */
+function unpackedKernel(unpacked: string): Omit<KernelAssets, "busybox"> | undefined {
+  const boot = join(unpacked, "boot");
+  const image = existsSync(boot) ? readdirSync(boot).find((name) => name.startsWith("vmlinuz-")) : undefined;
+  if (!image) return undefined;
+  const release = image.slice("vmlinuz-".length);
+  const modules = join(unpacked, "lib/modules", release);
+  return existsSync(join(modules, "modules.dep")) ? { kernel: join(boot, image), release, modules } : undefined;
+}
+
+/**
+ * The generic kernel's image and modules: fetched with `apt-get download` and unpacked once, in a
+ * folder named by the versioned package (a new kernel in Debian's sources is a new folder), and
+ * indexed with busybox's depmod (the package ships no modules.dep; its postinst makes one).
+ */
+function kernel(): Omit<KernelAssets, "busybox"> {
   const root = cacheDir();
-  const unpacked = join(root, "linux");
-  const find = () => {
-    const boot = join(unpacked, "boot");
-    const image = existsSync(boot) ? readdirSync(boot).find((name) => name.startsWith("vmlinuz-")) : undefined;
-    if (!image) return undefined;
-    return { kernel: join(boot, image), modules: join(unpacked, "lib/modules", image.slice("vmlinuz-".length), "kernel") };
-  };
-  const cached = find();
-  if (cached) return cached;
-  mkdirSync(root, { recursive: true });
   // The meta package only depends on the versioned image package; fetch that one.
   const depends = spawnSync("apt-cache", ["depends", KERNEL_PACKAGE], { encoding: "utf8" });
   const image = /Depends: (linux-image-\S+)/.exec(depends.stdout ?? "")?.[1];
   if (!image) throw new Error(`Could not find Debian's ${KERNEL_PACKAGE} (run apt-get update first): ${depends.stderr}`);
-  execFileSync("apt-get", ["download", image], { cwd: root, stdio: "pipe" });
-  const deb = readdirSync(root).find((name) => name.startsWith(`${image}_`) && name.endsWith(".deb"));
-  if (!deb) throw new Error(`apt-get download ${image} left no .deb in ${root}`);
-  execFileSync("dpkg-deb", ["-x", join(root, deb), unpacked]);
-  const found = find();
-  if (!found) throw new Error(`${deb} holds no /boot/vmlinuz-*`);
-  return found;
+  const unpacked = join(root, image);
+  const cached = unpackedKernel(unpacked);
+  if (cached) return cached;
+  // Fetched and indexed in a folder of this process's own, then renamed into place: boot-tier
+  // files that start together each build their initramfs, and only one rename wins.
+  mkdirSync(root, { recursive: true });
+  const scratch = mkdtempSync(join(root, `${image}.`));
+  try {
+    execFileSync("apt-get", ["download", image], { cwd: scratch, stdio: "pipe" });
+    const deb = readdirSync(scratch).find((name) => name.startsWith(`${image}_`) && name.endsWith(".deb"));
+    if (!deb) throw new Error(`apt-get download ${image} left no .deb in ${scratch}`);
+    const tree = join(scratch, "tree");
+    execFileSync("dpkg-deb", ["-x", join(scratch, deb), tree]);
+    const release = existsSync(join(tree, "lib/modules")) ? readdirSync(join(tree, "lib/modules"))[0] : undefined;
+    if (!release) throw new Error(`${deb} holds no /lib/modules`);
+    execFileSync(BUSYBOX, ["depmod", "-b", tree, release]);
+    if (!unpackedKernel(tree)) throw new Error(`${deb} holds no /boot/vmlinuz-*`);
+    try {
+      renameSync(tree, unpacked);
+    } catch (error) {
+      if (!unpackedKernel(unpacked)) throw error;
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  return unpackedKernel(unpacked)!;
 }
 
 /** Busybox (a clear message when it is missing) and the kernel, fetched on first use. */

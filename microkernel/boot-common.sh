@@ -1,7 +1,7 @@
 # Sourced by an initramfs /init (the microkernel's init.sh, the boot tests' installer-init.sh), with MARK
 # set to the marker their serial lines start with: busybox's applets, /proc, /sys and /dev, the
-# virtio-net and virtio-blk modules, the kernel command line's words (as cmdline_<NAME>), and the interface
-# whose MAC BOOTIF names, up with a DHCP address (as $interface).
+# drivers the machine's devices ask for, the kernel command line's words (cmdline NAME), and the
+# port the machine booted from, up with a DHCP address (as $interface).
 /bin/busybox --install -s /bin
 mount -t proc proc /proc
 mount -t sysfs sys /sys
@@ -10,9 +10,40 @@ mkdir -p /tmp /root
 echo "$MARK: started"
 fail() { echo "$MARK: FAILED $*"; poweroff -f; }
 
-for module in virtio_ring virtio virtio_pci_modern_dev virtio_pci_legacy_dev virtio_pci failover net_failover virtio_net virtio_blk; do
-  insmod "/lib/modules/$module.ko" 2>/dev/null
-done
+# Loads the drivers this machine's devices ask for, by their modalias (the PCI functions first;
+# then what those drivers bring: virtio devices, SCSI disks, USB and ACPI devices), pass after pass
+# until no new device appears. A device no module claims is left alone.
+load_drivers() {
+  seen=""
+  for pass in 1 2 3 4 5; do
+    aliases=$(cat /sys/bus/*/devices/*/modalias 2>/dev/null | sort -u)
+    [ "$aliases" = "$seen" ] && break
+    seen=$aliases
+    echo "$aliases" | xargs modprobe -qa 2>/dev/null
+  done
+  # A controller's disks and a USB keyboard appear after its probe returns (the bus is scanned in
+  # the background): their drivers are loaded for them in advance.
+  [ -n "$(ls /sys/class/scsi_host 2>/dev/null)" ] && modprobe -q sd_mod
+  [ -d /sys/bus/usb ] && modprobe -qa usbhid hid_generic
+  # A SAS or RAID controller finds its disks in the background, for seconds after its probe: wait
+  # (up to 20 s) until the disks have stayed the same for 2 s, so the catalogs list every one.
+  if [ -n "$(ls /sys/class/scsi_host 2>/dev/null)" ]; then
+    last="" steady=0 waited=0
+    while [ $steady -lt 2 ] && [ $waited -lt 20 ]; do
+      now=$(ls /sys/class/scsi_device /sys/block 2>/dev/null | tr '\n' ' ')
+      if [ "$now" = "$last" ]; then steady=$((steady + 1)); else steady=0; last=$now; fi
+      sleep 1
+      waited=$((waited + 1))
+    done
+    echo "$MARK: disks after ${waited} s: $(ls /sys/block | tr '\n' ' ')"
+  fi
+  # A BMC on the system interface (ipmi_si bound it): its device, /dev/ipmi0, for ipmitool.
+  [ -d /sys/class/ipmi ] || grep -q '^ipmi_si ' /proc/modules && modprobe -q ipmi_devintf
+  # busybox's mount tries the file systems /proc/filesystems lists: the installer's need loading first.
+  [ -n "$(ls /sys/block 2>/dev/null)" ] && modprobe -qa ext4 vfat
+  echo "$MARK: drivers: $(cut -d' ' -f1 /proc/modules | sort | tr '\n' ' ')"
+}
+load_drivers
 
 # The value of a kernel command line word NAME=value.
 cmdline() {
@@ -21,16 +52,39 @@ cmdline() {
   done
 }
 
-# Brings up the interface with the MAC that BOOTIF=01-aa-bb-… names.
-up_bootif() {
-  mac=$(cmdline BOOTIF | sed 's/^01-//' | tr '-' ':')
-  interface=""
+# The machine's ports (not lo), the one with MAC $1 first.
+ports() {
   for path in /sys/class/net/*; do
-    [ "$(cat "$path/address")" = "$mac" ] && interface="${path##*/}"
+    [ "$(cat "$path/address")" = "$1" ] && echo "${path##*/}"
   done
-  [ -n "$interface" ] || fail "no interface with MAC $mac"
+  for path in /sys/class/net/*; do
+    name="${path##*/}"
+    [ "$name" = lo ] || [ "$(cat "$path/address")" = "$1" ] || echo "$name"
+  done
+}
+
+# Brings up the port with the MAC that BOOTIF=01-aa-bb-… names (the one the firmware booted from),
+# waiting up to 10 s for its driver; if it gets no DHCP answer, each other port in turn.
+up_bootif() {
+  mac=$(cmdline BOOTIF | sed 's/^01-//' | tr '-' ':' | tr 'A-F' 'a-f')
+  waited=0
+  while [ -n "$mac" ] && ! grep -qx "$mac" /sys/class/net/*/address 2>/dev/null && [ $waited -lt 10 ]; do
+    sleep 1
+    waited=$((waited + 1))
+  done
+  grep -qx "$mac" /sys/class/net/*/address 2>/dev/null || echo "$MARK: no port with the boot MAC ${mac:-(none)}; trying each port"
   ip link set lo up
-  ip link set "$interface" up
-  udhcpc -i "$interface" -s /usr/share/udhcpc/default.script -q -n -t 10 2>&1 | sed "s/^/$MARK: udhcpc: /" || fail "no DHCP answer on $interface"
-  echo "$MARK: $interface is up: $(ip -4 addr show dev "$interface" | grep inet) $(ip route | tr '\n' ' ')"
+  for interface in $(ports "$mac"); do
+    ip link set "$interface" up
+    udhcpc -i "$interface" -s /usr/share/udhcpc/default.script -q -n -t 5 -T 2 > /tmp/udhcpc.log 2>&1
+    answered=$?
+    sed "s/^/$MARK: udhcpc: /" /tmp/udhcpc.log
+    if [ $answered = 0 ]; then
+      echo "$MARK: $interface is up: $(ip -4 addr show dev "$interface" | grep inet) $(ip route | tr '\n' ' ')"
+      return 0
+    fi
+    echo "$MARK: no DHCP answer on $interface"
+    ip link set "$interface" down
+  done
+  fail "no DHCP answer on any port"
 }

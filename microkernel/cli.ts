@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { MICROKERNEL_FILES } from "../lib/provisioning/graphs/discoveryTasks";
 import { cacheDir, KERNEL_PACKAGE, kernelAssets } from "./assets";
-import { buildMicrokernelInitramfs } from "./initramfs";
+import { buildMicrokernelInitramfs, buildOverlay } from "./initramfs";
 import { type PublishedFile, publishFile } from "./publish";
 
 /**
@@ -18,20 +18,27 @@ const USAGE = `usage: npm run microkernel -- [--api http://localhost:3000] [--us
 export interface MicrokernelFiles {
   kernel: string;
   initrd: string;
+  /** The tools fetched only by a machine that uses them (ipmitool, for a machine with a BMC). */
+  overlay?: string;
 }
 
 /** Builds (the kernel is fetched once and cached); answers the two files' paths. */
 export function buildMicrokernel(): MicrokernelFiles {
   const assets = kernelAssets();
-  return { kernel: assets.kernel, initrd: buildMicrokernelInitramfs(assets, join(cacheDir(), "microkernel.img")) };
+  return {
+    kernel: assets.kernel,
+    initrd: buildMicrokernelInitramfs(assets, join(cacheDir(), "microkernel.img")),
+    overlay: buildOverlay(assets.busybox, join(cacheDir(), "discovery.overlay.cpio.gz")),
+  };
 }
 
-/** Puts both files into the service's file store under the names the discovery task loads. */
+/** Puts the files into the service's file store under the names the discovery task loads. */
 export async function publishMicrokernel(api: string, files: MicrokernelFiles, credentials?: string): Promise<PublishedFile[]> {
   const target = { api, credentials };
   return [
     await publishFile(target, MICROKERNEL_FILES.kernel, readFileSync(files.kernel)),
     await publishFile(target, MICROKERNEL_FILES.initrd, readFileSync(files.initrd)),
+    ...(files.overlay ? [await publishFile(target, MICROKERNEL_FILES.overlay, readFileSync(files.overlay))] : []),
   ];
 }
 
@@ -49,7 +56,7 @@ async function main(argv: string[]): Promise<number> {
   const api = values.api ?? `http://localhost:${process.env.PORT ?? 3000}`;
   try {
     const files = buildMicrokernel();
-    process.stdout.write(`built: ${files.kernel} (${KERNEL_PACKAGE}), ${files.initrd}\n`);
+    process.stdout.write(`built: ${files.kernel} (${KERNEL_PACKAGE}), ${files.initrd}, ${files.overlay}\n`);
     if (values["build-only"]) return 0;
     for (const file of await publishMicrokernel(api, files, values.user)) {
       process.stdout.write(`published: ${api}/common/${file.name} (${file.bytes} bytes, file ${file.uuid})\n`);

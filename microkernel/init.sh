@@ -7,7 +7,8 @@
 # /sys/class/dmi/id, lspci's from /sys/bus/pci, lshw's JSON from /sys/class/net; other tools are
 # missing, exit 127), posts the results back as JSON, and reboots when told to (the next network
 # boot finds the node's next step). Every step prints a MICROKERNEL: marker on the console.
-# Drivers: virtio-net only (Debian's cloud kernel), so it discovers VMs; see the README.
+# Drivers: Debian's generic kernel's, for the NICs and disks servers ship (drivers.ts), loaded by
+# the machine's own PCI ids; docs/boot.md lists them.
 MARK=MICROKERNEL
 . /lib/boot-common.sh
 
@@ -26,6 +27,16 @@ if [ -n "$script" ]; then
   exec sh /tmp/install.sh
 fi
 
+# A machine with a BMC fetches the discovery overlay (ipmitool and its libraries) for its bmc catalog.
+overlay=$(cmdline OVERLAYFS)
+if [ -e /dev/ipmi0 ] && [ -n "$overlay" ]; then
+  if wget -q -O - "$overlay" | gunzip -c | (cd / && cpio -i -d -m 2>/dev/null); then
+    echo "$MARK: BMC found; overlay unpacked: $(command -v ipmitool || echo 'no ipmitool in it')"
+  else
+    echo "$MARK: BMC found, but GET $overlay failed: no bmc catalog"
+  fi
+fi
+
 tasks="$api/tasks/$node?token=$token"
 dmi() { cat "/sys/class/dmi/id/$1" 2>/dev/null || echo "Not Specified"; }
 
@@ -38,26 +49,126 @@ dmidecode_text() {
   printf 'Handle 0x0300, DMI type 3, 22 bytes\nChassis Information\n\tManufacturer: %s\n\tType: %s\n\n' "$(dmi chassis_vendor)" "$(dmi chassis_type)"
 }
 
-# lspci -nn -vmm's records, from sysfs.
-lspci_text() {
+# The names pci.ids gives to the wanted keys ($1: "V<vendor> D<vendor>:<device> C<class><subclass> C<class>"),
+# one "key<TAB>name" line each, in one pass over the file.
+pci_names() {
+  [ -r /usr/share/misc/pci.ids ] || return 0
+  awk -v want="$1" '
+    BEGIN { n = split(want, keys, " "); for (i = 1; i <= n; i++) need[keys[i]] = 1 }
+    /^#/ || /^$/ { next }
+    /^C / { top = "C" $2; if (top in need) print top "\t" substr($0, 7); next }
+    /^[0-9a-f][0-9a-f][0-9a-f][0-9a-f]  / { vendor = substr($0, 1, 4); top = "V" vendor; if (top in need) print top "\t" substr($0, 7); next }
+    /^\t[^\t]/ {
+      if (top ~ /^C/) { key = top substr($0, 2, 2); name = substr($0, 6) } else { key = "D" vendor ":" substr($0, 2, 4); name = substr($0, 8) }
+      if (key in need) print key "\t" name
+    }' /usr/share/misc/pci.ids
+}
+
+# The name pci_names found for key $1, followed by a space (nothing when it has none).
+named() {
+  name=$(grep -m1 "^$1	" /tmp/pcinames | cut -f2)
+  [ -n "$name" ] && printf '%s ' "$name"
+}
+
+# A PCI function's ids from sysfs, as c (class and subclass), v (vendor) and d (device), hex, lower case.
+pci_ids() { c=$(cut -c3-6 "$1/class"); v=$(cut -c3- "$1/vendor"); d=$(cut -c3- "$1/device"); }
+
+# Looks up the names of every PCI function's ids into /tmp/pcinames (once).
+load_pci_names() {
+  [ -e /tmp/pcinames ] && return 0
+  want=""
   for device in /sys/bus/pci/devices/*; do
-    printf 'Slot:\t%s\nClass:\t[%s]\nVendor:\t[%s]\nDevice:\t[%s]\n\n' "${device##*/}" \
-      "$(cut -c3-6 "$device/class")" "$(cut -c3- "$device/vendor")" "$(cut -c3- "$device/device")"
+    pci_ids "$device"
+    want="$want C$c C$(echo "$c" | cut -c1-2) V$v D$v:$d"
+  done
+  pci_names "$want" > /tmp/pcinames
+}
+
+# lspci -nn -vmm's records, from sysfs, named as lspci names them (pci.ids).
+lspci_text() {
+  load_pci_names
+  for device in /sys/bus/pci/devices/*; do
+    pci_ids "$device"
+    class=$(named "C$c")
+    [ -n "$class" ] || class=$(named "C$(echo "$c" | cut -c1-2)")
+    printf 'Slot:\t%s\nClass:\t%s[%s]\nVendor:\t%s[%s]\nDevice:\t%s[%s]\n\n' "${device##*/}" "$class" "$c" "$(named "V$v")" "$v" "$(named "D$v:$d")" "$d"
   done
 }
 
-# lshw -json's shape, with the NICs (class network, the MAC as serial).
+# A JSON string of $1.
+jstr() { printf '%s' "$1" | json_string; }
+
+# The PCI function a device sits on or under (a virtio NIC's is its parent), or nothing.
+pci_of() {
+  path=$(readlink -f "$1")
+  while [ -n "$path" ] && [ "$path" != /sys/devices ]; do
+    [ -e "$path/vendor" ] && [ -e "$path/class" ] && { echo "$path"; return; }
+    path=${path%/*}
+  done
+}
+
+# lshw -json's shape: the NICs (class network: the MAC as serial, the driver, the PCI function
+# and its names) and the disks (class disk: size in bytes, model, serial, removable or not).
 lshw_json() {
-  printf '{"id":"microkernel","class":"system","product":"%s","vendor":"%s","children":[' "$(dmi product_name)" "$(dmi sys_vendor)"
+  load_pci_names
+  printf '{"id":"microkernel","class":"system","product":%s,"vendor":%s,"children":[' "$(jstr "$(dmi product_name)")" "$(jstr "$(dmi sys_vendor)")"
   first=1
   for path in /sys/class/net/*; do
     name="${path##*/}"
-    [ "$name" = lo ] && continue
+    [ "$name" = lo ] || [ ! -e "$path/address" ] && continue
     [ $first = 1 ] || printf ','
     first=0
-    printf '{"id":"network","class":"network","logicalname":"%s","serial":"%s"}' "$name" "$(cat "$path/address")"
+    driver=$(basename "$(readlink "$path/device/driver")" 2>/dev/null)
+    pci=$(pci_of "$path/device")
+    vendor="" product="" bus=""
+    if [ -n "$pci" ]; then pci_ids "$pci"; vendor=$(named "V$v"); product=$(named "D$v:$d"); bus="pci@${pci##*/}"; fi
+    link=$(cat "$path/carrier" 2>/dev/null)
+    printf '{"id":"network","class":"network","logicalname":%s,"serial":%s,"businfo":%s,"vendor":%s,"product":%s,"configuration":{"driver":%s,"link":%s}}' \
+      "$(jstr "$name")" "$(jstr "$(cat "$path/address")")" "$(jstr "$bus")" "$(jstr "${vendor% }")" "$(jstr "${product% }")" "$(jstr "$driver")" \
+      "$(jstr "$([ "$link" = 1 ] && echo yes || echo no)")"
+  done
+  for path in /sys/block/*; do
+    [ -e "$path/size" ] || continue
+    name="${path##*/}"
+    case "$name" in loop* | ram* | sr* | fd*) continue ;; esac
+    [ $first = 1 ] || printf ','
+    first=0
+    device="$path/device"
+    model=$(cat "$device/model" 2>/dev/null)
+    serial=$(cat "$device/serial" 2>/dev/null)
+    # A SCSI or SATA disk's serial is its VPD page 0x80 (after a 4-byte header).
+    [ -n "$serial" ] || serial=$(tail -c +5 "$device/vpd_pg80" 2>/dev/null | tr -d '\000')
+    driver=$(basename "$(readlink "$device/driver")" 2>/dev/null)
+    [ -n "$driver" ] || driver=$(basename "$(readlink "$device/device/driver")" 2>/dev/null)
+    printf '{"id":"disk","class":"disk","logicalname":%s,"size":%s,"product":%s,"vendor":%s,"serial":%s,"configuration":{"driver":%s,"removable":%s}}' \
+      "$(jstr "/dev/$name")" "$(($(cat "$path/size") * 512))" "$(jstr "$(echo $model)")" "$(jstr "$(cat "$device/vendor" 2>/dev/null | sed -e 's/ *$//' -e '/^0x/d')")" \
+      "$(jstr "$(echo $serial)")" "$(jstr "$driver")" "$(jstr "$([ "$(cat "$path/removable")" = 1 ] && echo yes || echo no)")"
   done
   printf ']}\n'
+}
+
+# A size as lsscsi --size prints it: three significant digits, decimal units.
+decimal_size() {
+  awk -v b="$1" 'BEGIN { split("B kB MB GB TB PB", u, " "); i = 1; while (b >= 1000 && i < 6) { b /= 1000; i++ } printf (b >= 100 || i == 1 ? "%.0f%s" : b >= 10 ? "%.1f%s" : "%.2f%s"), b, u[i] }'
+}
+
+# lsscsi --size: the SCSI devices ([host:channel:target:lun] type vendor model rev device size),
+# then the NVMe namespaces as lsscsi shows them ([N:controller:namespace:1]).
+lsscsi_text() {
+  for device in /sys/bus/scsi/devices/*:*:*:*; do
+    [ -e "$device/type" ] || continue
+    case "$(cat "$device/type")" in 0) type=disk ;; 5) type=cd/dvd ;; 1) type=tape ;; 13) type=enclosu ;; *) type=other ;; esac
+    block=$(ls "$device/block" 2>/dev/null | head -1)
+    size=-
+    [ -n "$block" ] && size=$(decimal_size $(($(cat "/sys/block/$block/size") * 512)))
+    printf '[%s]\t%s\t%-8s %-16s %-4s\t%s\t%s\n' "${device##*/}" "$type" "$(cat "$device/vendor")" "$(cat "$device/model")" "$(cat "$device/rev")" "${block:+/dev/$block}" "$size"
+  done
+  for path in /sys/block/nvme*n*; do
+    [ -e "$path" ] || continue
+    name=${path##*/}
+    controller=${name#nvme}; controller=${controller%%n*}
+    printf '[N:%s:%s:1]\tdisk\t%-32s\t/dev/%s\t%s\n' "$controller" "$(cat "$path/nsid" 2>/dev/null || echo 1)" "$(echo $(cat "$path/device/model"))__$(cat "$path/nsid" 2>/dev/null || echo 1)" "$name" "$(decimal_size $(($(cat "$path/size") * 512)))"
+  done
 }
 
 run() {
@@ -65,6 +176,11 @@ run() {
     "sudo dmidecode") dmidecode_text ;;
     "sudo lspci -nn -vmm") lspci_text ;;
     "sudo lshw -json") lshw_json ;;
+    "sudo lsscsi --size") lsscsi_text ;;
+    # The BMC's own answers, from inside (the KCS interface): RackHD's bmc catalog commands.
+    "sudo ipmitool lan print" | "sudo ipmitool sel" | "sudo ipmitool mc info" | "sudo ipmitool fru")
+      [ -e /dev/ipmi0 ] && command -v ipmitool > /dev/null || return 127
+      ipmitool ${1#sudo ipmitool } ;;
     *) return 127 ;;
   esac
 }
@@ -97,7 +213,8 @@ while [ $idle -lt 30 ]; do
     while IFS= read -r cmd; do
       [ $first = 1 ] || printf ','
       first=0
-      run "$cmd" > /tmp/stdout 2>/dev/null
+      # In a subshell: a command that breaks (a device's file missing) fails alone, not /init.
+      (run "$cmd") > /tmp/stdout 2>/dev/null
       code=$?
       echo "MICROKERNEL: $cmd -> exit $code" > /dev/console
       printf '{"cmd":%s,"stdout":%s,"stderr":"",' "$(printf '%s' "$cmd" | json_string)" "$(json_string < /tmp/stdout)"

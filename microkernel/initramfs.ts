@@ -1,59 +1,112 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { dirname, join, relative } from "node:path";
 import type { KernelAssets } from "./assets";
+import { ALL_DRIVERS } from "./drivers";
+import { moduleClosure } from "./kernelModules";
 
-/** The modules virtio-net and virtio-blk need in Debian's cloud kernel, in load order (init loads them so; ext4 is built in). */
-const MODULES = [
-  "drivers/virtio/virtio_ring.ko",
-  "drivers/virtio/virtio.ko",
-  "drivers/virtio/virtio_pci_modern_dev.ko",
-  "drivers/virtio/virtio_pci_legacy_dev.ko",
-  "drivers/virtio/virtio_pci.ko",
-  "net/core/failover.ko",
-  "drivers/net/net_failover.ko",
-  "drivers/net/virtio_net.ko",
-  // The image install writes the machine's disk.
-  "drivers/block/virtio_blk.ko",
-];
+/** The PCI ids' names (Debian's pci.ids package), so the catalogs name a device as lspci does; without it, numbers only. */
+const PCI_IDS = "/usr/share/misc/pci.ids";
 
 function listTree(root: string, dir = root): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    return [relative(root, path), ...(statSync(path).isDirectory() ? listTree(root, path) : [])];
+    return [relative(root, path), ...(lstatSync(path).isDirectory() ? listTree(root, path) : [])];
   });
+}
+
+/** The programs the discovery overlay carries, with the shared libraries each needs (ldd's list). */
+const OVERLAY_PROGRAMS = ["/usr/bin/ipmitool"];
+
+/** The files a program needs beside itself: its shared libraries and the dynamic loader, as ldd lists them. */
+export function sharedLibraries(lddOutput: string): string[] {
+  return [...new Set([...lddOutput.matchAll(/(?:=> )?(\/\S+) \(0x[0-9a-f]+\)/g)].map((match) => match[1]))].sort();
+}
+
+/** A gzip-compressed newc cpio of the files under `root`. */
+function archive(busybox: string, root: string): Buffer {
+  const cpio = execFileSync(busybox, ["cpio", "-o", "-H", "newc"], {
+    cwd: root,
+    input: `${listTree(root).join("\n")}\n`,
+    maxBuffer: 256 << 20,
+    stdio: ["pipe", "pipe", "ignore"],
+  });
+  return execFileSync(busybox, ["gzip", "-9", "-c"], { input: cpio, maxBuffer: 256 << 20 });
+}
+
+/**
+ * The discovery overlay (RackHD's discovery.overlay.cpio.gz): the tools too large for every boot,
+ * which the microkernel fetches only on a machine that has a use for them. Today: ipmitool and its
+ * libraries, for a machine with a BMC (/dev/ipmi0). A program this machine lacks is left out (its
+ * catalog command then fails with 127, as RackHD's did without the tool). Answers the file's path.
+ */
+export function buildOverlay(busybox: string, out: string, programs: readonly string[] = OVERLAY_PROGRAMS): string {
+  const root = mkdtempSync(join(tmpdir(), "microkernel-overlay-"));
+  try {
+    for (const program of programs.filter((path) => existsSync(path))) {
+      const libraries = sharedLibraries(execFileSync("ldd", [program], { encoding: "utf8" }));
+      for (const file of [program, ...libraries]) {
+        mkdirSync(dirname(join(root, file)), { recursive: true });
+        copyFileSync(file, join(root, file));
+      }
+      chmodSync(join(root, program), 0o755);
+    }
+    writeFileSync(out, archive(busybox, root));
+    return out;
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 }
 
 /** The discovery microkernel: init.sh as /init. Answers the file's path. */
 export const buildMicrokernelInitramfs = (assets: KernelAssets, out: string): string =>
   buildInitramfs(assets, out, join(__dirname, "init.sh"));
 
+/** Copies the drivers (drivers.ts) and what they depend on into `root`, and indexes them with busybox's depmod. */
+function stageModules(assets: KernelAssets, root: string): void {
+  const modules = join(root, "lib/modules", assets.release);
+  for (const path of moduleClosure(readFileSync(join(assets.modules, "modules.dep"), "utf8"), ALL_DRIVERS)) {
+    mkdirSync(dirname(join(modules, path)), { recursive: true });
+    copyFileSync(join(assets.modules, path), join(modules, path));
+  }
+  // modprobe reads modules.builtin to answer "already there" for a driver compiled into the kernel.
+  copyFileSync(join(assets.modules, "modules.builtin"), join(modules, "modules.builtin"));
+  execFileSync(assets.busybox, ["depmod", "-b", root, assets.release]);
+}
+
 /**
- * Builds an initramfs (uncompressed newc cpio): busybox, the virtio-net modules, a DHCP script,
- * boot-common.sh, and `init` as /init. Answers the file's path. The boot tests build their
- * stand-in installer with it too.
+ * Builds an initramfs (a gzip-compressed newc cpio): busybox, the drivers of drivers.ts with their
+ * modules.dep and modules.alias, the PCI ids' names, a DHCP script, boot-common.sh, and `init` as
+ * /init. Answers the file's path. The boot tests build their stand-in installer with it too.
  */
 export function buildInitramfs(assets: KernelAssets, out: string, init: string): string {
   const root = mkdtempSync(join(tmpdir(), "installer-rootfs-"));
   try {
-    for (const dir of ["bin", "dev", "proc", "sys", "tmp", "lib/modules", "usr/share/udhcpc"])
+    for (const dir of ["bin", "sbin", "dev", "proc", "sys", "tmp", "usr/share/udhcpc", "usr/share/misc"])
       mkdirSync(join(root, dir), { recursive: true });
     copyFileSync(assets.busybox, join(root, "bin/busybox"));
-    for (const module of MODULES) {
-      copyFileSync(join(assets.modules, module), join(root, "lib/modules", module.split("/").pop()!));
-    }
+    // The kernel runs /sbin/modprobe for what a driver asks for by name (mlx4_en, crc32c for ext4).
+    symlinkSync("/bin/busybox", join(root, "sbin/modprobe"));
+    stageModules(assets, root);
+    if (existsSync(PCI_IDS)) copyFileSync(PCI_IDS, join(root, "usr/share/misc/pci.ids"));
     copyFileSync(init, join(root, "init"));
     copyFileSync(join(__dirname, "boot-common.sh"), join(root, "lib/boot-common.sh"));
     copyFileSync(join(__dirname, "udhcpc.script"), join(root, "usr/share/udhcpc/default.script"));
     for (const file of ["bin/busybox", "init", "usr/share/udhcpc/default.script"]) chmodSync(join(root, file), 0o755);
-    const archive = execFileSync(assets.busybox, ["cpio", "-o", "-H", "newc"], {
-      cwd: root,
-      input: `${listTree(root).join("\n")}\n`,
-      maxBuffer: 64 << 20,
-      stdio: ["pipe", "pipe", "ignore"],
-    });
-    writeFileSync(out, archive);
+    writeFileSync(out, archive(assets.busybox, root));
     return out;
   } finally {
     rmSync(root, { recursive: true, force: true });

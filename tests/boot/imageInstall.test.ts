@@ -9,7 +9,7 @@ import { buildMicrokernelInitramfs } from "../../microkernel/initramfs";
 import { freePort, type OfflineServer, rackhdApi, startOffline } from "../support/offlineServer";
 import { type BootAssets, bootAssets } from "./support/bootAssets";
 import { debianImage } from "./support/debianImage";
-import { type Firmware, type RunningMachine, startMachine } from "./support/qemu";
+import { bootMachine, DISK_DEVICES, type DiskBus, type Firmware, type RunningMachine, startMachine } from "./support/qemu";
 import { type StaticServer, serveFiles } from "./support/staticServer";
 
 jest.setTimeout(1_200_000);
@@ -18,8 +18,10 @@ const run = promisify(execFile);
 /**
  * Issue 26's real OS, end to end: a QEMU VM (SeaBIOS and OVMF, iPXE, software emulation) boots from the
  * network into Graph.InstallImage; the product's microkernel runs the install script, which
- * writes a real Debian 12 image (built from Debian's packages, images/build-debian-12.sh) to the
- * VM's disk and points its cloud-init at the node's seed; the VM reboots, the service sends it to
+ * writes a real Debian 12 image (built from Debian's packages with its generic kernel,
+ * images/build-debian-12.sh) to the VM's disk (NVMe in BIOS mode, named by device; in UEFI mode,
+ * the SATA disk of three, named by a rule the service resolves from the catalog of the machine it
+ * discovered first) and points its cloud-init at the node's seed; the VM reboots, the service sends it to
  * its disk, Debian's own cloud-init reads the NoCloud seed, applies the node's user-data (its host
  * name, a user with an SSH key), reports its first boot finished, and the workflow succeeds; the
  * test logs in over SSH with that key. Then the failures, each with its reason and its logs: an
@@ -88,8 +90,15 @@ describe("an image install of a real Debian 12 on a real machine (QEMU, iPXE, cl
     (await api("POST", "/nodes", { name, identifiers: [mac], obmSettings: [{ service: "noop-obm-service", config: {} }] })).body
       .id as string;
 
-  const boot = async (mac: string, firmware: Firmware = "bios") => {
-    const disk = join(scratch, `${mac.replace(/:/g, "")}.raw`);
+  /** A machine's disk to install to (a 2 GiB file), on its bus, and the rest of its storage. */
+  interface Disks {
+    bus: DiskBus;
+    others?: string[];
+  }
+  const diskFile = (mac: string) => join(scratch, `${mac.replace(/:/g, "")}.raw`);
+
+  const boot = async (mac: string, firmware: Firmware = "bios", disks: Disks = { bus: "virtio" }) => {
+    const disk = diskFile(mac);
     writeFileSync(disk, "");
     truncateSync(disk, 2 * 1024 ** 3);
     const sshPort = await freePort();
@@ -98,41 +107,82 @@ describe("an image install of a real Debian 12 on a real machine (QEMU, iPXE, cl
       mac,
       bootUrl: `http://${HOST}:${server.port}/api/current/profiles`,
       disk,
+      diskBus: disks.bus,
+      hardware: { storage: disks.others },
       sshPort,
       serialLog: join(tmpdir(), `image-install-${mac.replace(/:/g, "")}.serial.log`),
     });
     machines.add(machine);
     return { machine, sshPort };
   };
+
+  /** A new machine's first boot: discovered by the microkernel, which catalogs its disks. Answers its node's id once discovery has ended. */
+  const discover = async (mac: string, firmware: Firmware, disks: Disks) => {
+    writeFileSync(diskFile(mac), "");
+    truncateSync(diskFile(mac), 2 * 1024 ** 3);
+    const storage = [
+      "-drive",
+      `file=${diskFile(mac)},format=raw,if=none,id=target`,
+      ...DISK_DEVICES[disks.bus]("target"),
+      ...(disks.others ?? []),
+    ];
+    const bootUrl = `http://${HOST}:${server.port}/api/current/profiles`;
+    const until = /MICROKERNEL: (told to reboot|FAILED)/;
+    const record = await bootMachine(assets, { firmware, mac, bootUrl, hardware: { storage }, until, timeoutMs: 300_000 });
+    expect(record.serial).toContain("MICROKERNEL: told to reboot");
+    const node = (await api("GET", `/nodes/${mac}`)).body.id as string;
+    for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
+      const workflows = (await api("GET", `/nodes/${node}/workflows`)).body as { _status: string }[];
+      if (workflows.every((workflow) => workflow._status !== "running")) break;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+    expect((await api("POST", `/nodes/${node}/obm`, { service: "noop-obm-service", config: {} })).status).toBe(201);
+    return node;
+  };
   const stop = (machine: RunningMachine) => {
     machine.stop();
     machines.delete(machine);
   };
 
-  /** The install of the image in a firmware's mode, from the network boot to a login over SSH. */
-  const installsTheImage = (firmware: Firmware, mac: string) => async () => {
+  /**
+   * The install of the image in a firmware's mode, from the network boot to a login over SSH, onto
+   * the disk `installDisk` names (a device, or a rule the service resolves from the catalog of a
+   * machine it discovers first), which the machine has on `disks.bus` beside its other disks.
+   */
+  interface Target {
+    disks: Disks;
+    installDisk: unknown;
+    /** The device the installer must write. */
+    device: string;
+    discoverFirst?: boolean;
+  }
+  const installsTheImage = (firmware: Firmware, mac: string, target: Target) => async () => {
     const key = join(scratch, `id_ed25519_${firmware}`);
     execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", key]);
     const publicKey = readFileSync(`${key}.pub`, "utf8").trim();
     const name = `imaged-${firmware}`;
-    const node = await aMachine(name, mac);
+    const node = target.discoverFirst ? await discover(mac, firmware, target.disks) : await aMachine(name, mac);
     const userData = `#cloud-config\nhostname: ${name}\nusers:\n  - name: ops\n    shell: /bin/bash\n    sudo: "ALL=(ALL) NOPASSWD:ALL"\n    ssh_authorized_keys:\n      - ${publicKey}\n`;
     expect((await api("PUT", `/nodes/${node}/user-data`, { userData })).status).toBe(200);
     const workflow = await api("POST", `/nodes/${node}/workflows`, {
       name: "Graph.InstallImage",
       options: {
-        "install-os": { image: `http://${HOST}:${repo.url.split(":").pop()}/images/debian-12.raw.gz`, _taskTimeout: 1_000_000 },
+        "install-os": {
+          image: `http://${HOST}:${repo.url.split(":").pop()}/images/debian-12.raw.gz`,
+          installDisk: target.installDisk,
+          _taskTimeout: 1_000_000,
+        },
       },
     });
     expect(workflow.status).toBe(201);
     const started = performance.now();
-    const { machine, sshPort } = await boot(mac, firmware);
+    const { machine, sshPort } = await boot(mac, firmware, target.disks);
     const done = await ended(workflow.body.instanceId, 1_000_000, machine);
     timings.push(`${firmware}: install and first boot ${Math.round((performance.now() - started) / 1000)} s`);
     const serial = machine.serial();
     expect([done._status, done.failure]).toEqual(["succeeded", undefined]);
     expect(serial).toContain("Starting the image installer for");
-    expect(serial).toContain("INSTALLER: installed on /dev/vda");
+    expect(serial).toContain(`INSTALLER: installed on ${target.device}`);
     // SeaBIOS tries the network first again, and the service sends it to its disk; OVMF puts the
     // disk it now finds bootable ahead of the network, and boots it directly.
     if (firmware === "bios") expect(serial).toMatch(/The system is installed .*: booting from the disk/);
@@ -148,7 +198,7 @@ describe("an image install of a real Debian 12 on a real machine (QEMU, iPXE, cl
       expect.arrayContaining(["finish init-network SUCCESS", "finish modules-final SUCCESS"]),
     );
     const log = await api("GET", `/nodes/${node}/install-logs/installer`);
-    expect(log.raw).toContain("installed on /dev/vda");
+    expect(log.raw).toContain(`installed on ${target.device}`);
     // Log in with the key the user-data gave the user: the host name is the one it set.
     // Not a sync call: the silent installer's VM beside it writes its serial console to this process.
     const { stdout: hostname } = await run(
@@ -176,7 +226,10 @@ describe("an image install of a real Debian 12 on a real machine (QEMU, iPXE, cl
 
   // The silent installer's wait is idle (its VM halts, waiting on the image): the two run side by
   // side (jest runs adjacent concurrent tests together), the BIOS install's CPU filling that wait.
-  it.concurrent(`bios: ${INSTALLS}`, installsTheImage("bios", MAC));
+  it.concurrent(
+    `bios, onto an NVMe disk: ${INSTALLS}`,
+    installsTheImage("bios", MAC, { disks: { bus: "nvme" }, installDisk: "/dev/nvme0n1", device: "/dev/nvme0n1" }),
+  );
 
   it.concurrent("bios: an installer that goes silent, and a machine that never boots, time out with their reasons", async () => {
     const silent = await aMachine("silent-1", "52:54:00:1a:6e:03");
@@ -222,5 +275,26 @@ describe("an image install of a real Debian 12 on a real machine (QEMU, iPXE, cl
     stop(machine);
   });
 
-  it(`uefi: ${INSTALLS}`, installsTheImage("uefi", "52:54:00:1a:6e:05"));
+  // Three disks: the SATA one the rule names by its /dev/disk/by-id name, a larger NVMe and a
+  // smaller virtio disk (QEMU's null driver: no file). Discovered first, for its disks' catalog.
+  it(
+    `uefi, onto the SATA disk of three, chosen by a rule: ${INSTALLS}`,
+    installsTheImage("uefi", "52:54:00:1a:6e:05", {
+      disks: {
+        bus: "sata",
+        others: [
+          ...["-blockdev", "driver=null-co,node-name=big,size=8589934592,read-zeroes=on", "-device", "nvme,drive=big,serial=big"],
+          ...[
+            "-blockdev",
+            "driver=null-co,node-name=small,size=1073741824,read-zeroes=on",
+            "-device",
+            "virtio-blk-pci,drive=small,serial=small",
+          ],
+        ],
+      },
+      installDisk: { byId: "ata-QEMU_HARDDISK_target" },
+      device: "/dev/sda",
+      discoverFirst: true,
+    }),
+  );
 });

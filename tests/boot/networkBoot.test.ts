@@ -122,10 +122,22 @@ describe.each(["direct", "relay"])("network boot of a real machine (QEMU, iPXE),
     expect(dmi.data["System Information"].Manufacturer).toBe("QEMU");
     expect(dmi.data["System Information"]["Product Name"]).toMatch(/^Standard PC/);
     const lspci = (await api("GET", `/nodes/${mac}/catalogs/lspci`)).body;
-    // virtio-net: vendor 1af4 (Red Hat), class 0200 (Ethernet).
-    expect(lspci.data).toEqual(expect.arrayContaining([expect.objectContaining({ Vendor: "[1af4]", Class: "[0200]" })]));
+    // virtio-net: vendor 1af4 (Red Hat), class 0200 (Ethernet), named as lspci names them.
+    expect(lspci.data).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          Vendor: "Red Hat, Inc. [1af4]",
+          Device: "Virtio network device [1000]",
+          Class: "Ethernet controller [0200]",
+        }),
+      ]),
+    );
     const lshw = (await api("GET", `/nodes/${mac}/catalogs/lshw`)).body;
-    expect(lshw.data.children).toEqual(expect.arrayContaining([expect.objectContaining({ class: "network", serial: mac })]));
+    expect(lshw.data.children).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ class: "network", serial: mac, configuration: { driver: "virtio_net", link: "yes" } }),
+      ]),
+    );
     expect((await api("GET", `/nodes/${node.body.id}/workflows`)).body[0]).toMatchObject({
       injectableName: "Graph.SKU.Discovery",
       _status: "succeeded",

@@ -205,4 +205,37 @@ describe("Task.Obm.Ipmi.CreateSettings (RackHD on-tasks)", () => {
     expect(run.body._status).toBe("failed");
     expect(Object.values(run.body.tasks as Record<string, { error?: string }>)[0].error).toMatch(/has no bmc catalog/);
   });
+
+  it("gives every discovered machine of a SKU its IPMI OBM and pollers, with the SKU's credentials, never answered (issue 37)", async () => {
+    const sku = await send("POST", `${A}/skus`, {
+      name: "Servers with a BMC",
+      rules: [{ path: "bmc.IP Address", equals: "10.9.8.7" }],
+      discoveryGraphName: "Graph.Obm.Ipmi.CreateSettings",
+      discoveryGraphOptions: { defaults: { user: "ops", password: "Bmc-Pa55" } },
+    });
+    expect(sku.status).toBe(200);
+    expect(sku.body.discoveryGraphOptions).toEqual({ defaults: { user: "ops", password: "REDACTED" } });
+    await discoverMachine(MAC, withBmc(MAC));
+    const node = nodeIdForMac(MAC);
+    const obm = (await get(`${A}/nodes/${node}/obm`)).body;
+    expect(obm).toEqual([
+      expect.objectContaining({ service: "ipmi-obm-service", config: { host: "10.9.8.7", user: "ops", password: "REDACTED" } }),
+    ]);
+    expect((await get(`${A}/nodes/${node}/pollers`)).body.length).toBeGreaterThan(0);
+    expect(JSON.stringify((await get(`${A}/skus`)).body)).not.toContain("Bmc-Pa55");
+  });
+
+  it("refuses to guess a BMC's credentials: with none given the workflow is refused (400), with a blank user the task fails", async () => {
+    await discoverMachine(MAC, withBmc(MAC));
+    const node = nodeIdForMac(MAC);
+    const refused = await send("POST", `${A}/nodes/${node}/workflows`, { name: "Graph.Obm.Ipmi.CreateSettings" });
+    expect(refused).toMatchObject({ status: 400, body: { message: "Value does not exist for context.user" } });
+    const empty = await send("POST", `${A}/nodes/${node}/workflows`, {
+      name: "Graph.Obm.Ipmi.CreateSettings",
+      options: { defaults: { user: " ", password: "x" } },
+    });
+    expect(empty.body._status).toBe("failed");
+    expect(JSON.stringify(empty.body)).toContain("No BMC credentials for node");
+    expect((await get(`${A}/nodes/${node}/obm`)).body).toEqual([]);
+  });
 });

@@ -14,6 +14,8 @@ export interface IpmiSim {
   /** What the chassis was told, call by call ("set power 1", "set boot pxe", …). */
   calls: () => string[];
   power: () => string;
+  /** Runs an ipmitool command against the BMC over its LAN interface; answers its output. */
+  ipmitool: (command: string[]) => string;
   stop: () => Promise<void>;
 }
 
@@ -33,7 +35,23 @@ export interface IpmiSimOptions {
   chassisControl?: string;
   /** More environment for the program (it gets CHASSIS_STATE, the folder it keeps its state in). */
   env?: Record<string, string>;
+  /**
+   * A TCP port on loopback where the BMC's system interface waits for a QEMU machine (QEMU's
+   * `ipmi-bmc-extern` device, OpenIPMI's "VM" protocol): the machine's own OS then reaches this
+   * BMC through its KCS interface, as a server's OS reaches its BMC.
+   */
+  systemInterfacePort?: number;
 }
+
+/** QEMU's arguments that give a machine the BMC whose system interface waits on `port` (a KCS interface, as most servers have). */
+export const bmcDevices = (port: number): string[] => [
+  "-chardev",
+  `socket,id=bmc-si,host=127.0.0.1,port=${port},reconnect=10`,
+  "-device",
+  "ipmi-bmc-extern,id=bmc0,chardev=bmc-si",
+  "-device",
+  "isa-ipmi-kcs,bmc=bmc0",
+];
 
 const ipmitool = (port: number, password: string, command: string[]): string =>
   spawnSync("ipmitool", ["-I", "lanplus", "-C", "3", "-H", "127.0.0.1", "-p", String(port), "-U", "admin", "-P", password, ...command], {
@@ -60,6 +78,7 @@ export async function startIpmiSim(password: string, options: IpmiSimOptions = {
       "  endlan",
       `  chassis_control "${options.chassisControl ?? join(__dirname, "chassis-control.sh")}"`,
       `  user 2 true "admin" "${password}" admin 10 none md2 md5 straight`,
+      ...(options.systemInterfacePort ? [`  serial kcs 127.0.0.1 ${options.systemInterfacePort} codec VM`] : []),
       "",
     ].join("\n"),
   );
@@ -94,6 +113,7 @@ export async function startIpmiSim(password: string, options: IpmiSimOptions = {
   return {
     state,
     port,
+    ipmitool: (command) => ipmitool(port, password, command),
     calls: () => read("calls", "").split("\n").filter(Boolean),
     // What the BMC itself answers (ipmitool), "1" on and "0" off.
     power: () => (/is on/.test(ipmitool(port, password, ["chassis", "power", "status"])) ? "1" : "0"),

@@ -1,5 +1,6 @@
 import { endpoint } from "../../../lib/http/endpoint";
 import { idempotentWith } from "../../../lib/http/idempotentRequest";
+import { presentSku } from "../../../lib/http/presenters/provisioningPresenters";
 import { createSku } from "../../../lib/http/provisioning/skus/routes";
 import { ok } from "../../../lib/http/responses";
 import { createSku as create } from "../../../lib/provisioning/skus/skuService";
@@ -8,6 +9,6 @@ import { idempotencyStore, provisioningStores } from "../../../lib/store/composi
 /** 200, not 201: RackHD's answer, which every client expects. */
 export const handler = endpoint(
   createSku,
-  async ({ readBody }) => ok(await create(await provisioningStores(), await readBody(), new Date())),
+  async ({ readBody }) => ok(presentSku(await create(await provisioningStores(), await readBody(), new Date()))),
   { idempotency: idempotentWith(idempotencyStore) },
 );

@@ -1,5 +1,6 @@
 import { endpoint } from "../../../lib/http/endpoint";
 import { idempotentWith } from "../../../lib/http/idempotentRequest";
+import { presentSku } from "../../../lib/http/presenters/provisioningPresenters";
 import { patchSku } from "../../../lib/http/provisioning/skus/routes";
 import { ok } from "../../../lib/http/responses";
 import { getSku, patchSku as patch } from "../../../lib/provisioning/skus/skuService";
@@ -11,7 +12,7 @@ export const handler = endpoint(
   async ({ params, readBody }) => {
     const stores = await provisioningStores();
     await getSku(stores, params.id);
-    return ok(await patch(stores, params.id, await readBody(), new Date()));
+    return ok(presentSku(await patch(stores, params.id, await readBody(), new Date())));
   },
   { idempotency: idempotentWith(idempotencyStore) },
 );

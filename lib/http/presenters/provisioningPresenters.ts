@@ -1,9 +1,13 @@
 import type { Node } from "../../provisioning/nodes/node";
 import { redact } from "../../provisioning/secrets";
+import type { Sku } from "../../provisioning/skus/sku";
 import { NO_NODE, type Workflow, type WorkflowTask } from "../../provisioning/workflows/workflow";
 
 /** A node as RackHD 1.1 answered it (workflows/catalogs are associations rendered empty), secrets redacted. */
 export const presentNode = (node: Node): Record<string, unknown> => redact({ ...node, workflows: [], catalogs: [] });
+
+/** A SKU, its discovery graph's options with their secrets redacted (a BMC password a SKU gives its machines). */
+export const presentSku = (sku: Sku): Sku => redact(sku);
 
 /**
  * A workflow record, era-C shape, without this implementation's internal `kind`. Stored workflows

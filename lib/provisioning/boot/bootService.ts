@@ -15,6 +15,7 @@ import { bootingTask, markFromMachine, waitingInstallTask } from "../workflows/p
 import { ACTIVE_CONFLICT, type Workflow } from "../workflows/workflow";
 import { activeWorkflowOf, completeNodeInstall, startWorkflow } from "../workflows/workflowService";
 import { tokenMatches } from "./bootToken";
+import { optionsWithInstallDisk } from "./installDiskChoice";
 import { isTemplateName, renderInstallTemplate, type TemplateContext } from "./installTemplates";
 import { discoveredScript, messageScript, NEEDS_INSTANCE, profileScript, profileWith, redirectScript } from "./ipxe";
 
@@ -234,8 +235,9 @@ export async function nodeTemplate(
   const task = workflow && waitingInstallTask(workflow);
   if (!task) throw new NotFoundError(`${NO_ACTIVE_WORKFLOW} (node ${node.id})`);
   checkToken(policy, workflow, node, who.token);
+  const options = await optionsWithInstallDisk(stores, node, workflow, task, now);
   const context = await withInstance(
-    { options: task.options, api, nodeId: node.id, mac: node.identifiers[0] ?? "", token: workflow.bootToken },
+    { options, api, nodeId: node.id, mac: node.identifiers[0] ?? "", token: workflow.bootToken },
     name,
     put,
     issuerFor(stores, node, workflow, api, now),

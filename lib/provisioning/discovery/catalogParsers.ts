@@ -83,6 +83,47 @@ export function parseColonTable(stdout: string): Record<string, string> | undefi
   return Object.keys(out).length > 0 ? out : undefined;
 }
 
+/** One device of `lsscsi --size` (RackHD's field names). */
+export interface LsscsiDevice {
+  scsiInfo: string;
+  peripheralType: string;
+  vendorName: string;
+  modelName: string;
+  revisionString: string;
+  devicePath: string;
+  size: string;
+}
+
+const HCTL = /^\[[0-9A-Za-z]{1,8}(?::[0-9]{1,10}){3}\]$/;
+
+/**
+ * `lsscsi --size`: one device a line, `[H:C:T:L] type vendor model… rev device size`; an NVMe
+ * namespace (`[N:c:n:1] disk model… device size`) has no vendor or revision column. Lines of
+ * another form are skipped. Words are split on whitespace, with no backtracking pattern.
+ */
+export function parseLsscsi(stdout: string): LsscsiDevice[] | undefined {
+  const devices = stdout.split("\n").flatMap((line): LsscsiDevice[] => {
+    const words = line.trim().split(/\s+/);
+    if (words.length < 4 || !HCTL.test(words[0])) return [];
+    const [scsiInfo, peripheralType] = words;
+    const middle = words.slice(2, -2);
+    const nvme = scsiInfo.startsWith("[N:");
+    const hasRevision = !nvme && middle.length >= 3;
+    return [
+      {
+        scsiInfo,
+        peripheralType,
+        vendorName: nvme ? "" : (middle[0] ?? ""),
+        modelName: (nvme ? middle : middle.slice(1, hasRevision ? -1 : undefined)).join(" "),
+        revisionString: hasRevision ? middle[middle.length - 1] : "",
+        devicePath: words[words.length - 2],
+        size: words[words.length - 1],
+      },
+    ];
+  });
+  return devices.length > 0 ? devices : undefined;
+}
+
 const json = (stdout: string): unknown => {
   try {
     return JSON.parse(stdout);
@@ -103,10 +144,7 @@ const PARSERS: Record<string, Parser> = {
   "sudo ohai --directory /etc/ohai/plugins": as("ohai", json),
   "sudo lshw -json": as("lshw", json),
   "sudo lspci -nn -vmm": as("lspci", parseLspci),
-  "sudo lsscsi --size": as("lsscsi", (stdout) => {
-    const disks = stdout.split("\n").filter((line) => line.trim() !== "");
-    return disks.length > 0 ? disks.map((line) => ({ line: line.trim() })) : undefined;
-  }),
+  "sudo lsscsi --size": as("lsscsi", parseLsscsi),
   // A BMC whose MAC is all zeros is no BMC (RackHD stored nothing).
   "sudo ipmitool lan print": as("bmc", (stdout) => {
     const table = parseColonTable(stdout);

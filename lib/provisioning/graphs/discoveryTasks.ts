@@ -22,7 +22,11 @@ const step = (injectableName: string, friendlyName: string, implementsTask: stri
 });
 
 /** The microkernel's files under {{file.server}}/common/ (RackHD era C's names; `npm run microkernel` publishes them). */
-export const MICROKERNEL_FILES = { kernel: "vmlinuz-3.16.0-25-generic", initrd: "initrd.img-3.16.0-25-generic" } as const;
+export const MICROKERNEL_FILES = {
+  kernel: "vmlinuz-3.16.0-25-generic",
+  initrd: "initrd.img-3.16.0-25-generic",
+  overlay: "discovery.overlay.cpio.gz",
+} as const;
 
 export const DISCOVERY_TASKS: readonly LibraryTask[] = [
   {
@@ -34,7 +38,7 @@ export const DISCOVERY_TASKS: readonly LibraryTask[] = [
       kernelFile: MICROKERNEL_FILES.kernel,
       initrdFile: MICROKERNEL_FILES.initrd,
       basefs: "base.trusty.3.16.0-25-generic.squashfs.img",
-      overlayfs: "discovery.overlay.cpio.gz",
+      overlayfs: MICROKERNEL_FILES.overlay,
       kernelUri: "{{file.server}}/common/{{options.kernelFile}}",
       initrdUri: "{{file.server}}/common/{{options.initrdFile}}",
       basefsUri: "{{file.server}}/common/{{options.basefs}}",

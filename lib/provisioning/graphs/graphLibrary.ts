@@ -68,6 +68,10 @@ export const GRAPH_LIBRARY: readonly GraphDefinition[] = [
   single("Graph.Reboot.Node", "Reboot Node", "reboot", "Task.Obm.Node.Reboot"),
   single("Graph.PowerOn.Node", "Power On Node", "power-on", "Task.Obm.Node.PowerOn"),
   single("Graph.PowerOff.Node", "Power Off Node", "power-off", "Task.Obm.Node.PowerOff"),
+  // The node's IPMI OBM setting from its bmc catalog, with the credentials its options give
+  // (`defaults.user`, `defaults.password`): what a SKU names as its discovery graph, so that a
+  // machine of that SKU is power-controlled with no operator step (issue 37).
+  single("Graph.Obm.Ipmi.CreateSettings", "Create IPMI OBM settings", "create-obm-settings", "Task.Obm.Ipmi.CreateSettings"),
   {
     friendlyName: "noop-graph",
     injectableName: "Graph.noop-example",

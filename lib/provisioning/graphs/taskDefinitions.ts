@@ -30,8 +30,9 @@ const BUILT_IN_TASKS: readonly LibraryTask[] = [
     friendlyName: "Create IPMI OBM settings",
     injectableName: "Task.Obm.Ipmi.CreateSettings",
     implementsTask: "Task.Base.Obm.Ipmi.CreateSettings",
-    // RackHD's defaults: the user from the graph's context, else "monorail"; the password from it.
-    options: { ipmichannel: null, user: "{{ context.user || monorail }}", password: "{{ context.password }}" },
+    // RackHD's defaults took the user from the graph's context, else "monorail": a guess. Here both
+    // come from the graph's context or options, and the task fails when either is missing.
+    options: { ipmichannel: null, user: "{{ context.user }}", password: "{{ context.password }}" },
     properties: {},
   },
   installTask(

@@ -25,7 +25,15 @@ export async function createIpmiObmSettings(
   if (!catalog || typeof host !== "string") {
     return { state: "failed", error: `Node ${node.id} has no ${source} catalog with the BMC's address: catalog its BMC first` };
   }
-  const config = { host, user: String(options.user), password: String(options.password) };
+  const text = (value: unknown) => (typeof value === "string" || typeof value === "number" ? String(value) : "");
+  const [user, password] = [text(options.user).trim(), text(options.password)];
+  if (user === "" || password === "") {
+    return {
+      state: "failed",
+      error: `No BMC credentials for node ${node.id}: give the task's user and password (a SKU's discoveryGraphOptions.defaults, or the workflow's options); none is guessed`,
+    };
+  }
+  const config = { host, user, password };
   await writeObmSettings(stores, node, [parseObmSetting({ service: "ipmi-obm-service", config })], now);
   return { state: "succeeded" };
 }

@@ -7,6 +7,7 @@ import type { ProvisioningStores } from "../ports";
 import { filtered } from "../queryFilters";
 import { assertRecordFits, fitsKey } from "../recordSize";
 import { checkRules } from "../rules/rules";
+import { keepRedactedSecrets } from "../secrets";
 import type { Sku } from "./sku";
 import { reassignAllSkus } from "./skuMatching";
 
@@ -66,7 +67,14 @@ export async function patchSku(stores: ProvisioningStores, id: string, body: Rec
   await getSku(stores, id);
   const fields = skuFields(body, true);
   const updated = await stores.skus.update(id, (current) => {
-    const next = { ...current, ...fields, updatedAt: now.toISOString() };
+    // A SKU echoed back with its redacted secrets keeps the stored ones.
+    const options = keepRedactedSecrets(fields.discoveryGraphOptions, current.discoveryGraphOptions) as Sku["discoveryGraphOptions"];
+    const next: Sku = {
+      ...current,
+      ...fields,
+      ...(options !== undefined && { discoveryGraphOptions: options }),
+      updatedAt: now.toISOString(),
+    };
     assertRecordFits(next, "SKU");
     return next;
   });

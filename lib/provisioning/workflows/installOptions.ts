@@ -1,4 +1,5 @@
 import { ValidationError } from "../../errors";
+import { parseDiskRule } from "../boot/installDisk";
 import { isHttpUrl } from "../boot/scriptValues";
 import { USER_DATA_MAX_BYTES } from "../cloudInit/instance";
 import type { TaskDefinition } from "../graphs/graphTypes";
@@ -34,7 +35,8 @@ const RENDERED: Record<string, { test: (value: string) => boolean; is: string }>
   version: { test: (value) => WORD.test(value), is: "a version (letters, digits, . _ : + - /)" },
   comport: { test: (value) => /^tty[A-Za-z]{0,8}\d{1,3}$/.test(value), is: "a serial port such as ttyS0" },
   iso: { test: (value) => WORD.test(value), is: "a file name" },
-  installDisk: { test: (value) => WORD.test(value), is: "a disk such as /dev/sda, sda or firstdisk" },
+  // A device path starts with its slash: /dev/sda as well as sda.
+  installDisk: { test: (value) => WORD.test(value.replace(/^\//, "")), is: "a disk such as /dev/sda, sda or firstdisk" },
   repo: { test: isHttpUrl, is: "an http(s) URL" },
   kernelUri: { test: isHttpUrl, is: "an http(s) URL" },
   initrdUri: { test: isHttpUrl, is: "an http(s) URL" },
@@ -55,7 +57,9 @@ function checkRenderedOptions(where: string, options: Record<string, unknown>): 
  */
 export function checkInstallOptions(definition: TaskDefinition, options: Record<string, unknown>): void {
   const where = `task ${definition.injectableName}`;
-  checkRenderedOptions(where, options);
+  // A rule picks the disk from the node's catalog when the script renders (boot/installDisk.ts).
+  const diskRule = parseDiskRule(options.installDisk, where);
+  checkRenderedOptions(where, diskRule ? { ...options, installDisk: undefined } : options);
   if (options.waitForFirstBoot !== undefined && typeof options.waitForFirstBoot !== "boolean") {
     throw new ValidationError(`waitForFirstBoot for ${where} must be true or false`);
   }
@@ -65,11 +69,12 @@ export function checkInstallOptions(definition: TaskDefinition, options: Record<
       throw new ValidationError(`image for ${where} must be a file store name or an http(s) URL`);
     }
     if (
+      !diskRule &&
       options.installDisk !== null &&
       options.installDisk !== undefined &&
       !(typeof options.installDisk === "string" && DISK.test(options.installDisk))
     ) {
-      throw new ValidationError(`installDisk for ${where} must be a device path such as /dev/sda, or null for the first disk`);
+      throw new ValidationError(`installDisk for ${where} must be a device path such as /dev/sda, a rule, or null for the first disk`);
     }
   }
   if (definition.implementsTask === "Task.Base.Os.Install.Repo" && !(typeof options.repo === "string" && isHttpUrl(options.repo))) {

@@ -10,6 +10,7 @@ import { positionOf } from "../listPage";
 export const FAILURE_REASONS = [
   "never-booted",
   "no-install-script",
+  "no-install-disk",
   "installer-silent",
   "installer-failed",
   "no-callback",

@@ -8,13 +8,14 @@ export interface BootAssets extends KernelAssets {
   ovmfVars: string;
 }
 
-export const DEBIAN_PACKAGES = ["qemu-system-x86", "ipxe-qemu", "busybox-static", "ovmf"];
+export const DEBIAN_PACKAGES = ["qemu-system-x86", "ipxe-qemu", "busybox-static", "ovmf", "pci.ids"];
 
 const FILES = {
   qemu: "/usr/bin/qemu-system-x86_64",
   ipxeRom: "/usr/lib/ipxe/qemu/efi-virtio.rom",
   ovmfCode: "/usr/share/OVMF/OVMF_CODE_4M.fd",
   ovmfVars: "/usr/share/OVMF/OVMF_VARS_4M.fd",
+  pciIds: "/usr/share/misc/pci.ids",
 };
 
 /** Checks the machine has what the boot tier needs (a clear message when not) and fetches the kernel. */

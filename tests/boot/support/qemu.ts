@@ -6,9 +6,24 @@ import type { BootAssets } from "./bootAssets";
 
 export type Firmware = "bios" | "uefi";
 
+/** A NIC on its own QEMU user-mode network; only the one with the machine's `mac` is handed the boot URL. */
+export interface Nic {
+  /** QEMU's device model: e1000, e1000e, rtl8139, vmxnet3, virtio-net-pci, … */
+  model: string;
+  mac: string;
+}
+
+/** A machine's devices other than the default one virtio NIC: its NICs in PCI order, its storage controllers and disks. */
+export interface Hardware {
+  nics?: Nic[];
+  /** QEMU arguments for the storage (`-device nvme,…`, `-blockdev …`). */
+  storage?: string[];
+}
+
 export interface BootOptions {
   firmware: Firmware;
   mac: string;
+  hardware?: Hardware;
   /** What QEMU's DHCP server hands the firmware as its boot file (an HTTP URL for iPXE). */
   bootUrl: string;
   /** Stop the machine once its serial console shows this (else wait for it to power off). */
@@ -29,8 +44,8 @@ const ESCAPES = new RegExp(`${String.fromCharCode(27)}\\[[0-9;?]*[A-Za-z]|${Stri
 const plain = (text: string): string => text.replace(ESCAPES, "");
 
 /**
- * Boots a machine in QEMU (software emulation, no KVM) with one virtio NIC on QEMU's user-mode
- * network, whose DHCP hands out `bootUrl`. The NIC's option ROM is Debian's iPXE; the firmware is
+ * Boots a machine in QEMU (software emulation, no KVM) with one virtio NIC (or the `hardware`
+ * given) on QEMU's user-mode network, whose DHCP hands out `bootUrl`. The NIC's option ROM is Debian's iPXE; the firmware is
  * SeaBIOS or OVMF. The guest reaches the host's loopback as 10.0.2.2, and nothing else.
  */
 /**
@@ -38,9 +53,17 @@ const plain = (text: string): string => text.replace(ESCAPES, "");
  * NIC on the user-mode network handing out `bootUrl`, network boot first, no reboot (a reboot ends
  * QEMU), SeaBIOS or OVMF (its variables copied into `scratch`).
  */
-export function machineArgs(assets: BootAssets, options: Pick<BootOptions, "firmware" | "mac" | "bootUrl">, scratch: string): string[] {
+export function machineArgs(
+  assets: BootAssets,
+  options: Pick<BootOptions, "firmware" | "mac" | "bootUrl" | "hardware">,
+  scratch: string,
+): string[] {
   const args = ["-accel", "tcg", "-m", "512", "-smp", "1", "-monitor", "none", "-no-reboot", "-boot", "n"];
-  args.push("-nic", `user,model=virtio-net-pci,mac=${options.mac},bootfile=${options.bootUrl}`);
+  for (const nic of options.hardware?.nics ?? [{ model: "virtio-net-pci", mac: options.mac }]) {
+    // A port on another network: its DHCP answers with no boot file, so its iPXE gives the boot back.
+    args.push("-nic", `user,model=${nic.model},mac=${nic.mac}${nic.mac === options.mac ? `,bootfile=${options.bootUrl}` : ""}`);
+  }
+  args.push(...(options.hardware?.storage ?? []));
   if (options.firmware === "uefi") {
     const vars = join(scratch, "OVMF_VARS.fd");
     copyFileSync(assets.ovmfVars, vars);
@@ -90,6 +113,15 @@ export async function bootMachine(assets: BootAssets, options: BootOptions): Pro
   }
 }
 
+export type DiskBus = "virtio" | "nvme" | "sata";
+
+/** QEMU's devices for a drive on each bus; the disk's serial is its drive's id (its /dev/disk/by-id name ends with it). */
+export const DISK_DEVICES: Record<DiskBus, (drive: string) => string[]> = {
+  virtio: (drive) => ["-device", `virtio-blk-pci,drive=${drive},serial=${drive}`],
+  nvme: (drive) => ["-device", `nvme,drive=${drive},serial=${drive}`],
+  sata: (drive) => ["-device", "ahci,id=sata", "-device", `ide-hd,drive=${drive},bus=sata.0,serial=${drive}`],
+};
+
 export interface RunningMachine {
   /** The serial console so far, without terminal escape codes. */
   serial: () => string;
@@ -105,7 +137,13 @@ export interface RunningMachine {
  */
 export function startMachine(
   assets: BootAssets,
-  options: Pick<BootOptions, "firmware" | "mac" | "bootUrl"> & { disk: string; sshPort: number; serialLog?: string },
+  options: Pick<BootOptions, "firmware" | "mac" | "bootUrl" | "hardware"> & {
+    disk: string;
+    /** The bus of the disk it installs to: virtio (the default), NVMe or SATA (an AHCI controller of its own). */
+    diskBus?: DiskBus;
+    sshPort: number;
+    serialLog?: string;
+  },
 ): RunningMachine {
   const scratch = mkdtempSync(join(tmpdir(), "qemu-"));
   const args = machineArgs(assets, options, scratch)
@@ -114,7 +152,7 @@ export function startMachine(
     .replace(["-m", "512"].join("\u0000"), ["-m", "1024"].join("\u0000"))
     .replace(`bootfile=${options.bootUrl}`, `bootfile=${options.bootUrl},hostfwd=tcp:127.0.0.1:${options.sshPort}-:22`)
     .split("\u0000");
-  args.push("-drive", `file=${options.disk},format=raw,if=virtio`);
+  args.push("-drive", `file=${options.disk},format=raw,if=none,id=target`, ...DISK_DEVICES[options.diskBus ?? "virtio"]("target"));
   const child = spawn(assets.qemu, ["-nographic", ...args], { stdio: ["ignore", "pipe", "pipe"] });
   let raw = "";
   let exited = false;

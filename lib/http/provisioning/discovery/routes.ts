@@ -34,7 +34,7 @@ export const microkernelResults = /* @__PURE__ */ provisioningRoute({
   method: "POST",
   path: "/api/{version}/tasks/{identifier}",
   handler: "handlers/provisioning/discovery/results",
-  data: /* @__PURE__ */ withProgress({ read: ["lookups"], write: ["catalogs"] }),
+  data: /* @__PURE__ */ withProgress({ write: ["catalogs", "lookups"] }),
   auth: "boot",
   summary: "The results of the commands handed out: they become catalogs and end the task; 201 with no body (RackHD: always)",
   request: { params: check.NodeParams, query: check.Query, body: check.CommandResultsBody },

@@ -111,4 +111,20 @@ describe("skuService", () => {
     expect((await skuNodesPage(stores, sku.id, { limit: 10 })).items.map((each) => each.id)).toEqual([node.id]);
     await expect(skuNodesPage(stores, "nope", { limit: 10 })).rejects.toMatchObject({ kind: "not-found" });
   });
+
+  it("keeps the stored BMC password when a SKU is echoed back with it redacted, and takes a new one", async () => {
+    const stores = memoryStores();
+    const options = { defaults: { user: "ops", password: "Bmc-Pa55" } };
+    const sku = await createSku(
+      stores,
+      { name: "bmc", rules: [], discoveryGraphName: "Graph.Obm.Ipmi.CreateSettings", discoveryGraphOptions: options },
+      T0,
+    );
+    await patchSku(stores, sku.id, { discoveryGraphOptions: { defaults: { user: "ops", password: "REDACTED" } } }, later(1));
+    expect((await getSku(stores, sku.id)).discoveryGraphOptions).toEqual(options);
+    await patchSku(stores, sku.id, { discoveryGraphOptions: { defaults: { user: "root", password: "New-Pa55" } } }, later(2));
+    expect((await getSku(stores, sku.id)).discoveryGraphOptions).toEqual({ defaults: { user: "root", password: "New-Pa55" } });
+    await patchSku(stores, sku.id, { name: "renamed" }, later(3));
+    expect((await getSku(stores, sku.id)).discoveryGraphOptions).toEqual({ defaults: { user: "root", password: "New-Pa55" } });
+  });
 });

@@ -1,0 +1,34 @@
+import { ConflictError } from "../../errors";
+import type { Node } from "../nodes/node";
+import type { ProvisioningStores } from "../ports";
+import { finishTask } from "../workflows/progress";
+import type { Workflow, WorkflowTask } from "../workflows/workflow";
+import { catalogDisks, chooseDisk, describeDisks, parseDiskRule } from "./installDisk";
+
+/**
+ * An install task's options as its script renders them: an installDisk rule replaced by the
+ * device it picks from the node's lshw catalog (installDisk.ts). When no disk matches, the task
+ * fails at once with the reason `no-install-disk` and the disks the catalog lists, and the machine
+ * is refused its script (409): an installer must never fall back to a disk the operator did not mean.
+ */
+export async function optionsWithInstallDisk(
+  stores: ProvisioningStores,
+  node: Node,
+  workflow: Workflow,
+  task: WorkflowTask,
+  now: Date,
+): Promise<Record<string, unknown>> {
+  const rule = parseDiskRule(task.options.installDisk, `task ${task.label}`);
+  if (!rule) return task.options;
+  const lshw = await stores.catalogs.latest(node.id, "lshw");
+  const disks = catalogDisks(lshw?.data);
+  const disk = chooseDisk(rule, disks);
+  if (disk) return { ...task.options, installDisk: disk.logicalname };
+  const error = lshw
+    ? `No disk of node ${node.id} matches the installDisk rule ${JSON.stringify(rule)}; its lshw catalog lists ${describeDisks(disks)}`
+    : `Node ${node.id} has no lshw catalog to choose its install disk by the rule ${JSON.stringify(rule)} (discover it first)`;
+  await stores.workflows.update(workflow.instanceId, (stored) =>
+    finishTask(stored, task.instanceId, { state: "failed", error, reason: "no-install-disk" }, node.obmSettings, now),
+  );
+  throw new ConflictError(error);
+}

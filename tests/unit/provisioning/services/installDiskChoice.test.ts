@@ -1,0 +1,112 @@
+import { bootProfile, nodeTemplate } from "../../../../lib/provisioning/boot/bootService";
+import { startWorkflow } from "../../../../lib/provisioning/workflows/workflowService";
+import { API, aMachine, MAC } from "../installReports/support";
+import { aCatalog, later, memoryStores, type Stores } from "./setUp";
+
+/** The microkernel's lshw catalog of a machine with an NVMe disk, two SATA disks and a USB stick. */
+const LSHW = {
+  children: [
+    { class: "network", logicalname: "eth0", serial: MAC },
+    {
+      class: "disk",
+      logicalname: "/dev/nvme0n1",
+      size: 3221225472,
+      product: "QEMU NVMe Ctrl",
+      serial: "nv-1",
+      configuration: { driver: "nvme", removable: "no" },
+    },
+    {
+      class: "disk",
+      logicalname: "/dev/sda",
+      size: 4294967296,
+      product: "QEMU HARDDISK",
+      vendor: "ATA",
+      serial: "QM00001",
+      configuration: { driver: "sd", removable: "no" },
+    },
+    {
+      class: "disk",
+      logicalname: "/dev/sdb",
+      size: 2147483648,
+      product: "QEMU HARDDISK",
+      vendor: "ATA",
+      serial: "QM00002",
+      configuration: { driver: "sd", removable: "no" },
+    },
+    { class: "disk", logicalname: "/dev/sdc", size: 1073741824, product: "Cruzer", vendor: "SanDisk", configuration: { removable: "yes" } },
+  ],
+};
+
+/** A discovered machine (its lshw catalog, none when `lshw` is null) booted into Graph.InstallImage; answers its install script, or the error. */
+async function installScript(stores: Stores, installDisk: unknown, lshw: unknown = LSHW) {
+  const node = await aMachine(stores);
+  if (lshw !== null) await stores.catalogs.add([aCatalog(node.id, "lshw", lshw, "c-lshw")]);
+  const workflow = await startWorkflow(
+    stores,
+    node.id,
+    { name: "Graph.InstallImage", options: { "install-os": { image: "debian-12.raw.gz", installDisk } } },
+    API,
+    later(1),
+  );
+  const profile = await bootProfile(stores, [MAC], "10.0.0.5", API, later(2));
+  const token = new URL(/INSTALL_SCRIPT=(\S+)/.exec(profile)![1]).searchParams.get("token") ?? undefined;
+  const script = nodeTemplate(
+    stores,
+    "install-image.sh",
+    { nodeId: node.id, macs: [], token },
+    "/api/current/templates/install-image.sh",
+    API,
+    later(3),
+    {
+      requireToken: true,
+    },
+  );
+  return { node, workflow, script };
+}
+
+describe("an installDisk rule, resolved from the node's lshw catalog when the script renders (issue 37)", () => {
+  it.each<[string, unknown, string]>([
+    ["the smallest non-removable disk", { smallest: true }, "/dev/sdb"],
+    ["by model", { model: "QEMU NVMe Ctrl" }, "/dev/nvme0n1"],
+    ["by /dev/disk/by-id name", { byId: "ata-QEMU_HARDDISK_QM00001" }, "/dev/sda"],
+    ["by size", { minSize: "3GiB" }, "/dev/nvme0n1"],
+  ])("%s", async (_, rule, disk) => {
+    const stores = memoryStores();
+    const { script } = await installScript(stores, rule);
+    expect(await script).toContain(`disk='${disk}'`);
+  });
+
+  it("fails the install at once when no disk matches, naming the rule and the disks, and refuses the script (409)", async () => {
+    const stores = memoryStores();
+    const { node, workflow, script } = await installScript(stores, { model: "PERC H740P" });
+    await expect(script).rejects.toMatchObject({
+      kind: "conflict",
+      message: expect.stringContaining(`No disk of node ${node.id} matches the installDisk rule {"model":"PERC H740P"}`),
+    });
+    const stored = (await stores.workflows.get(workflow.instanceId))!;
+    const task = Object.values(stored.tasks).find((each) => each.label === "install-os")!;
+    expect(task).toMatchObject({ state: "failed", reason: "no-install-disk" });
+    expect(task.error).toContain("/dev/sdc (1073741824 bytes, Cruzer, removable)");
+    expect(stored._status).toBe("failed");
+  });
+
+  it("fails a node with no lshw catalog, saying to discover it first", async () => {
+    const stores = memoryStores();
+    const { script } = await installScript(stores, { smallest: true }, null);
+    await expect(script).rejects.toThrow(/has no lshw catalog to choose its install disk .* \(discover it first\)/);
+  });
+
+  it("leaves a device name as it is, with no catalog read", async () => {
+    const stores = memoryStores();
+    const reads = jest.spyOn(stores.catalogs, "latest");
+    const { script } = await installScript(stores, "/dev/sdb", null);
+    expect(await script).toContain("disk='/dev/sdb'");
+    expect(reads).not.toHaveBeenCalled();
+  });
+
+  it("refuses a malformed rule when the workflow starts, storing nothing", async () => {
+    const stores = memoryStores();
+    await expect(installScript(stores, { size: "big" })).rejects.toThrow(/installDisk for task .* has no field size/);
+    expect(await stores.workflows.list()).toEqual([]);
+  });
+});
