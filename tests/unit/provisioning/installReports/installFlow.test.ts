@@ -67,6 +67,60 @@ describe("an image install, as its machine reports it (issue 26)", () => {
     expect(timeline.entries.map((entry) => entry.at)).toEqual([...timeline.entries.map((entry) => entry.at)].sort());
   });
 
+  it("answers the whole timeline of a failed install: each task's steps and end, the machine's events, oldest first", async () => {
+    const stores = memoryStores();
+    const { node, workflow, credential } = await bootedImageInstall(stores);
+    await acceptEvent(stores, credential, cloudInitEvent("start", "install", "", "The image installer started"), later(10));
+    await acceptEvent(stores, credential, cloudInitEvent("finish", "install", "FAIL", "disk gone"), later(20));
+    const at = (ms: number) => later(ms).toISOString();
+    const service = (ms: number, what: string, task?: string) => ({ at: at(ms), source: "service", what, ...(task && { task }) });
+    const machine = (ms: number, what: string) => ({ at: at(ms), source: "machine", what, task: "install-os" });
+    const timeline = await nodeTimeline(stores, node.id, later(50));
+    expect(timeline).toEqual({
+      node: node.id,
+      instanceId: expect.stringMatching(/^i-[0-9a-f]{16}$/),
+      workflow: {
+        id: workflow.id,
+        name: "Install a disk image",
+        injectableName: "Graph.InstallImage",
+        status: "failed",
+        failure: expect.objectContaining({ reason: "installer-failed", task: "install-os", at: at(20) }),
+      },
+      entries: [
+        service(1, "workflow Graph.InstallImage started"),
+        service(1, "task started", "set-boot-pxe"),
+        service(1, "task succeeded", "set-boot-pxe"),
+        service(1, "task started", "reboot"),
+        service(1, "task succeeded", "reboot"),
+        service(1, "task started", "install-os"),
+        machine(2, "the machine booted the task's profile"),
+        machine(3, "the machine fetched its install script"),
+        machine(10, "the installer started reporting"),
+        {
+          at: at(10),
+          source: "machine",
+          what: "start install",
+          event: { type: "start", name: "install", description: "The image installer started", origin: "cloudinit" },
+        },
+        service(20, "task failed: The installer reported a failure (install): disk gone", "install-os"),
+        {
+          at: at(20),
+          source: "machine",
+          what: "finish install FAIL",
+          event: { type: "finish", name: "install", description: "disk gone", result: "FAIL", origin: "cloudinit" },
+        },
+      ],
+      eventsDropped: 0,
+      logs: [],
+    });
+  });
+
+  it("answers a node with no workflow and no report: only its id", async () => {
+    const stores = memoryStores();
+    const node = await aMachine(stores);
+    expect(await nodeTimeline(stores, node.id, later(1))).toEqual({ node: node.id, entries: [], eventsDropped: 0, logs: [] });
+  });
+
   it("ends at the installer's word with waitForFirstBoot: false", async () => {
     const stores = memoryStores();
     const { workflow, credential } = await bootedImageInstall(stores, { waitForFirstBoot: false });
