@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { IPMITOOL_POLL_ARGS } from "../../lib/provisioning/pollers/ipmiSamples";
+import { IPMITOOL_POLL_ARGS, type IpmiPollCommand } from "../../lib/provisioning/pollers/ipmiSamples";
 import type { JobAction } from "../../lib/provisioning/relays/job";
 import { type Driver, type DriverResult, failed, text } from "./driver";
 
@@ -51,7 +51,10 @@ export function ipmitoolDriver(options: IpmitoolOptions = {}): Driver {
 
   return async (config, action: JobAction) => {
     if (action.kind === "identify") return run(config, ["chassis", "identify", action.on ? "force" : "0"]);
-    if (action.kind === "poll") return run(config, IPMITOOL_POLL_ARGS[action.command]);
+    if (action.kind === "poll") {
+      const args = Object.hasOwn(IPMITOOL_POLL_ARGS, action.command) ? IPMITOOL_POLL_ARGS[action.command as IpmiPollCommand] : undefined;
+      return args ? run(config, args) : failed(`IPMI has no ${action.command} poll: it is a Redfish poller's`);
+    }
     if (action.kind === "bootDevice") {
       if (action.device === "http") return failed("IPMI has no UEFI HTTP boot device: use a Redfish OBM setting for HTTP boot");
       const device = action.device === "pxe" ? "pxe" : "disk";

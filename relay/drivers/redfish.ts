@@ -1,37 +1,57 @@
-import { request } from "node:https";
 import type { JobAction } from "../../lib/provisioning/relays/job";
 import { type Driver, type DriverResult, failed, text } from "./driver";
+import { type Answer, type Call, connect, header, messageOf } from "./redfishSession";
 
 /**
  * Redfish over HTTPS, as RackHD's redfish-obm-service and bmclib drive it: the first (or the
  * named, `systemId`) ComputerSystem's Reset action, a one-time boot override, its PowerState and
  * its indicator LED. The OBM config: uri (https://bmc), user, password, and TLS: verified unless
- * `verifySSL` is false, against `ca` (a PEM certificate to pin) when given.
+ * `verifySSL` is false, against `ca` (a PEM certificate to pin) when given. Each action opens a
+ * session and closes it (redfishSession.ts). What BMCs differ in, and what is done about it (from
+ * bmclib's, sushy's and Foreman's handling): a refused BootSourceOverrideMode is retried without
+ * it; a Reset whose `ResetType@Redfish.AllowableValues` is absent is tried and, refused, the next
+ * way is (sushy assumes every value allowed); a ResetType the BMC does not allow is replaced by
+ * the next way to the same end (ForceRestart: PowerCycle, else ForceOff, the power seen off, then
+ * On, as older iDRACs need); a Reset answered 202 is followed on its task monitor until it ends.
  */
-interface Answer {
-  status: number;
-  body: Record<string, unknown>;
-}
-
 const RESET: Record<string, string> = { on: "On", off: "ForceOff", soft: "GracefulShutdown", cycle: "PowerCycle", reset: "ForceRestart" };
 const TARGET: Record<string, string> = { pxe: "Pxe", disk: "Hdd", http: "UefiHttp" };
 
-export function redfishDriver(options: { timeoutMs?: number } = {}): Driver {
+/** The ways to each reset, in order: one ResetType, else another, else two in turn. */
+export const RESET_WAYS: Record<string, string[][]> = {
+  ForceRestart: [["ForceRestart"], ["PowerCycle"], ["ForceOff", "On"]],
+  PowerCycle: [["PowerCycle"], ["ForceRestart"], ["ForceOff", "On"]],
+  On: [["On"], ["ForceOn"]],
+};
+
+/** A refusal that means "not this ResetType here" (the next way may work), not a broken BMC or a wrong password. */
+const UNSUPPORTED = /ActionParameterNotSupported|PropertyValueNotInList|ActionNotSupported|ActionParameterValueNotInList/;
+
+export interface RedfishTiming {
+  timeoutMs?: number;
+  /** How often a task monitor or the power state is read again while waiting (default 1 s). */
+  pollMs?: number;
+  /** How long a task monitor or a power-off is waited for (default 60 s). */
+  waitMs?: number;
+}
+
+export function redfishDriver(options: RedfishTiming = {}): Driver {
   return async (config, action) => {
     const base = text(config, "uri");
     if (!base) return failed("The Redfish OBM setting has no uri");
-    const call = (method: string, path: string, body?: unknown) =>
-      send(config, new URL(path, base), method, body, options.timeoutMs ?? 30_000);
     try {
-      const system = await systemPath(config, call);
-      return await perform(system, action, call);
+      const connection = await connect(config, base, options.timeoutMs ?? 30_000);
+      try {
+        const system = await systemPath(config, connection.call);
+        return await perform(system, action, connection.call, options);
+      } finally {
+        await connection.close();
+      }
     } catch (error) {
       return failed(`Redfish: ${(error as Error).message}`);
     }
   };
 }
-
-type Call = (method: string, path: string, body?: unknown) => Promise<Answer>;
 
 async function systemPath(config: Record<string, unknown>, call: Call): Promise<string> {
   const named = text(config, "systemId");
@@ -43,8 +63,8 @@ async function systemPath(config: Record<string, unknown>, call: Call): Promise<
   return first;
 }
 
-async function perform(system: string, action: JobAction, call: Call): Promise<DriverResult> {
-  if (action.kind === "poll") return failed(`Redfish has no ${action.command} poll here: IPMI pollers need an IPMI OBM setting`);
+async function perform(system: string, action: JobAction, call: Call, timing: RedfishTiming): Promise<DriverResult> {
+  if (action.kind === "poll") return poll(system, action.command, call);
   if (action.kind === "identify")
     return answered(await call("PATCH", system, { IndicatorLED: action.on ? "Lit" : "Off" }), `IndicatorLED ${action.on ? "Lit" : "Off"}`);
   if (action.kind === "bootDevice") {
@@ -62,61 +82,108 @@ async function perform(system: string, action: JobAction, call: Call): Promise<D
     const second = await call("PATCH", system, { Boot: withoutMode });
     return answered(second, `Boot once from ${boot.BootSourceOverrideTarget} (the BMC refused a boot mode: ${messageOf(first)})`);
   }
-  const state = async () => {
+  const read = async () => {
     const answer = await call("GET", system);
     if (answer.status !== 200) throw new Error(`GET ${system} answered ${answer.status}: ${messageOf(answer)}`);
-    return String(answer.body.PowerState ?? "Unknown");
+    return answer.body;
   };
-  if (action.action === "status") return { ok: true, output: `PowerState: ${await state()}` };
-  let reset = RESET[action.action];
-  if (action.action === "reboot") reset = (await state()) === "Off" ? "On" : "ForceRestart";
-  return answered(await call("POST", `${system}/Actions/ComputerSystem.Reset`, { ResetType: reset }), `ResetType ${reset}`);
+  const current = await read();
+  if (action.action === "status") return { ok: true, output: `PowerState: ${String(current.PowerState ?? "Unknown")}` };
+  const wanted = action.action === "reboot" ? (current.PowerState === "Off" ? "On" : "ForceRestart") : RESET[action.action];
+  return reset(system, wanted, allowedResets(current), call, read, timing);
+}
+
+/** What each Redfish poll reads, and the part of it the service keeps (pollers/redfishSamples.ts). */
+const POLLS: Record<string, { resource: "system" | "Thermal" | "Power"; keep: string[] }> = {
+  powerState: { resource: "system", keep: ["PowerState"] },
+  thermal: { resource: "Thermal", keep: ["Temperatures", "Fans"] },
+  power: { resource: "Power", keep: ["PowerControl"] },
+};
+
+/** A Redfish poller's run: the system's power state, or its chassis' Thermal or Power resource, as JSON. */
+async function poll(system: string, command: string, call: Call): Promise<DriverResult> {
+  const what = Object.hasOwn(POLLS, command) ? POLLS[command] : undefined;
+  if (!what) return failed(`Redfish has no ${command} poll: it is an IPMI poller's`);
+  const get = async (path: string) => {
+    const answer = await call("GET", path);
+    if (answer.status !== 200) throw new Error(`GET ${path} answered ${answer.status}: ${messageOf(answer)}`);
+    return answer.body;
+  };
+  let resource = await get(system);
+  if (what.resource !== "system") {
+    const links = resource.Links as { Chassis?: { "@odata.id"?: string }[] } | undefined;
+    const chassisPath = links?.Chassis?.[0]?.["@odata.id"];
+    if (!chassisPath) return failed(`Redfish: ${system} links no Chassis, where its ${what.resource} is`);
+    const chassis = await get(chassisPath);
+    const link = (chassis[what.resource] as { "@odata.id"?: string } | undefined)?.["@odata.id"] ?? `${chassisPath}/${what.resource}`;
+    resource = await get(link);
+  }
+  return { ok: true, output: JSON.stringify(Object.fromEntries(what.keep.map((key) => [key, resource[key]]))) };
+}
+
+/** The ResetTypes the system lists as allowed, or undefined when it lists none (many BMCs do not). */
+export function allowedResets(system: Record<string, unknown>): string[] | undefined {
+  const actions = system.Actions as Record<string, Record<string, unknown> | undefined> | undefined;
+  const values = actions?.["#ComputerSystem.Reset"]?.["ResetType@Redfish.AllowableValues"];
+  return Array.isArray(values) ? values.map(String) : undefined;
+}
+
+/** Performs a reset the first way the BMC allows, or tries each way in turn where it lists none. */
+async function reset(
+  system: string,
+  wanted: string,
+  allowed: string[] | undefined,
+  call: Call,
+  read: () => Promise<Record<string, unknown>>,
+  timing: RedfishTiming,
+): Promise<DriverResult> {
+  const ways = (RESET_WAYS[wanted] ?? [[wanted]]).filter((way) => !allowed || way.every((type) => allowed.includes(type)));
+  if (ways.length === 0) return failed(`ResetType ${wanted}: the BMC allows none of its ways (it lists ${allowed?.join(", ")})`);
+  const refused: string[] = [];
+  for (const way of ways) {
+    let answer: Answer | undefined;
+    for (const [index, type] of way.entries()) {
+      if (index > 0) await until(async () => (await read()).PowerState === "Off", timing, "the power to go off");
+      answer = await resetOnce(system, type, call, timing);
+      if (answer.status >= 300) break;
+    }
+    const done = answer!;
+    const what = `ResetType ${way.join(" then ")}${refused.length > 0 ? ` (the BMC refused ${refused.join(", ")})` : ""}`;
+    if (done.status < 300) return { ok: true, output: what };
+    if (allowed || !UNSUPPORTED.test(JSON.stringify(done.body))) return answered(done, what);
+    refused.push(way.join(" then "));
+  }
+  return failed(`ResetType ${wanted}: the BMC refused every way (${refused.join("; ")})`);
+}
+
+/** One Reset; a 202 is followed on its task monitor (Location) until the task ends. */
+async function resetOnce(system: string, type: string, call: Call, timing: RedfishTiming): Promise<Answer> {
+  const answer = await call("POST", `${system}/Actions/ComputerSystem.Reset`, { ResetType: type });
+  const monitor = answer.status === 202 ? header(answer, "location") : undefined;
+  if (!monitor) return answer;
+  let last = answer;
+  await until(
+    async () => {
+      last = await call("GET", new URL(monitor, "https://bmc").pathname);
+      return last.status !== 202;
+    },
+    timing,
+    `the task at ${monitor} to end`,
+  );
+  const state = String(last.body.TaskState ?? "Completed");
+  return ["Exception", "Killed", "Cancelled"].includes(state)
+    ? { ...last, status: 500 }
+    : { ...last, status: last.status < 300 ? 204 : last.status };
+}
+
+/** Waits (every pollMs, up to waitMs) for `done`; an error naming `what` when it never is. */
+async function until(done: () => Promise<boolean>, timing: RedfishTiming, what: string): Promise<void> {
+  const deadline = Date.now() + (timing.waitMs ?? 60_000);
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error(`waited ${(timing.waitMs ?? 60_000) / 1000} s for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, timing.pollMs ?? 1000));
+  }
 }
 
 const answered = (answer: Answer, what: string): DriverResult =>
   answer.status < 300 ? { ok: true, output: what } : failed(`${what}: the BMC answered ${answer.status}: ${messageOf(answer)}`);
-
-/** A Redfish error's own words: its first extended message, else its message. */
-function messageOf(answer: Answer): string {
-  const error = answer.body.error as { message?: string; "@Message.ExtendedInfo"?: { Message?: string }[] } | undefined;
-  return error?.["@Message.ExtendedInfo"]?.[0]?.Message ?? error?.message ?? JSON.stringify(answer.body).slice(0, 300);
-}
-
-function send(config: Record<string, unknown>, url: URL, method: string, body: unknown, timeoutMs: number): Promise<Answer> {
-  const payload = body === undefined ? undefined : JSON.stringify(body);
-  const user = text(config, "user") ?? "";
-  const password = text(config, "password") ?? "";
-  return new Promise((resolve, reject) => {
-    const outgoing = request(
-      url,
-      {
-        method,
-        timeout: timeoutMs,
-        rejectUnauthorized: config.verifySSL !== false,
-        ...(text(config, "ca") && { ca: text(config, "ca") }),
-        headers: {
-          accept: "application/json",
-          authorization: `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`,
-          ...(payload && { "content-type": "application/json", "content-length": Buffer.byteLength(payload) }),
-        },
-      },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on("data", (chunk: Buffer) => chunks.push(chunk));
-        response.on("end", () => {
-          const raw = Buffer.concat(chunks).toString("utf8");
-          let parsed: Record<string, unknown> = {};
-          try {
-            parsed = raw ? (JSON.parse(raw) as Record<string, unknown>) : {};
-          } catch {
-            parsed = { error: { message: raw.slice(0, 300) } };
-          }
-          resolve({ status: response.statusCode ?? 0, body: parsed });
-        });
-      },
-    );
-    outgoing.on("timeout", () => outgoing.destroy(new Error(`no answer from ${url.host} within ${timeoutMs / 1000} s`)));
-    outgoing.on("error", reject);
-    outgoing.end(payload);
-  });
-}

@@ -61,6 +61,89 @@ describe("a site's relay driving a Redfish BMC", () => {
     expect(relay.log()).not.toContain("calvin");
   });
 
+  it("opens a session for each action and closes it (X-Auth-Token); a BMC with no session free is driven with Basic", async () => {
+    const node = await redfishNode("52:54:00:4f:00:04", { uri: bmc.url, user: "root", password: "calvin", ca: bmc.ca });
+    const before = bmc.requests.length;
+    expect(await act(node, { action: "status" })).toMatchObject({ state: "succeeded" });
+    const calls = bmc.requests.slice(before);
+    expect(calls[0]).toMatch(/^POST \/redfish\/v1\/SessionService\/Sessions /);
+    expect(calls.at(-1)).toMatch(/^DELETE \/redfish\/v1\/SessionService\/Sessions\/\d+$/);
+    expect(bmc.openSessions()).toBe(0);
+    const full = await startRedfishBmc({ user: "root", password: "calvin", sessionLimit: 0 });
+    try {
+      const crowded = await redfishNode("52:54:00:4f:00:05", { uri: full.url, user: "root", password: "calvin", ca: full.ca });
+      expect(await act(crowded, { action: "status" })).toMatchObject({ state: "succeeded", result: { output: "PowerState: Off" } });
+      expect(full.requests.filter((call) => call.startsWith("GET /redfish/v1/Systems"))).not.toHaveLength(0);
+    } finally {
+      await full.close();
+    }
+  });
+
+  it("survives the BMCs that differ: no AllowableValues, no ForceRestart or PowerCycle (ForceOff, then On), a 202 with a task monitor", async () => {
+    const quirky = await startRedfishBmc({
+      user: "root",
+      password: "calvin",
+      listsResetTypes: false,
+      resetTypes: ["On", "ForceOff", "GracefulShutdown"],
+      taskMonitor: true,
+    });
+    try {
+      const node = await redfishNode("52:54:00:4f:00:06", { uri: quirky.url, user: "root", password: "calvin", ca: quirky.ca });
+      expect(await act(node, { action: "on" })).toMatchObject({ state: "succeeded", result: { output: "ResetType On" } });
+      // The task monitor was read until the task completed.
+      expect(quirky.requests.filter((call) => call.startsWith("GET /redfish/v1/TaskService/Tasks/1"))).toHaveLength(3);
+      const reboot = await act(node, { action: "reboot" });
+      expect(reboot).toMatchObject({
+        state: "succeeded",
+        result: { output: "ResetType ForceOff then On (the BMC refused ForceRestart, PowerCycle)" },
+      });
+      const resets = quirky.requests
+        .filter((call) => call.includes("ComputerSystem.Reset"))
+        .map((call) => JSON.parse(call.split(" ")[2]).ResetType);
+      expect(resets).toEqual(["On", "ForceRestart", "PowerCycle", "ForceOff", "On"]);
+      expect(quirky.system().PowerState).toBe("On");
+      expect(quirky.openSessions()).toBe(0);
+    } finally {
+      await quirky.close();
+    }
+  });
+
+  it("runs a node's Redfish pollers through the relay: its power state, temperatures and fans, and the power it draws", async () => {
+    const node = await redfishNode("52:54:00:4f:00:07", { uri: bmc.url, user: "root", password: "calvin", ca: bmc.ca });
+    expect(await act(node, { action: "on" })).toMatchObject({ state: "succeeded" });
+    const made: Record<string, string> = {};
+    for (const command of ["powerState", "thermal", "power"]) {
+      made[command] = (await api("POST", "/pollers", { type: "redfish", node, pollInterval: 3_600_000, config: { command } })).body.id;
+    }
+    // The scheduled function, run now through serverless offline's invoke API rather than waiting a minute.
+    const tick = await fetch(`${server.lambdaUrl}/2015-03-31/functions/lambda-tasks-provisioning-local-runPollers/invocations`, {
+      method: "POST",
+      body: "{}",
+    });
+    expect(tick.status).toBe(200);
+    const sampled = async (id: string) => {
+      for (const until = Date.now() + 30_000; ; ) {
+        const answer = await api("GET", `/pollers/${id}/data/current`);
+        if (answer.status === 200) return answer.body[0];
+        if (Date.now() > until) throw new Error(`no sample for poller ${id}; relay log:\n${relay.log()}`);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+      }
+    };
+    expect(await sampled(made.powerState)).toMatchObject({ powerState: { powerState: "On" }, node, host: bmc.url });
+    expect((await api("GET", `/nodes/${node}`)).body.power.state).toBe("on");
+    expect((await sampled(made.thermal)).thermal).toEqual({
+      temperatures: [
+        { name: "CPU1 Temp", readingCelsius: 41, health: "OK" },
+        { name: "Inlet Temp", readingCelsius: 21, health: "OK" },
+      ],
+      fans: [{ name: "BaseBoard System Fan", reading: 2100, units: "RPM", health: "OK" }],
+    });
+    expect((await sampled(made.power)).power).toEqual({
+      powerControl: [{ name: "System Power Control", consumedWatts: 344, capacityWatts: 800 }],
+    });
+    expect((await api("GET", `/pollers/${made.thermal}`)).body).toMatchObject({ failureCount: 0 });
+  });
+
   it("verifies the BMC's certificate by default, and says so when it cannot", async () => {
     const node = await redfishNode("52:54:00:4f:00:02", { uri: bmc.url, user: "root", password: "calvin" });
     const job = await act(node, { action: "status" });

@@ -11,10 +11,14 @@ import { join } from "node:path";
  * this is the one stand-in the project allows. It serves, over HTTPS with its own self-signed
  * certificate, the few resources a relay uses, in the shapes of DMTF's public mockups (the
  * "public-rackmount1" system 437XR1138R2): the service root, the systems collection, one
- * ComputerSystem with `Boot`, `PowerState`, `IndicatorLED` and its Reset action. It checks Basic
- * credentials, and rejects what real BMCs reject: a `BootSourceOverrideMode` (when told to, as some
- * BMCs do, which bmclib retries without) and a ResetType outside the allowable values, with
- * DMTF-style error bodies. The relay's driver does not know it talks to a fixture.
+ * ComputerSystem with `Boot`, `PowerState`, `IndicatorLED` and its Reset action, and the session
+ * service (X-Auth-Token, with a limit of open sessions, as BMCs have). It checks Basic credentials
+ * or a session's token, and acts as the BMCs the relay must survive when told to: it refuses a
+ * `BootSourceOverrideMode` (bmclib retries without), leaves out `ResetType@Redfish.AllowableValues`,
+ * does not perform ForceRestart (older iDRACs: ForceOff, then On), answers a Reset 202 with a task
+ * monitor, and refuses a session past its limit, with DMTF-style error bodies. With a machine
+ * (tests/support/qmpMachine.ts) its power is a real QEMU VM's. The relay's driver does not know it
+ * talks to a stand-in.
  */
 export interface RedfishBmc {
   url: string;
@@ -22,10 +26,13 @@ export interface RedfishBmc {
   ca: string;
   system: () => { PowerState: string; Boot: Record<string, unknown>; IndicatorLED: string };
   requests: string[];
+  /** Sessions opened and not yet closed. */
+  openSessions: () => number;
   close: () => Promise<void>;
 }
 
 const SYSTEM = "/redfish/v1/Systems/437XR1138R2";
+const CHASSIS = "/redfish/v1/Chassis/1U";
 const RESET_TYPES = ["On", "ForceOff", "GracefulShutdown", "GracefulRestart", "ForceRestart", "PowerCycle"];
 const TARGETS = ["None", "Pxe", "Hdd", "UefiHttp", "BiosSetup"];
 
@@ -42,6 +49,14 @@ export async function startRedfishBmc(options: {
   user: string;
   password: string;
   rejectBootMode?: boolean;
+  /** The ResetTypes it performs (default: all six); others are refused as not supported. */
+  resetTypes?: readonly string[];
+  /** Whether its system lists `ResetType@Redfish.AllowableValues` (default true; many BMCs do not). */
+  listsResetTypes?: boolean;
+  /** Answer a Reset 202 with a task monitor (Location) that ends a moment later, as iDRAC and iLO do. */
+  taskMonitor?: boolean;
+  /** Its session service's limit of open sessions (default 4); one more is refused 503 (SessionLimitExceeded). */
+  sessionLimit?: number;
   /** A real machine (tests/support/qmpMachine.ts) whose power this BMC drives; else its power is a value. */
   machine?: RedfishMachine;
 }): Promise<RedfishBmc> {
@@ -70,6 +85,11 @@ export async function startRedfishBmc(options: {
     Boot: { BootSourceOverrideTarget: "None", BootSourceOverrideEnabled: "Disabled" } as Record<string, unknown>,
   };
   const requests: string[] = [];
+  const sessions = new Map<string, string>();
+  let sessionCount = 0;
+  const tasks = new Map<string, number>();
+  const resetTypes = options.resetTypes ?? RESET_TYPES;
+  const powered = () => (options.machine ? options.machine.running() : state.PowerState === "On");
   const send = (response: ServerResponse, status: number, body: unknown) =>
     status === 204
       ? response.writeHead(204).end()
@@ -79,7 +99,51 @@ export async function startRedfishBmc(options: {
     const path = (request.url ?? "").split("?")[0].replace(/\/$/, "");
     requests.push(`${request.method} ${path}${raw ? ` ${raw}` : ""}`);
     const expected = `Basic ${Buffer.from(`${options.user}:${options.password}`).toString("base64")}`;
-    if (request.headers.authorization !== expected)
+    const token = request.headers["x-auth-token"];
+    const signedIn = request.headers.authorization === expected || (typeof token === "string" && [...sessions.values()].includes(token));
+    // The session service: POST with the credentials in the body (no other credentials needed).
+    if (request.method === "POST" && path === "/redfish/v1/SessionService/Sessions") {
+      let login: { UserName?: unknown; Password?: unknown } = {};
+      try {
+        login = JSON.parse(raw || "{}");
+      } catch {
+        // refused below
+      }
+      if (login.UserName !== options.user || login.Password !== options.password)
+        return send(response, 401, error("InsufficientPrivilege", "The user name or password is not valid."));
+      if (sessions.size >= (options.sessionLimit ?? 4))
+        return send(
+          response,
+          503,
+          error(
+            "SessionLimitExceeded",
+            "The session establishment failed due to the number of simultaneous sessions exceeding the limit of the implementation.",
+          ),
+        );
+      sessionCount += 1;
+      const id = String(sessionCount);
+      const secret = `token-${id}-${Math.random().toString(36).slice(2)}`;
+      sessions.set(id, secret);
+      const location = `/redfish/v1/SessionService/Sessions/${id}`;
+      response.writeHead(201, { "content-type": "application/json", "x-auth-token": secret, location });
+      return response.end(JSON.stringify({ "@odata.id": location, Id: id, UserName: options.user }));
+    }
+    if (signedIn && request.method === "DELETE" && path.startsWith("/redfish/v1/SessionService/Sessions/")) {
+      const id = path.split("/").pop() ?? "";
+      if (!sessions.delete(id)) return send(response, 404, error("ResourceMissingAtURI", `The resource at the URI ${path} was not found.`));
+      return send(response, 204, {});
+    }
+    if (signedIn && request.method === "GET" && path.startsWith("/redfish/v1/TaskService/Tasks/")) {
+      const left = tasks.get(path);
+      if (left === undefined) return send(response, 404, error("ResourceMissingAtURI", `The resource at the URI ${path} was not found.`));
+      if (left > 0) {
+        tasks.set(path, left - 1);
+        response.writeHead(202, { "content-type": "application/json", location: path, "retry-after": "1" });
+        return response.end(JSON.stringify({ "@odata.id": path, TaskState: "Running" }));
+      }
+      return send(response, 200, { "@odata.id": path, TaskState: "Completed", TaskStatus: "OK" });
+    }
+    if (!signedIn)
       return send(
         response,
         401,
@@ -118,11 +182,38 @@ export async function startRedfishBmc(options: {
         PowerState: options.machine ? (options.machine.running() ? "On" : "Off") : state.PowerState,
         IndicatorLED: state.IndicatorLED,
         Boot: { ...state.Boot, "BootSourceOverrideTarget@Redfish.AllowableValues": TARGETS },
+        Links: { Chassis: [{ "@odata.id": CHASSIS }] },
         Actions: {
-          "#ComputerSystem.Reset": { target: `${SYSTEM}/Actions/ComputerSystem.Reset`, "ResetType@Redfish.AllowableValues": RESET_TYPES },
+          "#ComputerSystem.Reset": {
+            target: `${SYSTEM}/Actions/ComputerSystem.Reset`,
+            ...(options.listsResetTypes !== false && { "ResetType@Redfish.AllowableValues": resetTypes }),
+          },
         },
       });
     }
+    // The chassis, its temperatures and fans, and the power it draws (more when the machine runs).
+    if (route === `GET ${CHASSIS}`)
+      return send(response, 200, {
+        "@odata.id": CHASSIS,
+        Id: "1U",
+        ChassisType: "RackMount",
+        Thermal: { "@odata.id": `${CHASSIS}/Thermal` },
+        Power: { "@odata.id": `${CHASSIS}/Power` },
+      });
+    if (route === `GET ${CHASSIS}/Thermal`)
+      return send(response, 200, {
+        "@odata.id": `${CHASSIS}/Thermal`,
+        Temperatures: [
+          { Name: "CPU1 Temp", ReadingCelsius: powered() ? 41 : 22, Status: { State: "Enabled", Health: "OK" } },
+          { Name: "Inlet Temp", ReadingCelsius: 21, Status: { State: "Enabled", Health: "OK" } },
+        ],
+        Fans: [{ Name: "BaseBoard System Fan", Reading: powered() ? 2100 : 0, ReadingUnits: "RPM", Status: { Health: "OK" } }],
+      });
+    if (route === `GET ${CHASSIS}/Power`)
+      return send(response, 200, {
+        "@odata.id": `${CHASSIS}/Power`,
+        PowerControl: [{ Name: "System Power Control", PowerConsumedWatts: powered() ? 344 : 8, PowerCapacityWatts: 800 }],
+      });
     if (route === `PATCH ${SYSTEM}`) {
       const boot = body.Boot as Record<string, unknown> | undefined;
       if (boot && "BootSourceOverrideMode" in boot && options.rejectBootMode) {
@@ -148,7 +239,7 @@ export async function startRedfishBmc(options: {
     }
     if (route === `POST ${SYSTEM}/Actions/ComputerSystem.Reset`) {
       const type = String(body.ResetType);
-      if (!RESET_TYPES.includes(type))
+      if (!resetTypes.includes(type))
         return send(
           response,
           400,
@@ -158,14 +249,19 @@ export async function startRedfishBmc(options: {
           ),
         );
       state.PowerState = type === "ForceOff" || type === "GracefulShutdown" ? "Off" : "On";
+      // With a task monitor: 202 at once, the task running for two more reads of its monitor.
+      const done = () => {
+        if (!options.taskMonitor) return send(response, 204, {});
+        const monitor = `/redfish/v1/TaskService/Tasks/${tasks.size + 1}`;
+        tasks.set(monitor, 2);
+        response.writeHead(202, { "content-type": "application/json", location: monitor });
+        return response.end(JSON.stringify({ "@odata.id": monitor, TaskState: "Running" }));
+      };
       if (options.machine) {
-        options.machine.reset(type).then(
-          () => send(response, 204, {}),
-          (error: Error) => send(response, 500, error.message),
-        );
+        options.machine.reset(type).then(done, (error: Error) => send(response, 500, error.message));
         return;
       }
-      return send(response, 204, {});
+      return done();
     }
     return send(response, 404, error("ResourceMissingAtURI", `The resource at the URI ${path} was not found.`));
   };
@@ -186,6 +282,7 @@ export async function startRedfishBmc(options: {
       IndicatorLED: state.IndicatorLED,
     }),
     requests,
+    openSessions: () => sessions.size,
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       rmSync(dir, { recursive: true, force: true });

@@ -12,6 +12,10 @@ import { updateOrCreate } from "../recordStore";
 import { enqueueJob } from "../relays/jobService";
 import { keepRedactedSecrets, redact } from "../secrets";
 import { IPMI_POLL_COMMANDS, type IpmiPollCommand, ipmiSample } from "./ipmiSamples";
+import { REDFISH_POLL_COMMANDS, type RedfishPollCommand, redfishSample } from "./redfishSamples";
+
+type PollCommand = IpmiPollCommand | RedfishPollCommand;
+
 import {
   DEFAULT_IPMI_POLLERS,
   POLLER_LIBRARY,
@@ -197,7 +201,7 @@ export async function runPoller(stores: ProvisioningStores, poller: PollerRecord
   const node = poller.node ? await stores.nodes.get(poller.node) : undefined;
   const stamp = now.toISOString();
   const next = new Date(now.getTime() + poller.pollInterval).toISOString();
-  const relayed = node && poller.name === POLLER_NAMES.ipmi ? relayObm(node) : undefined;
+  const relayed = node ? relayObm(node, poller) : undefined;
   if (relayed && node) {
     // A site's relay runs it; its result comes back as a sample (recordPollResult).
     const outcome = await queuePoll(stores, poller, node, relayed, now);
@@ -231,12 +235,20 @@ export async function runPoller(stores: ProvisioningStores, poller: PollerRecord
 
 type Outcome = { ok: true; sample: Record<string, unknown> } | { ok: false; error: string };
 
-/** The node's OBM setting a relay drives (IPMI), if it has one. */
-const relayObm = (node: Node) => node.obmSettings.find((setting) => setting.service === "ipmi-obm-service");
+/** The OBM service a relay drives for each kind of poller. */
+const RELAY_SERVICE: Partial<Record<PollerRecord["name"], string>> = {
+  [POLLER_NAMES.ipmi]: "ipmi-obm-service",
+  [POLLER_NAMES.redfish]: "redfish-obm-service",
+};
 
-const commandOf = (poller: PollerRecord): IpmiPollCommand => {
+/** The node's OBM setting a relay drives for this poller (IPMI or Redfish), if it has one. */
+const relayObm = (node: Node, poller: PollerRecord) => node.obmSettings.find((setting) => setting.service === RELAY_SERVICE[poller.name]);
+
+/** The poller's command: its config's, if its kind has it; else the kind's first (sdr, powerState). */
+const commandOf = (poller: PollerRecord): PollCommand => {
   const command = poller.config.command;
-  return IPMI_POLL_COMMANDS.includes(command as IpmiPollCommand) ? (command as IpmiPollCommand) : "sdr";
+  const commands: readonly string[] = poller.name === POLLER_NAMES.redfish ? REDFISH_POLL_COMMANDS : IPMI_POLL_COMMANDS;
+  return (commands.includes(command as string) ? command : commands[0]) as PollCommand;
 };
 
 async function queuePoll(
@@ -263,7 +275,7 @@ async function queuePoll(
 export async function recordPollResult(
   stores: ProvisioningStores,
   pollerId: string,
-  command: IpmiPollCommand,
+  command: PollCommand,
   result: { ok: boolean; output: string; error?: string },
   now: Date,
 ): Promise<unknown> {
@@ -278,10 +290,14 @@ export async function recordPollResult(
     updatedAt: stamp,
   }));
   if (!result.ok) return undefined;
-  const value = ipmiSample(command, result.output);
-  const host = poller.node
-    ? (await stores.nodes.get(poller.node))?.obmSettings.find((s) => s.service === "ipmi-obm-service")?.config.host
+  const redfish = (REDFISH_POLL_COMMANDS as readonly string[]).includes(command);
+  const value = redfish
+    ? redfishSample(command as RedfishPollCommand, result.output)
+    : ipmiSample(command as IpmiPollCommand, result.output);
+  const obm = poller.node
+    ? (await stores.nodes.get(poller.node))?.obmSettings.find((s) => s.service === RELAY_SERVICE[poller.name])
     : undefined;
+  const host = obm?.config.host ?? obm?.config.uri;
   const entry = { [command]: value, host: host ?? null, user: null, node: poller.node, timestamp: now.toString() };
   const keep = (record: PollerSamples): PollerSamples => ({
     ...record,

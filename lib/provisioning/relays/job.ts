@@ -1,4 +1,5 @@
 import type { IpmiPollCommand } from "../pollers/ipmiSamples";
+import type { RedfishPollCommand } from "../pollers/redfishSamples";
 import type { RecordStore } from "../recordStore";
 
 /**
@@ -17,8 +18,8 @@ export type JobAction =
   | { kind: "power"; action: PowerAction }
   | { kind: "bootDevice"; device: BootDevice; uefi: boolean; persistent: false; uri?: string }
   | { kind: "identify"; on: boolean }
-  /** A poller's run: the command RackHD's IPMI poller ran (pollers/ipmiSamples.ts), for the poller's samples. */
-  | { kind: "poll"; command: IpmiPollCommand; poller: string };
+  /** A poller's run: the command RackHD's IPMI poller ran (pollers/ipmiSamples.ts), or a Redfish read (redfishSamples.ts). */
+  | { kind: "poll"; command: IpmiPollCommand | RedfishPollCommand; poller: string };
 
 export type JobState = "queued" | "leased" | "succeeded" | "failed";
 

@@ -30,11 +30,20 @@ export async function reportJobResult(
   if (!first) return job;
   if (job.action.kind === "poll") {
     const value = await recordPollResult(stores, job.action.poller, job.action.command, job.result ?? { ok: false, output: "" }, now);
+    // The power state a poll read: IPMI's chassis status, or a Redfish system's PowerState.
     const chassis = job.action.command === "chassis" ? (value as { power?: boolean } | undefined) : undefined;
-    if (chassis && typeof chassis.power === "boolean") {
-      const state = chassis.power ? "on" : "off";
-      await stores.nodes.update(job.node, (node) => ({ ...node, power: { state, readAt: now.toISOString() } }));
-    }
+    const redfish = job.action.command === "powerState" ? (value as { powerState?: string } | undefined)?.powerState : undefined;
+    const state =
+      typeof chassis?.power === "boolean"
+        ? chassis.power
+          ? "on"
+          : "off"
+        : redfish === "On"
+          ? "on"
+          : redfish === "Off"
+            ? "off"
+            : undefined;
+    if (state) await stores.nodes.update(job.node, (node) => ({ ...node, power: { state, readAt: now.toISOString() } }));
     return job;
   }
   const power = powerAfter(job);

@@ -153,6 +153,36 @@ describe("pollerService", () => {
       });
     });
 
+    it("queues a Redfish poller's read for a node with a Redfish BMC (powerState when it names none it knows), its sample under the BMC's URI", async () => {
+      const stores = memoryStores();
+      const REDFISH = { service: "redfish-obm-service", config: { uri: "https://10.0.0.8", user: "root", password: "calvin" } };
+      const made = await createNode(stores, { name: "rf-1", type: "compute", obmSettings: [REDFISH] }, T0);
+      const node = await setNodeSite(stores, made.id, (await createSite(stores, { name: "lab" }, T0)).id, T0);
+      const thermal = await createPoller(
+        stores,
+        { type: "redfish", pollInterval: 5_000, node: node.id, config: { command: "thermal" } },
+        T0,
+      );
+      const odd = await createPoller(stores, { type: "redfish", pollInterval: 5_000, node: node.id, config: { command: "sdr" } }, T0);
+      await runDuePollers(stores, T0);
+      expect((await stores.relayJobs.list()).map((job) => job.action)).toEqual(
+        expect.arrayContaining([
+          { kind: "poll", command: "thermal", poller: thermal.id },
+          { kind: "poll", command: "powerState", poller: odd.id },
+        ]),
+      );
+      const output = JSON.stringify({ Temperatures: [{ Name: "CPU1", ReadingCelsius: 40 }], Fans: [] });
+      const value = await recordPollResult(stores, thermal.id, "thermal", { ok: true, output }, later(1));
+      expect(value).toEqual({ temperatures: [{ name: "CPU1", readingCelsius: 40 }], fans: [] });
+      expect((await pollerData(stores, thermal.id, later(2)))[0]).toEqual({
+        thermal: value,
+        host: "https://10.0.0.8",
+        user: null,
+        node: node.id,
+        timestamp: later(1).toString(),
+      });
+    });
+
     it("counts a failure, with why, for a BMC node of no site: no relay can reach it", async () => {
       const stores = memoryStores();
       const node = await bmcNode(stores, false);
