@@ -1,6 +1,6 @@
 import { type IpmiSim, ipmiToolsMissing, startIpmiSim } from "../support/ipmiSim";
 import { http, type OfflineServer, rackhdApi, startOffline } from "../support/offlineServer";
-import { jobEnded, type RelayProcess, startRelayProcess } from "../support/relayProcess";
+import { jobEnded, pollerSample, type RelayProcess, runPollersNow, startRelayProcess } from "../support/relayProcess";
 
 jest.setTimeout(240_000);
 const A = "/api/1.1";
@@ -116,21 +116,8 @@ if (missing.length > 0) process.stdout.write(`relay e2e: not run: missing ${miss
     for (const command of ["chassis", "selInformation", "sel", "sdr"]) {
       made[command] = (await api("POST", "/pollers", { type: "ipmi", node, pollInterval: 3_600_000, config: { command } })).body.id;
     }
-    // The scheduled function, run now through serverless offline's invoke API rather than waiting a minute.
-    const tick = await fetch(`${server.lambdaUrl}/2015-03-31/functions/lambda-tasks-provisioning-local-runPollers/invocations`, {
-      method: "POST",
-      body: "{}",
-    });
-    expect(tick.status).toBe(200);
-    const sampled = async (id: string) => {
-      const until = Date.now() + 30_000;
-      for (;;) {
-        const answer = await api("GET", `/pollers/${id}/data/current`);
-        if (answer.status === 200) return answer.body[0];
-        if (Date.now() > until) throw new Error(`no sample for poller ${id}; relay log:\n${relay.log()}`);
-        await new Promise((resolve) => setTimeout(resolve, 300));
-      }
-    };
+    expect(await runPollersNow(server.lambdaUrl)).toBe(200);
+    const sampled = (id: string) => pollerSample(server.baseUrl, id, relay.log);
     const chassis = await sampled(made.chassis);
     expect(chassis).toMatchObject({ chassis: { power: expect.any(Boolean), uid: expect.any(String) }, node, host: "127.0.0.1" });
     expect((await api("GET", `/nodes/${node}`)).body.power.state).toBe(chassis.chassis.power ? "on" : "off");

@@ -1,6 +1,6 @@
 import { type OfflineServer, rackhdApi, startOffline } from "../support/offlineServer";
 import { type RedfishBmc, startRedfishBmc } from "../support/redfishBmc";
-import { jobEnded, type RelayProcess, startRelayProcess } from "../support/relayProcess";
+import { jobEnded, pollerSample, type RelayProcess, runPollersNow, startRelayProcess } from "../support/relayProcess";
 
 jest.setTimeout(180_000);
 
@@ -115,20 +115,8 @@ describe("a site's relay driving a Redfish BMC", () => {
     for (const command of ["powerState", "thermal", "power"]) {
       made[command] = (await api("POST", "/pollers", { type: "redfish", node, pollInterval: 3_600_000, config: { command } })).body.id;
     }
-    // The scheduled function, run now through serverless offline's invoke API rather than waiting a minute.
-    const tick = await fetch(`${server.lambdaUrl}/2015-03-31/functions/lambda-tasks-provisioning-local-runPollers/invocations`, {
-      method: "POST",
-      body: "{}",
-    });
-    expect(tick.status).toBe(200);
-    const sampled = async (id: string) => {
-      for (const until = Date.now() + 30_000; ; ) {
-        const answer = await api("GET", `/pollers/${id}/data/current`);
-        if (answer.status === 200) return answer.body[0];
-        if (Date.now() > until) throw new Error(`no sample for poller ${id}; relay log:\n${relay.log()}`);
-        await new Promise((resolve) => setTimeout(resolve, 300));
-      }
-    };
+    expect(await runPollersNow(server.lambdaUrl)).toBe(200);
+    const sampled = (id: string) => pollerSample(server.baseUrl, id, relay.log);
     expect(await sampled(made.powerState)).toMatchObject({ powerState: { powerState: "On" }, node, host: bmc.url });
     expect((await api("GET", `/nodes/${node}`)).body.power.state).toBe("on");
     expect((await sampled(made.thermal)).thermal).toEqual({

@@ -55,3 +55,23 @@ export async function jobEnded(baseUrl: string, site: string, jobId: string, rel
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
+
+/** Runs the scheduled pollers' function now, through serverless offline's invoke API, rather than waiting a minute. */
+export async function runPollersNow(lambdaUrl: string): Promise<number> {
+  const tick = await fetch(`${lambdaUrl}/2015-03-31/functions/lambda-tasks-provisioning-local-runPollers/invocations`, {
+    method: "POST",
+    body: "{}",
+  });
+  return tick.status;
+}
+
+/** Waits (bounded) for a poller's first sample, which its relay's result makes; with the relay's log when none comes. */
+export async function pollerSample(baseUrl: string, pollerId: string, relayLog: () => string, withinMs = 30_000) {
+  const until = Date.now() + withinMs;
+  for (;;) {
+    const answer = await http(baseUrl, "GET", `/api/1.1/pollers/${pollerId}/data/current`);
+    if (answer.status === 200) return (answer.body as Record<string, any>[])[0];
+    if (Date.now() > until) throw new Error(`no sample for poller ${pollerId}; relay log:\n${relayLog()}`);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  }
+}
