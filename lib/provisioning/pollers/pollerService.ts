@@ -12,10 +12,6 @@ import { updateOrCreate } from "../recordStore";
 import { enqueueJob } from "../relays/jobService";
 import { keepRedactedSecrets, redact } from "../secrets";
 import { IPMI_POLL_COMMANDS, type IpmiPollCommand, ipmiSample } from "./ipmiSamples";
-import { REDFISH_POLL_COMMANDS, type RedfishPollCommand, redfishSample } from "./redfishSamples";
-
-type PollCommand = IpmiPollCommand | RedfishPollCommand;
-
 import {
   DEFAULT_IPMI_POLLERS,
   POLLER_LIBRARY,
@@ -26,6 +22,9 @@ import {
   presentPoller,
   SAMPLES_KEPT,
 } from "./poller";
+import { REDFISH_POLL_COMMANDS, type RedfishPollCommand, redfishSample } from "./redfishSamples";
+
+type PollCommand = IpmiPollCommand | RedfishPollCommand;
 
 const notFound = (id: string) => new NotFoundError(`Could not find workitem with identifier ${id}`);
 const noSamples = (id: string) =>
