@@ -1,13 +1,14 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { publishMicrokernel } from "../../microkernel/cli";
 import { buildMicrokernelInitramfs, buildOverlay } from "../../microkernel/initramfs";
 import { inFlight } from "../support/inFlight";
-import { bmcDevices, type IpmiSim, startIpmiSim } from "../support/ipmiSim";
+import { bmcDevices, freeBmcAddress, type IpmiSim, startIpmiSim } from "../support/ipmiSim";
 import { freePort, type OfflineServer, rackhdApi, startOffline } from "../support/offlineServer";
+import { jobEnded, pollerSample, type RelayProcess, runPollersNow, startRelayProcess } from "../support/relayProcess";
 import { type BootAssets, bootAssets } from "./support/bootAssets";
-import { type BootRecord, bootMachine, type Firmware, type Hardware } from "./support/qemu";
+import { type BootRecord, bootMachine, type Firmware, type Hardware, machineArgs } from "./support/qemu";
 
 jest.setTimeout(900_000);
 
@@ -19,6 +20,9 @@ jest.setTimeout(900_000);
  * lookups must hold every NIC's MAC. The machines boot two at a time (two cores), each firmware
  * in turn. QEMU 7.2 (Debian 12) has no igb model (it came in QEMU 8.0), and its mptsas1068 showed
  * Linux 6.1's mptsas driver no disk in 40 s: those drivers are carried but not proven here.
+ * The machine with a BMC boots through a site's relay (it joins the site) and its BMC's LAN
+ * interface listens where its catalog says (UDP 623 on a loopback address), with the machine as its
+ * chassis: once discovered, the relay powers it on and off with nobody setting anything up.
  * MATRIX_MACHINES=<words> boots only the machines whose names hold them.
  */
 const HOST = "10.0.2.2";
@@ -45,8 +49,8 @@ interface Expected {
 interface Machine {
   name: string;
   firmware: Firmware;
-  /** A BMC (ipmi_sim) on the machine's KCS interface, with this LAN address set. */
-  bmc?: { ip: string; mac: string };
+  /** A BMC (ipmi_sim) on the machine's KCS interface, with this LAN MAC (its address is a free loopback one). */
+  bmc?: { mac: string };
   /** The MAC it boots from (its last NIC's). */
   mac: string;
   hardware: Hardware;
@@ -140,7 +144,7 @@ const ALL_MACHINES: Machine[] = [
     name: "a BMC on its KCS interface (ipmi_sim), found from inside",
     firmware: "uefi",
     mac: "52:54:00:a7:00:07",
-    bmc: { ip: "10.20.30.40", mac: "52:54:00:b3:c0:07" },
+    bmc: { mac: "52:54:00:b3:c0:07" },
     hardware: { nics: [{ model: "virtio-net-pci", mac: "52:54:00:a7:00:07" }] },
     expected: { devices: ["Virtio network device [1000]"], nicDrivers: ["virtio_net"], disks: {} },
   },
@@ -153,7 +157,10 @@ describe("the hardware matrix: every NIC and storage model QEMU emulates, discov
   let server: OfflineServer;
   let scratch: string;
   const records = new Map<string, BootRecord | Error>();
-  const bmcs: IpmiSim[] = [];
+  const bmcs = new Map<string, IpmiSim & { state: string }>();
+  let bmcAddress: string;
+  let relay: RelayProcess;
+  let site: string;
   const api = rackhdApi(() => server.baseUrl);
 
   beforeAll(async () => {
@@ -166,10 +173,19 @@ describe("the hardware matrix: every NIC and storage model QEMU emulates, discov
       initrd: buildMicrokernelInitramfs(assets, join(scratch, "mk.img")),
       overlay: buildOverlay(assets.busybox, join(scratch, "overlay.cpio.gz")),
     });
+    // A site with a relay whose boot server the machine with a BMC boots through.
+    site = (await api("POST", "/sites", { name: "matrix-lab" })).body.id;
+    const relayPort = await freePort();
+    relay = startRelayProcess(server.baseUrl, (await api("POST", `/sites/${site}/relays`, {})).body.token, [
+      "--listen",
+      `127.0.0.1:${relayPort}`,
+    ]);
+    await relay.waitFor("boot: serving");
+    bmcAddress = await freeBmcAddress();
     // The operator's SKU for machines with a BMC: its discovery graph gives them their IPMI OBM setting with these credentials.
     const sku = await api("POST", "/skus", {
       name: "Servers with a BMC",
-      rules: [{ path: "bmc.IP Address", equals: "10.20.30.40" }],
+      rules: [{ path: "bmc.IP Address", equals: bmcAddress }],
       discoveryGraphName: "Graph.Obm.Ipmi.CreateSettings",
       discoveryGraphOptions: { defaults: { user: "admin", password: BMC_PASSWORD } },
     });
@@ -178,26 +194,39 @@ describe("the hardware matrix: every NIC and storage model QEMU emulates, discov
     await inFlight(2, MATRIX.length, async (i) => {
       const { name, firmware, mac, bmc } = MATRIX[i];
       let hardware = MATRIX[i].hardware;
+      let bootUrl = `http://${HOST}:${port}/api/current/profiles`;
       if (bmc) {
+        bootUrl = `http://${HOST}:${relayPort}/api/current/profiles`;
         const systemInterfacePort = await freePort();
-        const sim = await startIpmiSim(BMC_PASSWORD, { systemInterfacePort });
-        bmcs.push(sim);
+        hardware = { ...hardware, storage: [...(hardware.storage ?? []), ...bmcDevices(systemInterfacePort)] };
+        // Its chassis is the machine itself: power on starts this QEMU machine again, power off stops it.
+        const chassis = machineArgs(assets, { firmware, mac, bootUrl, hardware }, mkdtempSync(join(scratch, "chassis-")));
+        const sim = await startIpmiSim(BMC_PASSWORD, {
+          systemInterfacePort,
+          lan: { address: bmcAddress, port: 623 },
+          chassisControl: join(__dirname, "support/vm-chassis.sh"),
+          env: { QEMU: assets.qemu, QEMU_ARGS: chassis.join(" ") },
+        });
+        bmcs.set(name, sim);
         for (const setting of [
           ["ipsrc", "static"],
-          ["ipaddr", bmc.ip],
+          ["ipaddr", bmcAddress],
           ["macaddr", bmc.mac],
         ])
           sim.ipmitool(["lan", "set", "1", ...setting]);
-        hardware = { ...hardware, storage: [...(hardware.storage ?? []), ...bmcDevices(systemInterfacePort)] };
       }
-      const bootUrl = `http://${HOST}:${port}/api/current/profiles`;
       const until = /MICROKERNEL: (told to reboot|FAILED)/;
       records.set(name, await bootMachine(assets, { firmware, mac, hardware, bootUrl, until, timeoutMs: 300_000 }).catch((error) => error));
     });
   });
 
   afterAll(async () => {
-    for (const sim of bmcs) await sim.stop();
+    for (const sim of bmcs.values()) {
+      const pid = join(sim.state, "qemu.pid");
+      if (existsSync(pid)) process.kill(Number(readFileSync(pid, "utf8")), "SIGKILL");
+      await sim.stop();
+    }
+    relay?.stop();
     await server?.stop();
     if (scratch) rmSync(scratch, { recursive: true, force: true });
     const seconds = MATRIX.map(({ name }) => `${name}: ${(records.get(name) as BootRecord | undefined)?.seconds ?? "-"} s`);
@@ -235,7 +264,7 @@ describe("the hardware matrix: every NIC and storage model QEMU emulates, discov
       const bmc = await api("GET", `/nodes/${node.body.id}/catalogs/bmc`);
       expect(bmc).toMatchObject({
         status: 200,
-        body: { source: "bmc", data: { "IP Address": machine.bmc.ip, "MAC Address": machine.bmc.mac } },
+        body: { source: "bmc", data: { "IP Address": bmcAddress, "MAC Address": machine.bmc.mac } },
       });
       const mc = await api("GET", `/nodes/${node.body.id}/catalogs/ipmi-mc-info`);
       expect(mc.body.data).toMatchObject({ "IPMI Version": "2.0", "Manufacturer ID": "4753" });
@@ -252,10 +281,34 @@ describe("the hardware matrix: every NIC and storage model QEMU emulates, discov
       };
       expect(await ended()).toBe("succeeded");
       expect((await api("GET", `/nodes/${node.body.id}/obm`)).body).toEqual([
-        expect.objectContaining({ service: "ipmi-obm-service", config: { host: machine.bmc.ip, user: "admin", password: "REDACTED" } }),
+        expect.objectContaining({ service: "ipmi-obm-service", config: { host: bmcAddress, user: "admin", password: "REDACTED" } }),
       ]);
-      const pollers = (await api("GET", `/nodes/${node.body.id}/pollers`)).body as { config: { command: string } }[];
+      const pollers = (await api("GET", `/nodes/${node.body.id}/pollers`)).body as { id: string; config: { command: string } }[];
       expect(pollers.map((poller) => poller.config.command)).toEqual(expect.arrayContaining(["sdr", "chassis", "selInformation"]));
+
+      // With nobody setting anything: it joined the relay's site by booting through it, so the
+      // relay runs its pollers and its power, against the BMC at the address its catalog gave.
+      expect(node.body.site).toBe(site);
+      const sim = bmcs.get(machine.name)!;
+      expect(await runPollersNow(server.lambdaUrl)).toBe(200);
+      const chassis = pollers.find((poller) => poller.config.command === "chassis")!;
+      expect(await pollerSample(server.baseUrl, chassis.id, relay.log, 60_000)).toMatchObject({
+        chassis: { power: false },
+        host: bmcAddress,
+      });
+      const power = async (action: string) =>
+        jobEnded(server.baseUrl, site, (await api("POST", `/nodes/${node.body.id}/power`, { action })).body.id, relay.log, 60_000);
+      expect(await power("on")).toMatchObject({ state: "succeeded" });
+      expect(sim.power()).toBe("1");
+      // The machine really runs again: its firmware starts over on its console.
+      const serial = join(sim.state, "serial.log");
+      const until = Date.now() + 120_000;
+      while (!(existsSync(serial) && readFileSync(serial, "latin1").includes("iPXE")) && Date.now() < until)
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(readFileSync(serial, "latin1")).toContain("iPXE");
+      expect(await power("off")).toMatchObject({ state: "succeeded" });
+      expect(sim.power()).toBe("0");
+      expect((await api("GET", `/nodes/${node.body.id}`)).body.power).toMatchObject({ state: "off" });
     } else {
       expect((await api("GET", `/nodes/${node.body.id}/catalogs/bmc`)).status).toBe(404);
     }

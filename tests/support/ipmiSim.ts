@@ -41,6 +41,27 @@ export interface IpmiSimOptions {
    * BMC through its KCS interface, as a server's OS reaches its BMC.
    */
   systemInterfacePort?: number;
+  /** Where its LAN interface listens (default: 127.0.0.1 on a free port); see `freeBmcAddress`. */
+  lan?: { address: string; port: number };
+}
+
+/**
+ * A loopback address whose IPMI port (UDP 623) is free: a BMC there is reached as a discovered one
+ * is, by the address its catalog reports and no port, as a relay reaches a real BMC. Binding 623
+ * needs root (or CAP_NET_BIND_SERVICE), as the boot tier has; 127.0.0.0/8 is all loopback on Linux.
+ */
+export async function freeBmcAddress(): Promise<string> {
+  for (let host = 40; host < 100; host += 1) {
+    const address = `127.0.0.${host}`;
+    const socket = createSocket("udp4");
+    const bound = await new Promise<boolean>((resolve) => {
+      socket.once("error", () => resolve(false));
+      socket.bind(623, address, () => resolve(true));
+    });
+    await new Promise<void>((resolve) => socket.close(() => resolve()));
+    if (bound) return address;
+  }
+  throw new Error("no loopback address 127.0.0.40-99 has UDP port 623 free (binding it needs root)");
 }
 
 /** QEMU's arguments that give a machine the BMC whose system interface waits on `port` (a KCS interface, as most servers have). */
@@ -53,8 +74,8 @@ export const bmcDevices = (port: number): string[] => [
   "isa-ipmi-kcs,bmc=bmc0",
 ];
 
-const ipmitool = (port: number, password: string, command: string[]): string =>
-  spawnSync("ipmitool", ["-I", "lanplus", "-C", "3", "-H", "127.0.0.1", "-p", String(port), "-U", "admin", "-P", password, ...command], {
+const ipmitool = (address: string, port: number, password: string, command: string[]): string =>
+  spawnSync("ipmitool", ["-I", "lanplus", "-C", "3", "-H", address, "-p", String(port), "-U", "admin", "-P", password, ...command], {
     timeout: 10_000,
     encoding: "utf8",
   }).stdout ?? "";
@@ -64,14 +85,14 @@ export async function startIpmiSim(password: string, options: IpmiSimOptions = {
   const state = join(dir, "chassis");
   mkdirSync(state);
   mkdirSync(join(dir, "persist"));
-  const port = await freeUdpPort();
+  const { address, port } = options.lan ?? { address: "127.0.0.1", port: await freeUdpPort() };
   writeFileSync(
     join(dir, "lan.conf"),
     [
       'name "bmc0"',
       "set_working_mc 0x20",
       "  startlan 1",
-      `    addr 127.0.0.1 ${port}`,
+      `    addr ${address} ${port}`,
       "    priv_limit admin",
       ...["callback", "user", "operator", "admin"].map((level) => `    allowed_auths_${level} none md2 md5 straight`),
       "    guid a123456789abcdefa123456789abcdef",
@@ -98,7 +119,7 @@ export async function startIpmiSim(password: string, options: IpmiSimOptions = {
   for (let tries = 0; ; tries += 1) {
     const probe = spawnSync(
       "ipmitool",
-      ["-I", "lanplus", "-C", "3", "-H", "127.0.0.1", "-p", String(port), "-U", "admin", "-P", password, "chassis", "power", "status"],
+      ["-I", "lanplus", "-C", "3", "-H", address, "-p", String(port), "-U", "admin", "-P", password, "chassis", "power", "status"],
       {
         timeout: 5_000,
         encoding: "utf8",
@@ -113,10 +134,10 @@ export async function startIpmiSim(password: string, options: IpmiSimOptions = {
   return {
     state,
     port,
-    ipmitool: (command) => ipmitool(port, password, command),
+    ipmitool: (command) => ipmitool(address, port, password, command),
     calls: () => read("calls", "").split("\n").filter(Boolean),
     // What the BMC itself answers (ipmitool), "1" on and "0" off.
-    power: () => (/is on/.test(ipmitool(port, password, ["chassis", "power", "status"])) ? "1" : "0"),
+    power: () => (/is on/.test(ipmitool(address, port, password, ["chassis", "power", "status"])) ? "1" : "0"),
     stop: async () => {
       child.kill("SIGKILL");
       rmSync(dir, { recursive: true, force: true });

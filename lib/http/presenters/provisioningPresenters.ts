@@ -19,6 +19,7 @@ export function presentWorkflow({
   bootToken: _token,
   servers: _servers,
   userData: _userData,
+  taskSecrets: _taskSecrets,
   ...workflow
 }: Workflow): Record<string, unknown> {
   const tasks: Record<string, Omit<WorkflowTask, "kind">> = {};

@@ -21,7 +21,13 @@ export interface EffectOutcome {
  * has ended (a node runs one workflow at a time). Each may run again after a crash: all are
  * idempotent.
  */
-export async function performEffect(stores: ProvisioningStores, node: Node, task: WorkflowTask, now: Date): Promise<EffectOutcome> {
+export async function performEffect(
+  stores: ProvisioningStores,
+  node: Node,
+  task: WorkflowTask,
+  now: Date,
+  secrets: Record<string, string> = {},
+): Promise<EffectOutcome> {
   switch (task.runJob) {
     case "Job.Catalog.GenerateSku":
       await assignSku(stores, node, await stores.skus.list(), now);
@@ -33,7 +39,7 @@ export async function performEffect(stores: ProvisioningStores, node: Node, task
       await createDefaultPollers(stores, node, now);
       return { state: "succeeded" };
     case "Job.Obm.Ipmi.CreateSettings":
-      return createIpmiObmSettings(stores, node, task.options, now);
+      return createIpmiObmSettings(stores, node, { ...task.options, ...secrets }, now);
     case "Job.Graph.RunSku":
       return skuGraph(stores, node);
     default:

@@ -6,7 +6,7 @@ import { newObjectId, newUuid } from "../ids";
 import { redact } from "../secrets";
 import { checkInstallOptions, installUserData } from "./installOptions";
 import { mergeGraphOptions, resolveTaskOptions } from "./options";
-import { sealInstallSecrets } from "./sealSecrets";
+import { effectSecrets, sealInstallSecrets } from "./sealSecrets";
 import { renderDeep } from "./templateRender";
 import type { Workflow, WorkflowTask } from "./workflow";
 
@@ -31,6 +31,7 @@ export function buildWorkflow(
   const instanceIds = new Map(graph.tasks.map((entry) => [labelOf(entry), newUuid()]));
   const built: Record<string, WorkflowTask> = {};
   let userData: string | undefined;
+  const taskSecrets: Record<string, Record<string, string>> = {};
   for (const entry of graph.tasks) {
     const definition = entryTask(entry, tasks);
     if (!definition) throw new ValidationError(`Graph ${graph.injectableName} names an unknown task ${entry.taskName}`);
@@ -41,6 +42,8 @@ export function buildWorkflow(
       userData = installUserData(rendered) ?? userData;
     }
     const instanceId = instanceIds.get(labelOf(entry))!;
+    const secrets = definition.kind === "effect" ? effectSecrets(definition.runJob, rendered) : undefined;
+    if (secrets) taskSecrets[instanceId] = secrets;
     const waitingOn: Record<string, string> = {};
     for (const [label, state] of Object.entries(entry.waitOn ?? {})) {
       const dependency = instanceIds.get(label);
@@ -84,6 +87,7 @@ export function buildWorkflow(
     tasks: built,
     domain: "default",
     ...(userData !== undefined && { userData }),
+    ...(Object.keys(taskSecrets).length > 0 && { taskSecrets }),
     servers: { api: api.server, files: api.fileServer },
     createdAt: stamp,
     updatedAt: stamp,

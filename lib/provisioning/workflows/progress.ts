@@ -138,7 +138,16 @@ export function finishTask(
     ...(outcome.error && { error: outcome.error }),
     ...(outcome.reason && { reason: outcome.reason }),
   };
-  return advanceWorkflow({ ...workflow, tasks: { ...workflow.tasks, [taskId]: finished }, updatedAt: stamp }, obmSettings, now);
+  const next = { ...workflow, tasks: { ...workflow.tasks, [taskId]: finished }, updatedAt: stamp };
+  return advanceWorkflow(withoutTaskSecrets(next, taskId), obmSettings, now);
+}
+
+/** The workflow without an ended task's secrets (and without the field once none is left). */
+function withoutTaskSecrets(workflow: Workflow, taskId: string): Workflow {
+  if (!workflow.taskSecrets || !Object.hasOwn(workflow.taskSecrets, taskId)) return workflow;
+  const { [taskId]: _ended, ...left } = workflow.taskSecrets;
+  const { taskSecrets: _all, ...rest } = workflow;
+  return Object.keys(left).length > 0 ? { ...rest, taskSecrets: left } : rest;
 }
 
 /** The node signalled completion: its waiting install task succeeds, and the graph moves on. */

@@ -1,7 +1,7 @@
 import { ValidationError } from "../../errors";
 import { isPlainObject } from "../../json";
 import { sha512Crypt } from "../boot/sha512crypt";
-import { redact } from "../secrets";
+import { isSecretKey, REDACTED, redact } from "../secrets";
 
 /**
  * Install options carry passwords (rootPassword, users[].password). They are needed only as
@@ -39,4 +39,22 @@ function redactPlainPasswords(options: Record<string, unknown>): Record<string, 
     out.users = users;
   }
   return out;
+}
+
+/**
+ * The effect jobs that write a secret where it is needed rather than use it once: create-obm-settings
+ * puts the BMC's password into the node's OBM setting, which the site's relay then uses.
+ */
+const KEEPS_SECRETS = new Set(["Job.Obm.Ipmi.CreateSettings"]);
+
+/**
+ * The plain secrets (top-level, as RackHD's tasks take them) an effect task needs to do its work,
+ * kept apart from its redacted options and never answered; undefined for any other task.
+ */
+export function effectSecrets(runJob: string, options: Record<string, unknown>): Record<string, string> | undefined {
+  if (!KEEPS_SECRETS.has(runJob)) return undefined;
+  const secrets = Object.entries(options).filter(
+    ([key, value]) => isSecretKey(key) && (typeof value === "string" || typeof value === "number") && value !== REDACTED,
+  );
+  return secrets.length > 0 ? Object.fromEntries(secrets.map(([key, value]) => [key, String(value)])) : undefined;
 }

@@ -98,6 +98,12 @@ export interface Workflow {
   failure?: WorkflowFailure;
   /** The user-data its install gives the installed system in place of the node's (the install task's `userData` option); never answered. */
   userData?: string;
+  /**
+   * The plain secrets an effect task writes where they are needed (the BMC password
+   * create-obm-settings puts into the node's OBM setting), by task id: its options hold them
+   * redacted. Never answered, and dropped when the task ends.
+   */
+  taskSecrets?: Record<string, Record<string, string>>;
   /** The token its boot requests must carry (BOOT_TOKENS=on); never answered. */
   bootToken?: string;
   /** The servers it was rendered for, so that a graph it starts (run-sku-graph) renders alike; never answered. */

@@ -47,7 +47,7 @@ export async function settleEffects(stores: ProvisioningStores, workflow: Workfl
     const task = current._status === "running" ? runningTask(current, "effect") : undefined;
     const node = task && (await stores.nodes.get(current.node));
     if (!task || !node) break;
-    const outcome = await performEffect(stores, node, task, now);
+    const outcome = await performEffect(stores, node, task, now, current.taskSecrets?.[task.instanceId]);
     if (outcome.thenStart) follow.push({ ...outcome.thenStart, taskId: task.instanceId });
     const finish = (stored: Workflow) => finishTask(stored, task.instanceId, outcome, node.obmSettings, now);
     current = (await stores.workflows.update(current.instanceId, finish, current)) ?? current;

@@ -1,4 +1,5 @@
 import { keepRedactedSecrets, REDACTED, redact } from "../../../lib/provisioning/secrets";
+import { effectSecrets } from "../../../lib/provisioning/workflows/sealSecrets";
 
 describe("redact", () => {
   it("hides password, community and any key containing password, at any depth", () => {
@@ -57,5 +58,14 @@ describe("keepRedactedSecrets", () => {
   it("stores a new secret as sent, and REDACTED literally when nothing was stored", () => {
     expect(keepRedactedSecrets({ password: "new" }, { password: "old" })).toEqual({ password: "new" });
     expect(keepRedactedSecrets({ password: REDACTED }, {})).toEqual({ password: REDACTED });
+  });
+});
+
+describe("effectSecrets: the plain secrets an effect task writes where they are needed", () => {
+  it("keeps create-obm-settings' top-level secrets as text, and nothing else", () => {
+    const options = { user: "admin", password: "Bmc-Pa55", sharedKey: 1234, community: REDACTED, nested: { password: "x" } };
+    expect(effectSecrets("Job.Obm.Ipmi.CreateSettings", options)).toEqual({ password: "Bmc-Pa55", sharedKey: "1234" });
+    expect(effectSecrets("Job.Obm.Ipmi.CreateSettings", { user: "admin", password: REDACTED })).toBeUndefined();
+    expect(effectSecrets("Job.Catalog.GenerateSku", { password: "Bmc-Pa55" })).toBeUndefined();
   });
 });

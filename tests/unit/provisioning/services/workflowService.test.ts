@@ -1,4 +1,7 @@
+import { presentWorkflow } from "../../../../lib/http/presenters/provisioningPresenters";
 import { apiContextFor } from "../../../../lib/provisioning/apiContext";
+import { findGraph } from "../../../../lib/provisioning/graphs/libraryService";
+import { buildWorkflow } from "../../../../lib/provisioning/workflows/buildWorkflow";
 import {
   cancelNodeWorkflow,
   getWorkflow,
@@ -10,7 +13,7 @@ import {
   runGraph,
   startWorkflow,
 } from "../../../../lib/provisioning/workflows/workflowService";
-import { aNode, later, memoryStores, replacing, T0 } from "./setUp";
+import { aCatalog, aNode, later, memoryStores, replacing, T0 } from "./setUp";
 
 const api = apiContextFor("http://localhost:9", "http://localhost:9");
 const discovery = { name: "Graph.Discovery", options: {} };
@@ -62,6 +65,36 @@ describe("workflowService", () => {
     await expect(runGraph(stores, { name: "Graph.None", options: {} }, api, T0)).rejects.toMatchObject({ kind: "not-found" });
     await expect(runGraph(stores, { name: "Graph.noop-example", options: 1 }, api, T0)).rejects.toThrow("options must be a JSON object");
     expect(await listWorkflows(stores, {}, T0)).toHaveLength(1);
+  });
+
+  describe("a BMC password create-obm-settings writes into the OBM setting", () => {
+    const bmcGraph = { name: "Graph.Obm.Ipmi.CreateSettings", options: { defaults: { user: "admin", password: "Bmc-Pa55" } } };
+
+    it("reaches the node's OBM setting as given, and leaves no copy in the workflow once its task has ended", async () => {
+      const stores = memoryStores();
+      const node = await aNode(stores);
+      await stores.catalogs.add([aCatalog(node.id, "bmc", { "IP Address": "127.0.0.40" }, "c1")]);
+      const workflow = await startWorkflow(stores, node.id, bmcGraph, api, T0);
+      expect(workflow._status).toBe("succeeded");
+      expect((await stores.nodes.get(node.id))?.obmSettings).toEqual([
+        { service: "ipmi-obm-service", config: { host: "127.0.0.40", user: "admin", password: "Bmc-Pa55" } },
+      ]);
+      const stored = await getWorkflow(stores, workflow.instanceId, T0);
+      expect(stored).not.toHaveProperty("taskSecrets");
+      expect(JSON.stringify(stored)).not.toContain("Bmc-Pa55");
+    });
+
+    it("is held apart from the task's options until then, and never answered", async () => {
+      const graph = (await findGraph(memoryStores(), bmcGraph.name))!;
+      const built = buildWorkflow(graph, bmcGraph.options, "n1", api, T0);
+      const [task] = Object.values(built.tasks);
+      expect(task.options).toMatchObject({ user: "admin", password: "REDACTED" });
+      expect(built.taskSecrets).toEqual({ [task.instanceId]: { password: "Bmc-Pa55" } });
+      expect(JSON.stringify(presentWorkflow(built))).not.toContain("Bmc-Pa55");
+      // Other tasks keep nothing: an install's passwords become crypt hashes, the rest are redacted.
+      const discovery = buildWorkflow((await findGraph(memoryStores(), "Graph.Discovery"))!, {}, "n1", api, T0);
+      expect(discovery).not.toHaveProperty("taskSecrets");
+    });
   });
 
   it("answers RackHD's 404 text for a workflow id no one has", async () => {
