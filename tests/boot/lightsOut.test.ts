@@ -2,7 +2,8 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildInitramfs } from "../../microkernel/initramfs";
+import { publishMicrokernel } from "../../microkernel/cli";
+import { buildInitramfs, buildMicrokernelInitramfs } from "../../microkernel/initramfs";
 import { ipmiToolsMissing, startIpmiSim } from "../support/ipmiSim";
 import { freePort, type OfflineServer, rackhdApi, startOffline } from "../support/offlineServer";
 import { qmpMachine } from "../support/qmpMachine";
@@ -21,8 +22,9 @@ jest.setTimeout(600_000);
  * of QEMU machine through QMP, over verified HTTPS. A site's relay (the built dist/relay.cjs) and
  * the real service. Graph.InstallCentOS starts on a powered-off machine; the relay sets a one-time
  * PXE boot and powers it on; it boots, runs the test installer, completes; the workflow ends
- * succeeded with no step by the test in between. Then Graph.Reboot.Node boots it again, and a power
- * off stops it.
+ * succeeded with no step by the test in between. Then Graph.Reboot.Node boots it again; the Redfish
+ * one is discovered again (Graph.Refresh.Immediate.Discovery, through two vendors' quirks at
+ * once); and a power off stops it.
  */
 const HOST = "10.0.2.2";
 const MACS = { ipmi: "52:54:00:1d:00:01", redfish: "52:54:00:1d:00:02" };
@@ -32,6 +34,8 @@ interface Bmc {
   obm: { service: string; config: Record<string, unknown> };
   serial: () => string;
   poweredOn: () => boolean;
+  /** The ResetTypes the relay asked a Redfish BMC for, in order (none for IPMI). */
+  resets: () => string[];
   stop: () => Promise<void>;
 }
 
@@ -46,6 +50,7 @@ async function startBmc(kind: "ipmi" | "redfish", qemu: string, args: string[], 
       obm: { service: "ipmi-obm-service", config: { host: "127.0.0.1", port: sim.port, user: "admin", password: PASSWORD } },
       serial: () => (existsSync(log) ? readFileSync(log, "latin1") : ""),
       poweredOn: () => sim.power() === "1",
+      resets: () => [],
       stop: async () => {
         const pid = join(sim.state, "qemu.pid");
         if (existsSync(pid)) execFileSync("sh", ["-c", `kill $(cat ${pid}) 2>/dev/null || true`]);
@@ -54,11 +59,26 @@ async function startBmc(kind: "ipmi" | "redfish", qemu: string, args: string[], 
     };
   }
   const machine = qmpMachine(qemu, args, scratch);
-  const bmc = await startRedfishBmc({ user: "root", password: PASSWORD, rejectBootMode: true, machine });
+  // Two vendors' quirks at once: it refuses a boot mode (bmclib retries without), and, as older
+  // iDRACs, performs no ForceRestart or PowerCycle, lists no ResetTypes and answers a Reset with a
+  // task monitor: a reboot is then a ForceOff, the power seen off, and an On.
+  const bmc = await startRedfishBmc({
+    user: "root",
+    password: PASSWORD,
+    rejectBootMode: true,
+    resetTypes: ["On", "ForceOff", "GracefulShutdown"],
+    listsResetTypes: false,
+    taskMonitor: true,
+    machine,
+  });
   return {
     obm: { service: "redfish-obm-service", config: { uri: bmc.url, user: "root", password: PASSWORD, ca: bmc.ca } },
     serial: machine.serial,
     poweredOn: machine.running,
+    resets: () =>
+      bmc.requests
+        .filter((line) => line.includes("ComputerSystem.Reset"))
+        .map((line) => JSON.parse(line.slice(line.indexOf("{"))).ResetType),
     stop: async () => {
       await machine.stop();
       await bmc.close();
@@ -106,6 +126,11 @@ describe.each(KINDS)("an install with no person through a site's relay: %s BMC (
       scratch,
     );
     bmc = await startBmc(kind, assets.qemu, qemuArgs, scratch);
+    if (kind === "redfish")
+      await publishMicrokernel(server.baseUrl, {
+        kernel: assets.kernel,
+        initrd: buildMicrokernelInitramfs(assets, join(scratch, "mk.img")),
+      });
     const site = (await api("POST", "/sites", { name: "lights-out" })).body.id;
     const { token } = (await api("POST", `/sites/${site}/relays`, {})).body;
     relay = startRelayProcess(server.baseUrl, token, []);
@@ -153,6 +178,18 @@ describe.each(KINDS)("an install with no person through a site's relay: %s BMC (
     while (!serial().includes("Unable to locate active workflow.") && Date.now() < until) await new Promise((r) => setTimeout(r, 500));
     expect(serial().split("iPXE (http://ipxe.org)").length).toBeGreaterThan(before);
     expect(serial()).toContain("Unable to locate active workflow.");
+    // Redfish: the running machine discovered again by a workflow through the BMC's quirks. The
+    // relay asks for a ForceRestart (the machine is on), then each way in turn (the BMC lists
+    // none) and takes the one it has, ForceOff then On; the machine boots the microkernel.
+    if (kind === "redfish") {
+      const refresh = await api("POST", `/nodes/${node}/workflows`, { name: "Graph.Refresh.Immediate.Discovery" });
+      expect(refresh.status).toBe(201);
+      const refreshed = await finished(refresh.body.instanceId, 240_000);
+      expect(refreshed._status).toBe("succeeded");
+      expect(serial()).toContain("MICROKERNEL: told to reboot");
+      expect(bmc.resets().slice(-4)).toEqual(["ForceRestart", "PowerCycle", "ForceOff", "On"]);
+      expect((await api("GET", `/nodes/${node}/catalogs/dmi`)).status).toBe(200);
+    }
 
     // And off, with the power state read back.
     const off = await api("POST", `/nodes/${node}/power`, { action: "off" });

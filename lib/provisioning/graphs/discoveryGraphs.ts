@@ -18,6 +18,24 @@ const DISCOVERY_TASKS: GraphTaskEntry[] = [
 
 const classified = { "shell-reboot": "succeeded" };
 
+/** What follows a discovery: the node's SKU, enclosure, default pollers and tags, from its new catalogs. */
+const CLASSIFY_TASKS: GraphTaskEntry[] = [
+  { label: "generate-sku", taskName: "Task.Catalog.GenerateSku", waitOn: classified },
+  { label: "generate-enclosure", taskName: "Task.Catalog.GenerateEnclosure", waitOn: classified, ignoreFailure: true },
+  {
+    label: "create-default-pollers",
+    taskDefinition: {
+      friendlyName: "Create Default Pollers",
+      injectableName: "Task.Inline.Pollers.CreateDefault",
+      implementsTask: "Task.Base.Pollers.CreateDefault",
+      options: {},
+      properties: {},
+    },
+    waitOn: classified,
+  },
+  { label: "generate-tag", taskName: "Task.Catalog.GenerateTag", waitOn: classified },
+];
+
 export const DISCOVERY_GRAPHS: readonly GraphDefinition[] = [
   { friendlyName: "Discovery", injectableName: "Graph.Discovery", options: {}, tasks: DISCOVERY_TASKS },
   {
@@ -26,20 +44,7 @@ export const DISCOVERY_GRAPHS: readonly GraphDefinition[] = [
     options: {},
     tasks: [
       ...DISCOVERY_TASKS,
-      { label: "generate-sku", taskName: "Task.Catalog.GenerateSku", waitOn: classified },
-      { label: "generate-enclosure", taskName: "Task.Catalog.GenerateEnclosure", waitOn: classified, ignoreFailure: true },
-      {
-        label: "create-default-pollers",
-        taskDefinition: {
-          friendlyName: "Create Default Pollers",
-          injectableName: "Task.Inline.Pollers.CreateDefault",
-          implementsTask: "Task.Base.Pollers.CreateDefault",
-          options: {},
-          properties: {},
-        },
-        waitOn: classified,
-      },
-      { label: "generate-tag", taskName: "Task.Catalog.GenerateTag", waitOn: classified },
+      ...CLASSIFY_TASKS,
       {
         label: "run-sku-graph",
         taskDefinition: {
@@ -51,6 +56,21 @@ export const DISCOVERY_GRAPHS: readonly GraphDefinition[] = [
         },
         waitOn: { "generate-sku": "succeeded", "generate-tag": "finished" },
       },
+    ],
+  },
+  {
+    // A known machine discovered again through its BMC (its catalogs, SKU and pollers refreshed).
+    // RackHD reset the machine and relied on its boot order; here, as in the install graphs, a
+    // one-time PXE boot is set first, so a machine whose disk boots first is rediscovered too.
+    friendlyName: "Refresh node immediate",
+    injectableName: "Graph.Refresh.Immediate.Discovery",
+    options: {},
+    tasks: [
+      { label: "set-boot-pxe", taskName: "Task.Obm.Node.PxeBoot", ignoreFailure: true },
+      { label: "reboot", taskName: "Task.Obm.Node.Reboot", waitOn: { "set-boot-pxe": "finished" } },
+      { ...DISCOVERY_TASKS[0], waitOn: { reboot: "succeeded" } },
+      ...DISCOVERY_TASKS.slice(1),
+      ...CLASSIFY_TASKS,
     ],
   },
   {

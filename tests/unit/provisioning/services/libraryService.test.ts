@@ -31,6 +31,16 @@ describe("libraryService", () => {
     expect((await taskLibrary(stores)).some((t) => t.injectableName === "Task.Say.Hi")).toBe(true);
   });
 
+  it("has RackHD's immediate refresh: PXE once, reboot, the discovery tasks, then the node's SKU, pollers and tags", async () => {
+    const graph = (await findGraph(memoryStores(), "Graph.Refresh.Immediate.Discovery"))!;
+    const waits = Object.fromEntries(graph.tasks.map((entry) => [entry.label, entry.waitOn ?? {}]));
+    expect(graph.tasks.map((entry) => entry.label).slice(0, 3)).toEqual(["set-boot-pxe", "reboot", "bootstrap-ubuntu"]);
+    expect(waits).toMatchObject({ reboot: { "set-boot-pxe": "finished" }, "bootstrap-ubuntu": { reboot: "succeeded" } });
+    for (const label of ["generate-sku", "create-default-pollers", "generate-tag"])
+      expect(waits[label]).toEqual({ "shell-reboot": "succeeded" });
+    expect(graph.tasks.map((entry) => entry.label)).not.toContain("run-sku-graph");
+  });
+
   it("refuses a task without its five fields (RackHD B/C)", async () => {
     const stores = memoryStores();
     await expect(defineTask(stores, { injectableName: "Task.X" }, T0)).rejects.toMatchObject({ kind: "bad-request" });
