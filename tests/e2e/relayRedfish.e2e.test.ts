@@ -1,13 +1,15 @@
 import { type OfflineServer, rackhdApi, startOffline } from "../support/offlineServer";
+import { idleMachine } from "../support/qmpMachine";
 import { type RedfishBmc, startRedfishBmc } from "../support/redfishBmc";
 import { jobEnded, pollerSample, type RelayProcess, runPollersNow, startRelayProcess } from "../support/relayProcess";
 
 jest.setTimeout(180_000);
 
 /**
- * A site's relay driving a Redfish BMC over verified HTTPS. The BMC is the project's one
- * hand-written stand-in (tests/support/redfishBmc.ts says why), in DMTF's mockup shapes; the relay
- * is the built dist/relay.cjs, which does not know it talks to a fixture. Both stores.
+ * A site's relay driving a Redfish BMC over verified HTTPS. The BMC is the project's stand-in
+ * (tests/support/redfishBmc.ts says why), in DMTF's mockup shapes, its power a real QEMU process's
+ * (an idle machine: this tier boots no firmware; the boot tier's lights-out test boots one through
+ * it); the relay is the built dist/relay.cjs, which does not know it talks to a stand-in. Both stores.
  */
 describe("a site's relay driving a Redfish BMC", () => {
   let server: OfflineServer;
@@ -25,7 +27,7 @@ describe("a site's relay driving a Redfish BMC", () => {
   const act = async (node: string, body: unknown) => ended((await api("POST", `/nodes/${node}/power`, body)).body.id);
 
   beforeAll(async () => {
-    bmc = await startRedfishBmc({ user: "root", password: "calvin", rejectBootMode: true });
+    bmc = await startRedfishBmc({ user: "root", password: "calvin", rejectBootMode: true, machine: idleMachine() });
     server = await startOffline({ DEMO_NODES: "off" });
     site = (await api("POST", "/sites", { name: "redfish-lab" })).body.id;
     const { token } = (await api("POST", `/sites/${site}/relays`, {})).body;
@@ -69,7 +71,7 @@ describe("a site's relay driving a Redfish BMC", () => {
     expect(calls[0]).toMatch(/^POST \/redfish\/v1\/SessionService\/Sessions /);
     expect(calls.at(-1)).toMatch(/^DELETE \/redfish\/v1\/SessionService\/Sessions\/\d+$/);
     expect(bmc.openSessions()).toBe(0);
-    const full = await startRedfishBmc({ user: "root", password: "calvin", sessionLimit: 0 });
+    const full = await startRedfishBmc({ user: "root", password: "calvin", sessionLimit: 0, machine: idleMachine() });
     try {
       const crowded = await redfishNode("52:54:00:4f:00:05", { uri: full.url, user: "root", password: "calvin", ca: full.ca });
       expect(await act(crowded, { action: "status" })).toMatchObject({ state: "succeeded", result: { output: "PowerState: Off" } });
@@ -86,6 +88,7 @@ describe("a site's relay driving a Redfish BMC", () => {
       listsResetTypes: false,
       resetTypes: ["On", "ForceOff", "GracefulShutdown"],
       taskMonitor: true,
+      machine: idleMachine(),
     });
     try {
       const node = await redfishNode("52:54:00:4f:00:06", { uri: quirky.url, user: "root", password: "calvin", ca: quirky.ca });

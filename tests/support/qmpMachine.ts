@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
 import { connect } from "node:net";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 /**
@@ -72,3 +74,10 @@ export function qmpMachine(qemu: string, args: string[], dir: string): QmpMachin
     },
   };
 }
+
+/**
+ * A machine with no processor running (`-machine none -S`): a real QEMU process whose power a BMC
+ * starts, stops and resets through QMP, at almost no CPU, for the tiers that boot no firmware.
+ */
+export const idleMachine = (qemu = "qemu-system-x86_64"): QmpMachine =>
+  qmpMachine(qemu, ["-machine", "none", "-S", "-no-reboot", "-monitor", "none"], mkdtempSync(join(tmpdir(), "idle-machine-")));

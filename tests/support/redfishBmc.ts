@@ -6,9 +6,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 /**
- * A Redfish BMC TEST FIXTURE, hand-written: no Redfish emulator can be installed on these machines
- * (sushy-tools and DMTF's mockup server are Python packages outside the registries they reach), so
- * this is the one stand-in the project allows. It serves, over HTTPS with its own self-signed
+ * A Redfish BMC for the tests, a STAND-IN: no Redfish emulator can be installed on these machines
+ * (sushy-tools and DMTF's mockup server are Python packages outside the registries they reach). Like
+ * ipmi_sim, it really acts: its power is a QEMU machine's (tests/support/qmpMachine.ts), started,
+ * stopped and reset through QMP; no power state is kept as a value. It serves, over HTTPS with its own self-signed
  * certificate, the few resources a relay uses, in the shapes of DMTF's public mockups (the
  * "public-rackmount1" system 437XR1138R2): the service root, the systems collection, one
  * ComputerSystem with `Boot`, `PowerState`, `IndicatorLED` and its Reset action, and the session
@@ -16,9 +17,8 @@ import { join } from "node:path";
  * or a session's token, and acts as the BMCs the relay must survive when told to: it refuses a
  * `BootSourceOverrideMode` (bmclib retries without), leaves out `ResetType@Redfish.AllowableValues`,
  * does not perform ForceRestart (older iDRACs: ForceOff, then On), answers a Reset 202 with a task
- * monitor, and refuses a session past its limit, with DMTF-style error bodies. With a machine
- * (tests/support/qmpMachine.ts) its power is a real QEMU VM's. The relay's driver does not know it
- * talks to a stand-in.
+ * monitor, and refuses a session past its limit, with DMTF-style error bodies. The relay's driver
+ * does not know it talks to a stand-in.
  */
 export interface RedfishBmc {
   url: string;
@@ -43,6 +43,7 @@ const error = (code: string, message: string) => ({
 export interface RedfishMachine {
   running: () => boolean;
   reset: (type: string) => Promise<void>;
+  stop: () => Promise<void>;
 }
 
 export async function startRedfishBmc(options: {
@@ -57,8 +58,8 @@ export async function startRedfishBmc(options: {
   taskMonitor?: boolean;
   /** Its session service's limit of open sessions (default 4); one more is refused 503 (SessionLimitExceeded). */
   sessionLimit?: number;
-  /** A real machine (tests/support/qmpMachine.ts) whose power this BMC drives; else its power is a value. */
-  machine?: RedfishMachine;
+  /** The QEMU machine whose power this BMC drives (tests/support/qmpMachine.ts): a booting one, or an idle one. */
+  machine: RedfishMachine;
 }): Promise<RedfishBmc> {
   const dir = mkdtempSync(join(tmpdir(), "redfish-bmc-"));
   execFileSync(
@@ -80,7 +81,6 @@ export async function startRedfishBmc(options: {
   );
   const ca = readFileSync(join(dir, "cert.pem"), "utf8");
   const state = {
-    PowerState: "Off",
     IndicatorLED: "Off",
     Boot: { BootSourceOverrideTarget: "None", BootSourceOverrideEnabled: "Disabled" } as Record<string, unknown>,
   };
@@ -89,7 +89,8 @@ export async function startRedfishBmc(options: {
   let sessionCount = 0;
   const tasks = new Map<string, number>();
   const resetTypes = options.resetTypes ?? RESET_TYPES;
-  const powered = () => (options.machine ? options.machine.running() : state.PowerState === "On");
+  const powered = () => options.machine.running();
+  const powerState = () => (powered() ? "On" : "Off");
   const send = (response: ServerResponse, status: number, body: unknown) =>
     status === 204
       ? response.writeHead(204).end()
@@ -179,7 +180,7 @@ export async function startRedfishBmc(options: {
         Id: "437XR1138R2",
         Name: "WebFrontEnd483",
         SystemType: "Physical",
-        PowerState: options.machine ? (options.machine.running() ? "On" : "Off") : state.PowerState,
+        PowerState: powerState(),
         IndicatorLED: state.IndicatorLED,
         Boot: { ...state.Boot, "BootSourceOverrideTarget@Redfish.AllowableValues": TARGETS },
         Links: { Chassis: [{ "@odata.id": CHASSIS }] },
@@ -235,7 +236,7 @@ export async function startRedfishBmc(options: {
       }
       if (boot) state.Boot = { ...state.Boot, ...boot };
       if (typeof body.IndicatorLED === "string") state.IndicatorLED = body.IndicatorLED;
-      return send(response, 200, { "@odata.id": SYSTEM, PowerState: state.PowerState, Boot: state.Boot });
+      return send(response, 200, { "@odata.id": SYSTEM, PowerState: powerState(), Boot: state.Boot });
     }
     if (route === `POST ${SYSTEM}/Actions/ComputerSystem.Reset`) {
       const type = String(body.ResetType);
@@ -248,7 +249,6 @@ export async function startRedfishBmc(options: {
             `The parameter ResetType for the action ComputerSystem.Reset is not supported on the target resource.`,
           ),
         );
-      state.PowerState = type === "ForceOff" || type === "GracefulShutdown" ? "Off" : "On";
       // With a task monitor: 202 at once, the task running for two more reads of its monitor.
       const done = () => {
         if (!options.taskMonitor) return send(response, 204, {});
@@ -257,11 +257,8 @@ export async function startRedfishBmc(options: {
         response.writeHead(202, { "content-type": "application/json", location: monitor });
         return response.end(JSON.stringify({ "@odata.id": monitor, TaskState: "Running" }));
       };
-      if (options.machine) {
-        options.machine.reset(type).then(done, (error: Error) => send(response, 500, error.message));
-        return;
-      }
-      return done();
+      options.machine.reset(type).then(done, (error: Error) => send(response, 500, error.message));
+      return;
     }
     return send(response, 404, error("ResourceMissingAtURI", `The resource at the URI ${path} was not found.`));
   };
@@ -277,7 +274,7 @@ export async function startRedfishBmc(options: {
     url: `https://127.0.0.1:${port}`,
     ca,
     system: () => ({
-      PowerState: options.machine ? (options.machine.running() ? "On" : "Off") : state.PowerState,
+      PowerState: powerState(),
       Boot: { ...state.Boot },
       IndicatorLED: state.IndicatorLED,
     }),
@@ -285,6 +282,7 @@ export async function startRedfishBmc(options: {
     openSessions: () => sessions.size,
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await options.machine.stop();
       rmSync(dir, { recursive: true, force: true });
     },
   };
