@@ -14,10 +14,12 @@ import { redact } from "../secrets";
 import { bootingTask, markFromMachine, waitingInstallTask } from "../workflows/progress";
 import { ACTIVE_CONFLICT, type Workflow } from "../workflows/workflow";
 import { activeWorkflowOf, completeNodeInstall, startWorkflow } from "../workflows/workflowService";
+import { type BootLoader, LOADER_SCRIPTS } from "./bootLoader";
 import { tokenMatches } from "./bootToken";
+import { grubMessageScript, grubProfileScript } from "./grub";
 import { optionsWithInstallDisk } from "./installDiskChoice";
 import { isTemplateName, renderInstallTemplate, type TemplateContext } from "./installTemplates";
-import { discoveredScript, messageScript, NEEDS_INSTANCE, profileScript, profileWith, redirectScript } from "./ipxe";
+import { NEEDS_INSTANCE, profileScript, profileWith } from "./ipxe";
 
 export const NO_ACTIVE_WORKFLOW = "Unable to locate active workflow.";
 
@@ -68,16 +70,20 @@ export const bootMacOf = (node: Node, macs: readonly string[]): string => macs.f
 
 /**
  * A workflow task's boot profile rendered for the node: the profile put under that name, else the
- * built-in one; undefined when neither exists.
+ * built-in one; undefined when neither exists. For GRUB, the built-in one's GRUB form (a put
+ * profile is an iPXE script: GRUB is told so).
  */
 export async function taskProfile(
   stores: ProvisioningStores,
   context: TemplateContext,
   issue: CredentialIssuer,
+  loader: BootLoader = "ipxe",
 ): Promise<string | undefined> {
   const profileName = String(context.options.profile);
   const put = fitsKey(profileName) ? await stores.profiles.get(profileName) : undefined;
+  if (loader === "grub" && put) return grubMessageScript(`The boot profile ${profileName} is an iPXE script: it has no GRUB form`);
   const rendering = await withInstance(context, profileName, put, issue);
+  if (loader === "grub") return grubProfileScript(profileName, rendering);
   return put ? putProfileScript(put, rendering) : profileScript(profileName, rendering);
 }
 
@@ -110,7 +116,7 @@ export interface DiscoveryPolicy {
 }
 
 /**
- * GET /profiles: the iPXE script for a booting machine. Without MACs, a script that collects them.
+ * GET /profiles: the iPXE script (or GRUB's, `loader`) for a booting machine. Without MACs, a script that collects them.
  * Unknown MACs: the node is created and, with a discovery graph, that graph starts and its
  * bootstrap profile (the microkernel) is the answer; without one, a script that says so. A node
  * whose workflow has a task waiting for it to boot (an install, the microkernel): that task's
@@ -123,9 +129,11 @@ export async function bootProfile(
   api: ApiContext,
   now: Date,
   discovery: DiscoveryPolicy = { graph: undefined },
+  loader: BootLoader = "ipxe",
 ): Promise<string> {
+  const scripts = LOADER_SCRIPTS[loader];
   const macs = parseMacs(macValues);
-  if (macs.length === 0) return redirectScript(api);
+  if (macs.length === 0) return scripts.redirect(api);
   const known = await nodeForMacs(stores, macs);
   const node = known ?? (await discoverNode(stores, macs, now));
   // The source address is recorded when the node is discovered and when it boots a profile (the
@@ -134,20 +142,21 @@ export async function bootProfile(
   const rememberAddress = () => recordAddress(stores, bootMac, node.id, sourceIp, now);
   if (!known && !discovery.graph) {
     await rememberAddress();
-    return discoveredScript(node.id, macs);
+    return scripts.discovered(node.id, macs);
   }
   const workflow = known ? await activeWorkflowOf(stores, node, now) : await startDiscovery(stores, node, discovery.graph!, api, now);
   const task = workflow && bootingTask(workflow);
-  if (!workflow) return messageScript(NO_ACTIVE_WORKFLOW);
-  if (!task) return messageScript("The active workflow has no boot profile for this node yet.");
+  if (!workflow) return scripts.message(NO_ACTIVE_WORKFLOW);
+  if (!task) return scripts.message("The active workflow has no boot profile for this node yet.");
   // Installed, and waiting for the installed system's first boot: the firmware boots its disk.
-  if (task.installedAt) return messageScript(`The system is installed (${task.installedAt}): booting from the disk`);
+  if (task.installedAt) return scripts.message(`The system is installed (${task.installedAt}): booting from the disk`);
   const script = await taskProfile(
     stores,
     { options: task.options, api, nodeId: node.id, mac: bootMac, token: workflow.bootToken },
     issuerFor(stores, node, workflow, api, now),
+    loader,
   );
-  if (!script) return messageScript(`Unknown boot profile ${String(task.options.profile)}`);
+  if (!script) return scripts.message(`Unknown boot profile ${String(task.options.profile)}`);
   await rememberAddress();
   // bootedAt is the first boot of the task: a node that boots again costs no write.
   if (!task.bootedAt)

@@ -124,7 +124,7 @@ const hostOf = (url: string): { host: string; hostAndPort: string } => {
  * names it after the URI's last segment), the API's base URL, the node's id and boot token (so it
  * needs no DNS or fixed port to call back), the interface it booted from, the consoles.
  */
-const microkernelArgs = (context: ProfileContext): { initrd: string; args: string[] } => {
+export const microkernelArgs = (context: ProfileContext): { initrd: string; args: string[] } => {
   const { options, api, mac, nodeId, token } = context;
   const initrd = lineToken(options.initrdUri);
   return {

@@ -5,6 +5,7 @@
  * a valid URL may still hold `$(…)`, quotes or `;`.
  *
  * - `shellWord`: POSIX sh (the install scripts, `%pre`/`%post`, preseed commands): one word, single-quoted.
+ * - `grubWord`: GRUB's script language (its quoting is sh's): one word, single-quoted.
  * - `lineToken`: one token of a line-based language that has no quoting (iPXE, a kernel command
  *   line, kickstart's and preseed's values): every character that is not plainly part of a URL,
  *   a path or a name (blanks, `$`, quotes, braces, `|`, `\`, `<`, `>`, `^`, backquotes, controls,
@@ -13,6 +14,9 @@
 
 /** A word of POSIX sh that is exactly `text`: single-quoted, with each `'` closed, escaped and reopened. */
 export const shellWord = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
+
+/** A word of GRUB's script that is exactly `text`: GRUB quotes as sh does, so as `shellWord`. */
+export const grubWord = shellWord;
 
 /** The characters a token keeps as they are: RFC 3986's unreserved and its URL delimiters that no target language expands. */
 const KEPT = /[A-Za-z0-9\-._~:/?#[\]@!&=+,;%]/;

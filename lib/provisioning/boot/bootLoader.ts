@@ -1,0 +1,37 @@
+import { ValidationError } from "../../errors";
+import type { ApiContext } from "../apiContext";
+import { grubMessageScript } from "./grub";
+import { discoveredScript, messageScript, oneLine, redirectScript } from "./ipxe";
+
+/**
+ * Which network loader a machine's boot request is from: iPXE (the default, RackHD's), or GRUB
+ * (`?loader=grub`: a UEFI machine with Secure Boot on, through its relay's TFTP; grub.ts).
+ */
+export type BootLoader = "ipxe" | "grub";
+
+/** `?loader=`: absent or "ipxe" is iPXE, "grub" is GRUB; anything else (or two values) is a 400. */
+export function parseLoader(values: readonly string[] | undefined): BootLoader {
+  if (values === undefined || values.length === 0) return "ipxe";
+  if (values.length === 1 && (values[0] === "ipxe" || values[0] === "grub")) return values[0];
+  throw new ValidationError(`loader must be ipxe or grub, once: ${oneLine(values.join(","))}`);
+}
+
+/** The scripts the profiles route answers with when no task profile is the answer, in each loader's language. */
+export interface LoaderScripts {
+  /** No MACs yet. */
+  redirect: (api: ApiContext) => string;
+  /** A new machine, recorded, with no discovery graph to run. */
+  discovered: (nodeId: string, macs: readonly string[]) => string;
+  /** Nothing to boot: the message, then the firmware's next device. */
+  message: (text: string) => string;
+}
+
+export const LOADER_SCRIPTS: Record<BootLoader, LoaderScripts> = {
+  ipxe: { redirect: redirectScript, discovered: discoveredScript, message: messageScript },
+  grub: {
+    // GRUB's request names its file by the MAC it booted from: it never comes without one.
+    redirect: () => grubMessageScript("GRUB's request named no MAC: its file is grub/grub.cfg-01-<mac>"),
+    discovered: (nodeId, macs) => grubMessageScript(`Discovered node ${nodeId} (${macs.join(",")}). No workflow is active for this node`),
+    message: grubMessageScript,
+  },
+};

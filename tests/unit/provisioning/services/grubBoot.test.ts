@@ -1,0 +1,97 @@
+import { apiContextFor } from "../../../../lib/provisioning/apiContext";
+import { parseLoader } from "../../../../lib/provisioning/boot/bootLoader";
+import { bootProfile } from "../../../../lib/provisioning/boot/bootService";
+import { grubProfileScript, tftpPath } from "../../../../lib/provisioning/boot/grub";
+import { memoryStores, T0 } from "./setUp";
+
+const api = apiContextFor("http://10.0.0.1:9080");
+const MAC = "52:54:00:5b:00:01";
+
+describe("GRUB's scripts, for machines with Secure Boot on (issue 38)", () => {
+  it("takes ?loader= as ipxe (the default) or grub, and refuses any other or two", () => {
+    expect(parseLoader(undefined)).toBe("ipxe");
+    expect(parseLoader([])).toBe("ipxe");
+    expect(parseLoader(["ipxe"])).toBe("ipxe");
+    expect(parseLoader(["grub"])).toBe("grub");
+    const refusal = (values: string[]) => {
+      try {
+        parseLoader(values);
+      } catch (error) {
+        return error;
+      }
+    };
+    expect(refusal(["pxelinux"])).toMatchObject({ kind: "bad-request", message: expect.stringContaining("pxelinux") });
+    expect(refusal(["grub", "ipxe"])).toMatchObject({ kind: "bad-request" });
+  });
+
+  it("fetches this service's files through the relay's TFTP, and nothing elsewhere", () => {
+    expect(tftpPath("http://10.0.0.1:9080/common/vmlinuz", api)).toBe("(tftp)/common/vmlinuz");
+    expect(tftpPath("http://10.0.0.1:9080/api/current/templates/x?nodeId=a&token=b", api)).toBe(
+      "(tftp)/api/current/templates/x?nodeId=a&token=b",
+    );
+    expect(tftpPath("http://mirror.example/debian/linux", api)).toBeUndefined();
+    expect(tftpPath("http://10.0.0.1:9081/common/vmlinuz", api)).toBeUndefined();
+    expect(tftpPath("not a url", api)).toBeUndefined();
+    expect(tftpPath("http://files.example/common/initrd", apiContextFor("http://10.0.0.1:9080", "http://files.example"))).toBe(
+      "(tftp)/common/initrd",
+    );
+  });
+
+  it("discovers a new machine as iPXE does, answering the microkernel as GRUB boots it: each argument one quoted word", async () => {
+    const stores = memoryStores();
+    const script = await bootProfile(stores, [MAC], "10.0.0.50", api, T0, { graph: "Graph.SKU.Discovery" }, "grub");
+    const [node] = await stores.nodes.list();
+    const [workflow] = await stores.workflows.list();
+    const lines = script.split("\n");
+    expect(lines[0]).toBe(`echo 'Starting the discovery microkernel for ${MAC}'`);
+    const linux = lines.find((line) => line.startsWith("if linux "))!;
+    expect(linux).toMatch(/^if linux '\(tftp\)\/common\/[^']+' /);
+    for (const arg of [
+      "'API_BASE=http://10.0.0.1:9080/api/current'",
+      `'NODE_ID=${node.id}'`,
+      `'BOOT_TOKEN=${workflow.bootToken}'`,
+      "'BOOTIF=01-52-54-00-5b-00-01'",
+      "'console=tty0'",
+      "'console=ttyS0,115200n8'",
+    ])
+      expect(linux).toContain(` ${arg}`);
+    // iPXE's initrd= names the file its EFI stub loads: GRUB hands the initrd over itself.
+    expect(linux).not.toContain("initrd=");
+    expect(lines).toContain(
+      "  if initrd '(tftp)/common/" +
+        String(workflow.tasks[Object.keys(workflow.tasks)[0]].options.initrdUri).split("/common/")[1] +
+        "'; then",
+    );
+    expect(lines).toContain("    boot");
+    expect(lines.at(-2)).toBe("exit");
+    expect(node.identifiers).toEqual([MAC]);
+  });
+
+  it("says why and leaves for what has no GRUB form, nothing to boot, or a machine just recorded", async () => {
+    const context = { options: { profile: "install-centos.ipxe" }, api, nodeId: "n1", mac: MAC };
+    expect(grubProfileScript("install-centos.ipxe", context)).toMatch(
+      /^echo 'The boot profile install-centos.ipxe has no GRUB form: under Secure Boot only a kernel signed by Debian boots/,
+    );
+    const elsewhere = {
+      ...context,
+      options: { kernelUri: "http://mirror.example/linux", initrdUri: "http://10.0.0.1:9080/common/initrd" },
+    };
+    expect(grubProfileScript("linux.ipxe", elsewhere)).toMatch(/^echo 'Cannot boot the discovery microkernel: its kernelUri or initrdUri is not on this service/);
+    const stores = memoryStores();
+    expect(await bootProfile(stores, [MAC], undefined, api, T0, { graph: undefined }, "grub")).toMatch(
+      /^echo 'Discovered node [0-9a-f]+ \(52:54:00:5b:00:01\). No workflow is active for this node'\n.*\nsleep 3\nexit\n$/,
+    );
+    expect(await bootProfile(stores, [MAC], undefined, api, T0, { graph: undefined }, "grub")).toMatch(
+      /^echo 'Unable to locate active workflow.'/,
+    );
+    expect(await bootProfile(stores, [], undefined, api, T0, { graph: undefined }, "grub")).toContain("grub.cfg-01-<mac>");
+  });
+
+  it("keeps a message one inert word whatever it holds", () => {
+    const context = { options: { profile: "x'; reboot; echo '" }, api, nodeId: "n1", mac: MAC };
+    const script = grubProfileScript("x'; reboot; echo '", context);
+    expect(script.split("\n")[0]).toBe(
+      `echo 'The boot profile x'\\''; reboot; echo '\\'' has no GRUB form: under Secure Boot only a kernel signed by Debian boots (the microkernel, the image install)'`,
+    );
+  });
+});
