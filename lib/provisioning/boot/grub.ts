@@ -73,7 +73,9 @@ export function grubProfileScript(name: string, context: ProfileContext): string
   const kernel = tftpPath(String(context.options.kernelUri ?? ""), context.api);
   const initrd = tftpPath(String(context.options.initrdUri ?? ""), context.api);
   if (!kernel || !initrd) {
-    return grubMessageScript(`Cannot boot ${profile.what}: its kernelUri or initrdUri is not on this service, and GRUB fetches only through the relay by TFTP`);
+    return grubMessageScript(
+      `Cannot boot ${profile.what}: its kernelUri or initrdUri is not on this service, and GRUB fetches only through the relay by TFTP`,
+    );
   }
   // iPXE's initrd= argument names the file its EFI stub loads; GRUB hands the initrd over itself.
   // Each kernel argument is one GRUB word (GRUB quotes a word with a blank for the kernel).

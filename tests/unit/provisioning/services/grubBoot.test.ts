@@ -76,7 +76,9 @@ describe("GRUB's scripts, for machines with Secure Boot on (issue 38)", () => {
       ...context,
       options: { kernelUri: "http://mirror.example/linux", initrdUri: "http://10.0.0.1:9080/common/initrd" },
     };
-    expect(grubProfileScript("linux.ipxe", elsewhere)).toMatch(/^echo 'Cannot boot the discovery microkernel: its kernelUri or initrdUri is not on this service/);
+    expect(grubProfileScript("linux.ipxe", elsewhere)).toMatch(
+      /^echo 'Cannot boot the discovery microkernel: its kernelUri or initrdUri is not on this service/,
+    );
     const stores = memoryStores();
     expect(await bootProfile(stores, [MAC], undefined, api, T0, { graph: undefined }, "grub")).toMatch(
       /^echo 'Discovered node [0-9a-f]+ \(52:54:00:5b:00:01\). No workflow is active for this node'\n.*\nsleep 3\nexit\n$/,
