@@ -59,20 +59,18 @@ async function forward(options: BootProxyOptions, request: IncomingMessage, resp
     return;
   }
   const body = method === "POST" ? await read(request) : undefined;
-  const base = options.publicUrl ?? `http://${request.headers.host ?? "relay"}`;
-  const headers: Record<string, string> = {
-    authorization: `Bearer ${options.token}`,
-    "x-forwarded-for": request.socket.remoteAddress?.replace(/^::ffff:/, "") ?? "",
-    "x-relay-base": base,
-  };
+  const passed: Record<string, string> = {};
   for (const name of ["content-type", "user-agent", "accept"]) {
     const value = request.headers[name];
-    if (typeof value === "string") headers[name] = value;
+    if (typeof value === "string") passed[name] = value;
   }
-  let answer = await fetch(`${options.api.replace(/\/$/, "")}${url.pathname}${url.search}`, { method, headers, body, redirect: "manual" });
-  // A large file: the service sends the machine to its bucket; fetch it here instead.
-  const location = answer.headers.get("location");
-  if ((answer.status === 302 || answer.status === 307) && location && method !== "POST") answer = await fetch(location, { method });
+  const answer = await askService(options, `${url.pathname}${url.search}`, {
+    method,
+    body,
+    headers: passed,
+    machine: request.socket.remoteAddress?.replace(/^::ffff:/, "") ?? "",
+    base: options.publicUrl ?? `http://${request.headers.host ?? "relay"}`,
+  });
   const out: Record<string, string> = {};
   for (const name of ["content-type", "content-length", "content-disposition", "cache-control"]) {
     const value = answer.headers.get(name);
@@ -90,6 +88,35 @@ async function forward(options: BootProxyOptions, request: IncomingMessage, resp
     if (!response.write(value)) await new Promise((resolve) => response.once("drain", resolve));
   }
   response.end();
+}
+
+/**
+ * A machine's boot request, asked of the service with the relay's credential, the machine's
+ * address (X-Forwarded-For) and the relay's URL the service renders into scripts (X-Relay-Base);
+ * a large file the service redirects to its bucket is fetched from there.
+ */
+export async function askService(
+  options: Pick<BootProxyOptions, "api" | "token">,
+  pathAndQuery: string,
+  request: { method?: string; body?: Buffer; headers?: Record<string, string>; machine: string; base: string },
+): Promise<Response> {
+  const method = request.method ?? "GET";
+  const headers = {
+    ...request.headers,
+    authorization: `Bearer ${options.token}`,
+    "x-forwarded-for": request.machine,
+    "x-relay-base": request.base,
+  };
+  const answer = await fetch(`${options.api.replace(/\/$/, "")}${pathAndQuery}`, {
+    method,
+    headers,
+    body: request.body,
+    redirect: "manual",
+  });
+  // A large file: the service sends the machine to its bucket; fetch it here instead.
+  const location = answer.headers.get("location");
+  if ((answer.status === 302 || answer.status === 307) && location && method !== "POST") return fetch(location, { method });
+  return answer;
 }
 
 async function read(request: IncomingMessage): Promise<Buffer> {

@@ -3,6 +3,7 @@ import { parseArgs } from "node:util";
 import { startBootProxy } from "./bootProxy";
 import { defaultDrivers } from "./drivers";
 import { runRelay } from "./relay";
+import { startTftpServer } from "./tftpServer";
 import { RELAY_VERSION } from "./version";
 
 /**
@@ -11,9 +12,10 @@ import { RELAY_VERSION } from "./version";
  * writes dist/relay.cjs, which runs on plain Node 20 or later (`node relay.cjs --api …`).
  */
 const USAGE = [
-  "usage: relay --api https://service.example [--token-file FILE] [--listen 0.0.0.0:8080 [--public-url http://10.1.0.2:8080]]",
-  "             [--busy-poll-ms 500] [--idle-poll-ms 5000]",
+  "usage: relay --api https://service.example [--token-file FILE] [--listen 0.0.0.0:8080 [--public-url http://10.1.0.2:8080]",
+  "             [--tftp 0.0.0.0:69]] [--busy-poll-ms 500] [--idle-poll-ms 5000]",
   "token: --token-file, or RELAY_TOKEN in the environment. --listen: serve the site's booting machines.",
+  "--tftp: serve shim, GRUB and its scripts by TFTP to machines with Secure Boot on (needs --listen and --public-url).",
 ].join("\n");
 
 async function main(argv: string[]): Promise<number> {
@@ -28,6 +30,7 @@ async function main(argv: string[]): Promise<number> {
         "idle-poll-ms": { type: "string" },
         listen: { type: "string" },
         "public-url": { type: "string" },
+        tftp: { type: "string" },
         version: { type: "boolean" },
         help: { type: "boolean" },
       },
@@ -46,6 +49,12 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${USAGE}\n`);
     return values.help ? 0 : 2;
   }
+  if (typeof values.tftp === "string" && (typeof values.listen !== "string" || typeof values["public-url"] !== "string")) {
+    process.stderr.write(
+      `--tftp needs --listen and --public-url: GRUB's scripts send the machine to the relay's HTTP boot server\n${USAGE}\n`,
+    );
+    return 2;
+  }
   const stop = new AbortController();
   const log = (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
   // The boot server: the site's machines boot from it (their DHCP boot file points here).
@@ -59,6 +68,10 @@ async function main(argv: string[]): Promise<number> {
           log,
         })
       : undefined;
+  const tftp =
+    typeof values.tftp === "string"
+      ? await startTftpServer({ api: values.api, token, listen: values.tftp, publicUrl: String(values["public-url"]), log })
+      : undefined;
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => stop.abort());
   await runRelay({
     api: values.api,
@@ -70,6 +83,7 @@ async function main(argv: string[]): Promise<number> {
     log,
   });
   await boot?.close();
+  await tftp?.close();
   return 0;
 }
 

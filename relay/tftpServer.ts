@@ -1,0 +1,178 @@
+import { createSocket, type RemoteInfo, type Socket } from "node:dgram";
+import { askService, type BootProxyOptions, isBootPath } from "./bootProxy";
+
+/**
+ * The relay's TFTP server (issue 38): what a UEFI machine with Secure Boot on fetches before it
+ * can speak HTTP. Its firmware's PXE loads shim (`shimx64.efi`), shim loads GRUB (`grubx64.efi`),
+ * and Debian's signed network GRUB, which has no HTTP, fetches its script and the kernel and
+ * initrd by TFTP too. Read-only: RFC 1350 with the blksize, tsize and timeout options (RFC
+ * 2347-2349). It serves:
+ * - `grub/grub.cfg`: a few lines that send GRUB to its own machine's script, by the MAC it booted from;
+ * - `grub/machine/<mac>`: that script, from the service (`/profiles?macs=<mac>&loader=grub`);
+ * - `shimx64.efi`, `grubx64.efi`, `mmx64.efi`: the signed loaders the service keeps at /common/;
+ * - the HTTP boot server's paths (`/common/<file>`, …), fetched from the service as it fetches them.
+ * Anything else is "File not found". A reply's packets go to where the last acknowledgement came
+ * from (same host): a NAT between (QEMU's user network, some firewalls) may change the port.
+ */
+export interface TftpOptions extends Pick<BootProxyOptions, "api" | "token" | "log"> {
+  /** Where to listen, e.g. 0.0.0.0:69. */
+  listen: string;
+  /** The relay's HTTP boot server as the machines reach it: the service renders it into their scripts. */
+  publicUrl: string;
+  /** How long a packet is waited for before it is sent again (default 1 s; a client's `timeout` option wins). */
+  timeoutMs?: number;
+}
+
+const OP = { RRQ: 1, WRQ: 2, DATA: 3, ACK: 4, ERROR: 5, OACK: 6 } as const;
+const ERR = { undefined: 0, notFound: 1, illegal: 4 } as const;
+const LOADERS = new Set(["shimx64.efi", "grubx64.efi", "mmx64.efi"]);
+const MAC_FILE = /^grub\/machine\/([0-9A-Fa-f]{2}(?::[0-9A-Fa-f]{2}){5})$/;
+/** The largest block it sends: a 1500-byte Ethernet frame's payload after the IP, UDP and TFTP headers. */
+const MAX_BLOCK = 1468;
+const RETRIES = 5;
+
+/** GRUB's first script, the same for every machine: it sources the one for the MAC it booted from. */
+export const GRUB_CFG = [
+  "# The relay's: each machine's own GRUB script comes from the provisioning service, by the MAC it booted from.",
+  "source (tftp)/grub/machine/$net_default_mac",
+  "echo 'The provisioning service gave no GRUB script for this machine through the relay'",
+  "sleep 5",
+  "exit",
+  "",
+].join("\n");
+
+class TftpError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A read request: the file, its mode, and its options (names in lowercase). */
+export function parseRequest(packet: Buffer): { opcode: number; file: string; mode: string; options: Record<string, string> } {
+  const opcode = packet.readUInt16BE(0);
+  const fields = packet.subarray(2).toString("latin1").split("\0");
+  if (fields.length < 3 || fields.at(-1) !== "") throw new TftpError(ERR.illegal, "Malformed request");
+  const [file, mode, ...rest] = fields.slice(0, -1);
+  const options: Record<string, string> = {};
+  for (let i = 0; i + 1 < rest.length; i += 2) options[rest[i].toLowerCase()] = rest[i + 1];
+  return { opcode, file, mode: mode.toLowerCase(), options };
+}
+
+const errorPacket = (code: number, message: string): Buffer =>
+  Buffer.concat([Buffer.from([0, OP.ERROR, 0, code]), Buffer.from(`${message}\0`, "latin1")]);
+
+/** What a file name is, fetched from the service where it must be. */
+async function contents(options: TftpOptions, file: string, machine: string): Promise<Buffer> {
+  const name = file.replace(/^\/+/, "");
+  if (name === "grub/grub.cfg") return Buffer.from(GRUB_CFG);
+  const mac = MAC_FILE.exec(name)?.[1];
+  const path = mac
+    ? `/api/current/profiles?macs=${mac.toLowerCase()}&loader=grub`
+    : LOADERS.has(name)
+      ? `/common/${name}`
+      : isBootPath(`/${name.split("?")[0]}`)
+        ? `/${name}`
+        : undefined;
+  if (!path) throw new TftpError(ERR.notFound, "File not found");
+  const answer = await askService(options, path, { machine, base: options.publicUrl });
+  if (answer.status === 404) throw new TftpError(ERR.notFound, "File not found");
+  if (!answer.ok) throw new TftpError(ERR.undefined, `The provisioning service answered ${answer.status}`);
+  return Buffer.from(await answer.arrayBuffer());
+}
+
+/** The options it takes, as it answers them in its OACK; empty when the client asked none it knows. */
+export function negotiate(asked: Record<string, string>, size: number): Record<string, string> {
+  const agreed: Record<string, string> = {};
+  const blksize = Number(asked.blksize);
+  if (Number.isInteger(blksize) && blksize >= 8) agreed.blksize = String(Math.min(blksize, MAX_BLOCK));
+  if (asked.tsize !== undefined) agreed.tsize = String(size);
+  const timeout = Number(asked.timeout);
+  if (Number.isInteger(timeout) && timeout >= 1 && timeout <= 255) agreed.timeout = String(timeout);
+  return agreed;
+}
+
+/** Sends `data` to the client on a socket of its own: OACK first when options were agreed, then block after block. */
+function transfer(socket: Socket, client: RemoteInfo, data: Buffer, agreed: Record<string, string>, baseTimeoutMs: number): Promise<void> {
+  const size = Number(agreed.blksize ?? 512);
+  const timeoutMs = agreed.timeout ? Number(agreed.timeout) * 1000 : baseTimeoutMs;
+  const blocks = Math.floor(data.length / size) + 1;
+  let peer = { address: client.address, port: client.port };
+  return new Promise((resolve, reject) => {
+    let block = Object.keys(agreed).length > 0 ? 0 : 1;
+    let tries = 0;
+    let timer: NodeJS.Timeout | undefined;
+    const packet = (): Buffer => {
+      if (block === 0) {
+        const fields = Object.entries(agreed).flat();
+        return Buffer.concat([Buffer.from([0, OP.OACK]), Buffer.from(`${fields.join("\0")}\0`, "latin1")]);
+      }
+      const header = Buffer.from([0, OP.DATA, (block >> 8) & 0xff, block & 0xff]);
+      return Buffer.concat([header, data.subarray((block - 1) * size, block * size)]);
+    };
+    const finish = (error?: Error) => {
+      clearTimeout(timer);
+      socket.removeAllListeners("message");
+      if (error) reject(error);
+      else resolve();
+    };
+    const send = () => {
+      if (tries++ > RETRIES) return finish(new Error(`no acknowledgement of block ${block} after ${RETRIES} tries`));
+      socket.send(packet(), peer.port, peer.address);
+      clearTimeout(timer);
+      timer = setTimeout(send, timeoutMs);
+    };
+    socket.on("message", (message, from) => {
+      if (from.address !== client.address || message.length < 4) return;
+      const opcode = message.readUInt16BE(0);
+      if (opcode === OP.ERROR)
+        return finish(new Error(`the client stopped: ${message.subarray(4).toString("latin1").replace(/\0.*$/, "")}`));
+      // Block numbers wrap at 65,536: an acknowledgement is matched on its low 16 bits.
+      if (opcode !== OP.ACK || message.readUInt16BE(2) !== (block & 0xffff)) return;
+      peer = { address: from.address, port: from.port };
+      if (block === blocks) return finish();
+      block += 1;
+      tries = 0;
+      send();
+    });
+    send();
+  });
+}
+
+export async function startTftpServer(options: TftpOptions): Promise<{ port: number; close: () => Promise<void> }> {
+  const [host, portText] = options.listen.includes(":") ? options.listen.split(/:(?=\d+$)/) : ["0.0.0.0", options.listen];
+  const server = createSocket("udp4");
+  server.on("message", (message, client) => {
+    void serve(options, message, client).catch((error: Error) => options.log?.(`tftp: ${client.address}: ${error.message}`));
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.bind(Number(portText), host, () => resolve());
+  });
+  const { port } = server.address();
+  options.log?.(`tftp: serving the site's machines on ${host}:${port}`);
+  return { port, close: () => new Promise((resolve) => server.close(() => resolve())) };
+}
+
+/** One request: a socket of its own (its transfer id), the file fetched, then sent or refused. */
+async function serve(options: TftpOptions, message: Buffer, client: RemoteInfo): Promise<void> {
+  const socket = createSocket("udp4");
+  await new Promise<void>((resolve) => socket.bind(0, () => resolve()));
+  try {
+    const request = parseRequest(message);
+    if (request.opcode !== OP.RRQ) throw new TftpError(ERR.illegal, "Only reading is served");
+    const data = await contents(options, request.file, client.address);
+    options.log?.(`tftp: ${client.address} ${request.file} (${data.length} bytes)`);
+    await transfer(socket, client, data, negotiate(request.options, data.length), options.timeoutMs ?? 1000);
+  } catch (error) {
+    // The machine hears why (a service it cannot reach is "undefined", TFTP's code 0); the log says more.
+    const refusal = error instanceof TftpError ? error : new TftpError(ERR.undefined, "The relay could not serve this file");
+    socket.send(errorPacket(refusal.code, refusal.message), client.port, client.address);
+    if (!(error instanceof TftpError)) throw error;
+  } finally {
+    // The last packet must leave before its socket closes.
+    setTimeout(() => socket.close(), 50);
+  }
+}

@@ -1,0 +1,113 @@
+import { execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { createSocket } from "node:dgram";
+import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
+import { promisify } from "node:util";
+import { GRUB_CFG, negotiate, parseRequest, startTftpServer } from "../../../relay/tftpServer";
+
+const run = promisify(execFile);
+
+/**
+ * The relay's TFTP server against real clients (curl and busybox's tftp), with the service's side
+ * a small HTTP server that answers as the service does and records what the relay asked.
+ */
+describe("the relay's TFTP server (Secure Boot machines' shim, GRUB and its scripts)", () => {
+  const kernel = randomBytes(3 * 1468 + 17);
+  const asked: { url: string; headers: IncomingHttpHeaders }[] = [];
+  let service: Server;
+  let tftp: { port: number; close: () => Promise<void> };
+
+  beforeAll(async () => {
+    service = createServer((request, response) => {
+      asked.push({ url: request.url ?? "", headers: request.headers });
+      if (request.url === "/common/shimx64.efi") return response.end("SHIM");
+      if (request.url === "/common/vmlinuz") return response.end(kernel);
+      if (request.url?.startsWith("/api/current/profiles?macs=52:54:00:5b:00:01&loader=grub")) return response.end("echo 'hello'\n");
+      if (request.url === "/common/broken") return response.writeHead(503).end();
+      response.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => service.listen(0, "127.0.0.1", resolve));
+    const api = `http://127.0.0.1:${(service.address() as { port: number }).port}`;
+    tftp = await startTftpServer({ api, token: "relay-token", listen: "127.0.0.1:0", publicUrl: "http://10.1.0.2:8080", timeoutMs: 200 });
+  });
+
+  afterAll(async () => {
+    await tftp.close();
+    await new Promise((resolve) => service.close(resolve));
+  });
+
+  const curl = async (file: string, blksize?: number) => {
+    const args = [
+      "-sS",
+      "--max-time",
+      "10",
+      ...(blksize ? ["--tftp-blksize", String(blksize)] : []),
+      `tftp://127.0.0.1:${tftp.port}/${file}`,
+    ];
+    return (await run("curl", args, { encoding: "buffer" })).stdout as Buffer;
+  };
+
+  it("sends GRUB to its machine's own script, and that script from the service by the MAC, with the relay's credential and URL", async () => {
+    expect((await curl("grub/grub.cfg")).toString()).toBe(GRUB_CFG);
+    expect(GRUB_CFG).toContain("source (tftp)/grub/machine/$net_default_mac");
+    expect((await curl("grub/machine/52:54:00:5B:00:01")).toString()).toBe("echo 'hello'\n");
+    const profile = asked.find((request) => request.url.startsWith("/api/current/profiles"))!;
+    expect(profile.url).toBe("/api/current/profiles?macs=52:54:00:5b:00:01&loader=grub");
+    expect(profile.headers).toMatchObject({
+      authorization: "Bearer relay-token",
+      "x-relay-base": "http://10.1.0.2:8080",
+      "x-forwarded-for": "127.0.0.1",
+    });
+  });
+
+  it("serves the signed loaders and the boot files byte for byte, in blocks of the size asked (and 512 without)", async () => {
+    expect((await curl("shimx64.efi")).toString()).toBe("SHIM");
+    for (const blksize of [undefined, 1024, 1468, 8192]) expect((await curl("common/vmlinuz", blksize)).equals(kernel)).toBe(true);
+    // busybox's client, as a microkernel or a small firmware uses.
+    const out = `/tmp/tftp-${process.pid}`;
+    await run("busybox", ["tftp", "-g", "-b", "1024", "-r", "/common/vmlinuz", "-l", out, "127.0.0.1", String(tftp.port)]);
+    expect(require("node:fs").readFileSync(out).equals(kernel)).toBe(true);
+    require("node:fs").rmSync(out);
+  });
+
+  it("answers File not found for what is not a boot file, and says the service failed when it did", async () => {
+    // busybox's client prints the server's error code and text.
+    const refusal = (file: string) =>
+      run("busybox", ["tftp", "-g", "-r", file, "-l", "/dev/null", "127.0.0.1", String(tftp.port)]).then(
+        () => "",
+        (error: { stderr: string }) => error.stderr,
+      );
+    for (const file of ["etc/passwd", "grub/x86_64-efi/grub.cfg", "grub/machine/not-a-mac", "common/missing"]) {
+      expect(await refusal(file)).toMatch(/not found/i);
+    }
+    expect(await refusal("common/broken")).toMatch(/\(0\) The provisioning service answered 503/);
+  });
+
+  it("refuses a write and a malformed request with TFTP's error packets", async () => {
+    const answer = (packet: Buffer) =>
+      new Promise<Buffer>((resolve) => {
+        const socket = createSocket("udp4");
+        socket.once("message", (message) => {
+          socket.close();
+          resolve(message);
+        });
+        socket.send(packet, tftp.port, "127.0.0.1");
+      });
+    const write = await answer(Buffer.from("\0\x02file\0octet\0", "latin1"));
+    expect([write.readUInt16BE(0), write.readUInt16BE(2), write.subarray(4).toString()]).toEqual([5, 4, "Only reading is served\0"]);
+    const malformed = await answer(Buffer.from("\0\x01file", "latin1"));
+    expect([malformed.readUInt16BE(0), malformed.readUInt16BE(2)]).toEqual([5, 4]);
+  });
+
+  it("reads requests and agrees options as RFC 2347-2349 say", () => {
+    expect(parseRequest(Buffer.from("\0\x01grub/grub.cfg\0OCTET\0BLKSIZE\x001468\0tsize\x000\0", "latin1"))).toEqual({
+      opcode: 1,
+      file: "grub/grub.cfg",
+      mode: "octet",
+      options: { blksize: "1468", tsize: "0" },
+    });
+    expect(negotiate({ blksize: "65464", tsize: "0", timeout: "3" }, 1234)).toEqual({ blksize: "1468", tsize: "1234", timeout: "3" });
+    expect(negotiate({ blksize: "4", timeout: "0", windowsize: "4" }, 1)).toEqual({});
+    expect(negotiate({}, 1)).toEqual({});
+  });
+});
