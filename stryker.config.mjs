@@ -26,9 +26,9 @@ export default {
   timeoutMS: 5000,
   reporters: ["clear-text", "progress", "json"],
   jsonReporter: { fileName: "reports/mutation/mutation.json" },
-  // break: under the whole domain's score (77.7 % merged from its nine parts, 2026-11-26, see
-  // BENCHMARKS.md; 67.7 % on 2026-11-24); raise it as tests are added.
-  thresholds: { high: 85, low: 70, break: 75 },
+  // break: the goal of issue 36's step (78 %); the whole domain, merged from its nine parts, scored
+  // 79.8 % on 2026-11-26 (see BENCHMARKS.md; 67.7 % on 2026-11-24). Raise it as tests are added.
+  thresholds: { high: 85, low: 70, break: 78 },
   tempDirName: ".stryker-tmp",
   cleanTempDir: "always",
 };
