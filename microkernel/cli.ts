@@ -5,13 +5,15 @@ import { MICROKERNEL_FILES } from "../lib/provisioning/graphs/discoveryTasks";
 import { cacheDir, KERNEL_PACKAGE, kernelAssets } from "./assets";
 import { buildMicrokernelInitramfs, buildOverlay } from "./initramfs";
 import { type PublishedFile, publishFile } from "./publish";
+import { publishSecureBoot, secureBootFiles } from "./secureBoot";
 
 /**
  * `npm run microkernel`: builds the discovery microkernel from Debian's packages (the cloud kernel,
  * fetched with apt-get download and kept in the cache, and busybox-static) and puts its kernel and
  * initrd into the running service's file store, where the discovery profile loads them from
- * ({{file.server}}/common/…). Run it once per `npm start` (the memory store forgets) and once per
- * deployed stage.
+ * ({{file.server}}/common/…), with the signed shim and GRUB that machines with Secure Boot on
+ * boot first (microkernel/secureBoot.ts). Run it once per `npm start` (the memory store forgets)
+ * and once per deployed stage.
  */
 const USAGE = `usage: npm run microkernel -- [--api http://localhost:3000] [--user name:password] [--build-only]`;
 
@@ -56,9 +58,16 @@ async function main(argv: string[]): Promise<number> {
   const api = values.api ?? `http://localhost:${process.env.PORT ?? 3000}`;
   try {
     const files = buildMicrokernel();
-    process.stdout.write(`built: ${files.kernel} (${KERNEL_PACKAGE}), ${files.initrd}, ${files.overlay}\n`);
+    const signed = secureBootFiles();
+    process.stdout.write(
+      `built: ${files.kernel} (${KERNEL_PACKAGE}), ${files.initrd}, ${files.overlay}; ${Object.values(signed).join(", ")}\n`,
+    );
     if (values["build-only"]) return 0;
-    for (const file of await publishMicrokernel(api, files, values.user)) {
+    const published = [
+      ...(await publishMicrokernel(api, files, values.user)),
+      ...(await publishSecureBoot({ api, credentials: values.user }, signed)),
+    ];
+    for (const file of published) {
       process.stdout.write(`published: ${api}/common/${file.name} (${file.bytes} bytes, file ${file.uuid})\n`);
     }
     return 0;

@@ -48,8 +48,11 @@ export const DRIVERS = {
   input: ["xhci_pci", "ehci_pci", "ohci_pci", "uhci_hcd", "usbhid", "hid_generic"],
   /** The machine's own BMC over its system interface (KCS/BT/SSIF) and /dev/ipmi0. */
   bmc: ["ipmi_si", "ipmi_ssif", "ipmi_devintf"],
-  /** The image installer mounts the installed system (ext4; vfat for an EFI system partition); ext4's checksums ask for crc32c. */
-  filesystems: ["ext4", "vfat", "nls_cp437", "nls_ascii", "crc32c_generic"],
+  /**
+   * The image installer mounts the installed system (ext4; vfat for an EFI system partition); ext4's
+   * checksums ask for crc32c. efivarfs: the firmware's variables, where Secure Boot's state is read.
+   */
+  filesystems: ["ext4", "vfat", "nls_cp437", "nls_ascii", "crc32c_generic", "efivarfs"],
 } as const;
 
 export const ALL_DRIVERS: readonly string[] = Object.values(DRIVERS).flat();

@@ -33,6 +33,8 @@ export function sampleMachine(mac: string): Machine {
     "sudo lshw -json": () => ok(sampleFile("lshw.json", mac)),
     "sudo lspci -nn -vmm": () => ok(sampleFile("lspci.txt", mac)),
     "sudo lsscsi --size": () => ok(sampleFile("lsscsi.txt", mac)),
+    // A BIOS machine, as the product's microkernel answers mokutil there (issue 38).
+    "sudo mokutil --sb-state": () => ok("EFI variables are not supported on this system\n"),
     "sudo ls /var": () => ok("backups\ncache\nlib\nlocal\nlock\nlog\nmail\nopt\nrun\nspool\ntmp\n"),
     test: () => ({ stdout: "", stderr: "", code: 1 }),
   };

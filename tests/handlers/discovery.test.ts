@@ -16,6 +16,9 @@ beforeEach(() => {
   freshContainer();
 });
 
+/** The dmi catalog task's commands: RackHD's dmidecode, and whether Secure Boot is on (issue 38). */
+const DMI_COMMANDS = [{ cmd: "sudo dmidecode" }, { cmd: "sudo mokutil --sb-state" }];
+
 describe("discovery: the microkernel protocol", () => {
   it("runs Graph.SKU.Discovery to the end: commands handed out, results become catalogs, the reboot ends it", async () => {
     await discoverMachine(MAC);
@@ -43,7 +46,7 @@ describe("discovery: the microkernel protocol", () => {
     const path = await tasksPathFor(MAC);
     expect((await get(`${A}/tasks/${NODE}`)).status).toBe(403);
     const first = await get(path);
-    expect(first).toMatchObject({ status: 200, body: { identifier: NODE, tasks: [{ cmd: "sudo dmidecode" }] } });
+    expect(first).toMatchObject({ status: 200, body: { identifier: NODE, tasks: DMI_COMMANDS } });
     expect((await get(path)).body).toEqual(first.body);
     const active = (await get(`${A}/nodes/${NODE}/workflows/active`)).body;
     const states = Object.fromEntries(Object.values(active.tasks).map((task: any) => [task.label, task.state]));
@@ -58,7 +61,7 @@ describe("discovery: the microkernel protocol", () => {
     expect((await send("POST", path, stray)).status).toBe(201);
     expect((await send("POST", `${A}/tasks/0123456789abcdef01234567`, stray)).status).toBe(201);
     expect((await get(`${A}/nodes/${NODE}/catalogs`)).body).toEqual([]);
-    expect((await get(path)).body.tasks).toEqual([{ cmd: "sudo dmidecode" }]);
+    expect((await get(path)).body.tasks).toEqual(DMI_COMMANDS);
   });
 
   it.each([{}, { tasks: [{ stdout: "x" }] }, [], "text", null, { tasks: "dmidecode" }])(
@@ -69,7 +72,7 @@ describe("discovery: the microkernel protocol", () => {
       await get(path);
       expect((await send("POST", path, body)).status).toBe(201);
       expect((await get(`${A}/nodes/${NODE}/catalogs`)).body).toEqual([]);
-      expect((await get(path)).body.tasks).toEqual([{ cmd: "sudo dmidecode" }]);
+      expect((await get(path)).body.tasks).toEqual(DMI_COMMANDS);
     },
   );
 

@@ -139,12 +139,28 @@ const as =
     return data === undefined || data === null ? undefined : { source, data };
   };
 
+/** What `mokutil --sb-state` says the firmware boots with; the microkernel answers it from the SecureBoot variable. */
+export interface SecureBootState {
+  secureBoot: "enabled" | "disabled" | "unsupported";
+  /** mokutil's own words. */
+  text: string;
+}
+
+/** `mokutil --sb-state`: "SecureBoot enabled" or "disabled"; a BIOS machine's "EFI variables are not supported" is unsupported. */
+export function parseSecureBootState(text: string): SecureBootState | undefined {
+  const said = text.trim().split("\n")[0].trim();
+  if (said === "") return undefined;
+  const state = /^SecureBoot enabled$/i.test(said) ? "enabled" : /^SecureBoot disabled$/i.test(said) ? "disabled" : "unsupported";
+  return { secureBoot: state, text: said.slice(0, 200) };
+}
+
 const PARSERS: Record<string, Parser> = {
   "sudo dmidecode": as("dmi", parseDmidecode),
   "sudo ohai --directory /etc/ohai/plugins": as("ohai", json),
   "sudo lshw -json": as("lshw", json),
   "sudo lspci -nn -vmm": as("lspci", parseLspci),
   "sudo lsscsi --size": as("lsscsi", parseLsscsi),
+  "sudo mokutil --sb-state": as("secure-boot", parseSecureBootState),
   // A BMC whose MAC is all zeros is no BMC (RackHD stored nothing).
   "sudo ipmitool lan print": as("bmc", (stdout) => {
     const table = parseColonTable(stdout);

@@ -11,7 +11,7 @@ import { assertRecordFits, fitsKey } from "../recordSize";
 import { finishTask, runningTask } from "../workflows/progress";
 import type { Workflow, WorkflowTask } from "../workflows/workflow";
 import { activeWorkflowOf, settleEffects } from "../workflows/workflowService";
-import { type ParsedCatalog, parseCommandOutput } from "./catalogParsers";
+import { type ParsedCatalog, parseCommandOutput, type SecureBootState } from "./catalogParsers";
 
 /**
  * The microkernel protocol (RackHD §2.2): the small Linux that discovery boots asks
@@ -161,6 +161,12 @@ export async function acceptResults(
   // Every NIC lshw reports belongs to the node (RackHD's lookups from the lshw catalog), unless
   // another node holds that MAC: what a machine says of itself never moves another's (issue 35 §4).
   for (const mac of nicMacs(catalogs)) await recordAddress(stores, mac, node.id, undefined, now, "unclaimed");
+  // Whether its firmware booted it with Secure Boot on (mokutil --sb-state), on the node itself.
+  const secureBoot = catalogs.find((catalog) => catalog.source === "secure-boot")?.data as SecureBootState | undefined;
+  if (secureBoot) {
+    const reported = { state: secureBoot.secureBoot, reportedAt: now.toISOString() };
+    await stores.nodes.update(node.id, (current) => ({ ...current, secureBoot: reported }));
+  }
   await finish(stores, node, workflow, task, failure ? { state: "failed", error: failure } : { state: "succeeded" }, now);
 }
 

@@ -51,7 +51,8 @@ export const DISCOVERY_TASKS: readonly LibraryTask[] = [
     },
     properties: { os: { linux: { distribution: "ubuntu", release: "trusty", kernel: "3.16.0-25-generic" } } },
   },
-  catalog("dmi", "Catalog dmi", ["sudo dmidecode"], "dmi"),
+  // mokutil --sb-state (issue 38): whether the firmware boots with Secure Boot on, beside its DMI table.
+  catalog("dmi", "Catalog dmi", ["sudo dmidecode", "sudo mokutil --sb-state"], "dmi"),
   catalog("ohai", "Catalog ohai", ["sudo ohai --directory /etc/ohai/plugins"], "ohai"),
   catalog("bmc", "Catalog bmc", ["sudo ipmitool lan print", "sudo ipmitool sel", "sudo ipmitool mc info"], "bmc"),
   catalog("lsall", "Catalog lsall", ["sudo lspci -nn -vmm", "sudo lshw -json", "sudo lsscsi --size"], "lsall"),

@@ -6,6 +6,9 @@ export interface BootAssets extends KernelAssets {
   qemu: string;
   ovmfCode: string;
   ovmfVars: string;
+  /** OVMF built with Secure Boot (it needs SMM), and variables with Microsoft's keys enrolled and Secure Boot on. */
+  ovmfSecureCode: string;
+  ovmfSecureVars: string;
 }
 
 export const DEBIAN_PACKAGES = ["qemu-system-x86", "ipxe-qemu", "busybox-static", "ovmf", "pci.ids"];
@@ -15,6 +18,8 @@ const FILES = {
   ipxeRom: "/usr/lib/ipxe/qemu/efi-virtio.rom",
   ovmfCode: "/usr/share/OVMF/OVMF_CODE_4M.fd",
   ovmfVars: "/usr/share/OVMF/OVMF_VARS_4M.fd",
+  ovmfSecureCode: "/usr/share/OVMF/OVMF_CODE_4M.secboot.fd",
+  ovmfSecureVars: "/usr/share/OVMF/OVMF_VARS_4M.ms.fd",
   pciIds: "/usr/share/misc/pci.ids",
 };
 
@@ -27,5 +32,6 @@ export function bootAssets(): BootAssets {
       );
     }
   }
-  return { qemu: FILES.qemu, ovmfCode: FILES.ovmfCode, ovmfVars: FILES.ovmfVars, ...kernelAssets() };
+  const { qemu, ovmfCode, ovmfVars, ovmfSecureCode, ovmfSecureVars } = FILES;
+  return { qemu, ovmfCode, ovmfVars, ovmfSecureCode, ovmfSecureVars, ...kernelAssets() };
 }

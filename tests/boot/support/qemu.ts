@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BootAssets } from "./bootAssets";
 
-export type Firmware = "bios" | "uefi";
+/** SeaBIOS, OVMF, or OVMF with Secure Boot on (Microsoft's keys enrolled; its NICs boot with the firmware's own PXE). */
+export type Firmware = "bios" | "uefi" | "uefi-secure-boot";
 
 /** A NIC on its own QEMU user-mode network; only the one with the machine's `mac` is handed the boot URL. */
 export interface Nic {
@@ -26,6 +27,8 @@ export interface BootOptions {
   hardware?: Hardware;
   /** What QEMU's DHCP server hands the firmware as its boot file (an HTTP URL for iPXE). */
   bootUrl: string;
+  /** The boot NIC's cable goes into this tap device (tapNetwork.ts: the site's DHCP answers it) instead of QEMU's user network. */
+  tap?: string;
   /** Stop the machine once its serial console shows this (else wait for it to power off). */
   until?: RegExp;
   timeoutMs: number;
@@ -55,16 +58,33 @@ const plain = (text: string): string => text.replace(ESCAPES, "");
  */
 export function machineArgs(
   assets: BootAssets,
-  options: Pick<BootOptions, "firmware" | "mac" | "bootUrl" | "hardware">,
+  options: Pick<BootOptions, "firmware" | "mac" | "bootUrl" | "hardware" | "tap">,
   scratch: string,
 ): string[] {
   const args = ["-accel", "tcg", "-m", "512", "-smp", "1", "-monitor", "none", "-no-reboot", "-boot", "n"];
-  for (const nic of options.hardware?.nics ?? [{ model: "virtio-net-pci", mac: options.mac }]) {
+  for (const [index, nic] of (options.hardware?.nics ?? [{ model: "virtio-net-pci", mac: options.mac }]).entries()) {
     // A port on another network: its DHCP answers with no boot file, so its iPXE gives the boot back.
-    args.push("-nic", `user,model=${nic.model},mac=${nic.mac}${nic.mac === options.mac ? `,bootfile=${options.bootUrl}` : ""}`);
+    const bootfile = nic.mac === options.mac ? `,bootfile=${options.bootUrl}` : "";
+    if (options.tap && nic.mac === options.mac) {
+      // No option ROM on a site's network either: the firmware's own PXE asks the site's DHCP.
+      args.push("-netdev", `tap,id=net${index},ifname=${options.tap},script=no,downscript=no`);
+      args.push("-device", `${nic.model},netdev=net${index},mac=${nic.mac},romfile=`);
+    } else if (options.firmware === "uefi-secure-boot") {
+      // No option ROM (QEMU's is iPXE, unsigned): the firmware's own PXE, as a server's. Without
+      // QEMU's TFTP server, the machine's TFTP reaches the host's port 69 (the relay's).
+      args.push("-netdev", `user,id=net${index}${bootfile}`, "-device", `${nic.model},netdev=net${index},mac=${nic.mac},romfile=`);
+    } else {
+      args.push("-nic", `user,model=${nic.model},mac=${nic.mac}${bootfile}`);
+    }
   }
   args.push(...(options.hardware?.storage ?? []));
-  if (options.firmware === "uefi") {
+  if (options.firmware === "uefi-secure-boot") {
+    const vars = join(scratch, "OVMF_VARS.fd");
+    copyFileSync(assets.ovmfSecureVars, vars);
+    args.push("-machine", "q35,smm=on", "-global", "driver=cfi.pflash01,property=secure,value=on");
+    args.push("-drive", `if=pflash,format=raw,unit=0,readonly=on,file=${assets.ovmfSecureCode}`);
+    args.push("-drive", `if=pflash,format=raw,unit=1,file=${vars}`);
+  } else if (options.firmware === "uefi") {
     const vars = join(scratch, "OVMF_VARS.fd");
     copyFileSync(assets.ovmfVars, vars);
     args.push("-machine", "q35");

@@ -8,6 +8,7 @@ import {
   parseDmidecode,
   parseLspci,
   parseLsscsi,
+  parseSecureBootState,
 } from "../../../lib/provisioning/discovery/catalogParsers";
 import { commandsOf, nicMacs } from "../../../lib/provisioning/discovery/microkernel";
 
@@ -194,5 +195,31 @@ describe("catalog parsers (RackHD's command parser, for the discovery tasks' com
       { cmd: "sudo lshw -json", catalog: true, source: "lshw user", format: "json" },
       { cmd: "test", acceptedResponseCodes: [1] },
     ]);
+  });
+});
+
+describe("mokutil --sb-state (issue 38): whether the firmware booted with Secure Boot on", () => {
+  it("reads enabled, disabled, and a machine with none (BIOS, or firmware without the variable)", () => {
+    expect(parseCommandOutput("sudo mokutil --sb-state", "SecureBoot enabled\n")).toEqual({
+      source: "secure-boot",
+      data: { secureBoot: "enabled", text: "SecureBoot enabled" },
+    });
+    expect(parseSecureBootState("SecureBoot disabled\nPlatform is in Setup Mode\n")).toEqual({
+      secureBoot: "disabled",
+      text: "SecureBoot disabled",
+    });
+    expect(parseSecureBootState("EFI variables are not supported on this system")).toMatchObject({ secureBoot: "unsupported" });
+    expect(parseSecureBootState("  \n")).toBeUndefined();
+  });
+
+  it("never takes more than a line of 200 characters of what a machine says, and never says enabled for anything else", () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 2000 }), (text) => {
+        const state = parseSecureBootState(text);
+        if (!state) return;
+        expect(state.text.length).toBeLessThanOrEqual(200);
+        if (state.secureBoot === "enabled") expect(text.trim().split("\n")[0].trim()).toMatch(/^SecureBoot enabled$/i);
+      }),
+    );
   });
 });

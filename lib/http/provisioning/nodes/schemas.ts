@@ -92,6 +92,12 @@ const node = {
     site: { type: "string" },
     /** The power state a relay last read, and when. */
     power: { type: "object", properties: { state: { enum: ["on", "off"] }, readAt: isoTime }, required: ["state", "readAt"] },
+    /** Whether its firmware booted the microkernel with Secure Boot on (its `secure-boot` catalog, mokutil --sb-state), and when. */
+    secureBoot: {
+      type: "object",
+      properties: { state: { enum: ["enabled", "disabled", "unsupported"] }, reportedAt: isoTime },
+      required: ["state", "reportedAt"],
+    },
     createdAt: isoTime,
     updatedAt: isoTime,
   },

@@ -13,6 +13,7 @@ const api = apiContextFor("http://10.0.0.1:9080");
 const MAC = "52:54:00:12:34:56";
 const SAMPLE = join(__dirname, "../../../../scripts/sampleMachine");
 const sample = (cmd: string): string => {
+  if (cmd === "sudo mokutil --sb-state") return "SecureBoot enabled\n";
   const file = ["dmidecode.txt", "lshw.json", "lspci.txt", "lsscsi.txt", "ohai.json"].find((name) => cmd.includes(name.split(".")[0]));
   return file ? readFileSync(join(SAMPLE, file), "utf8") : "";
 };
@@ -54,6 +55,9 @@ describe("the microkernel's protocol (Graph.SKU.Discovery)", () => {
     expect([...sources]).toEqual(expect.arrayContaining(["dmi", "lshw", "lspci"]));
     expect((await getWorkflow(stores, workflow.instanceId, later(at)))._status).toBe("succeeded");
     expect((await findLookups(stores, undefined)).length).toBeGreaterThanOrEqual(1);
+    // Its firmware's Secure Boot, as the microkernel read it, on the node (issue 38).
+    expect((await stores.nodes.get(node.id))?.secureBoot).toEqual({ state: "enabled", reportedAt: expect.any(String) });
+    expect(sources.has("secure-boot")).toBe(true);
   });
 
   it("never moves another node's lookup or identity to a machine whose lshw claims its MAC (issue 35 §4)", async () => {
