@@ -171,17 +171,22 @@ lsscsi_text() {
   done
 }
 
-# mokutil --sb-state's answer, from the firmware's SecureBoot variable (its fifth byte: 1 when on).
-# Reading it is allowed under the kernel's lockdown. A machine without it is answered, not failed
-# (mokutil exits 255 there): the answer is the catalog, and the catalog task goes on.
+# mokutil --sb-state's answer, from the firmware's SecureBoot variable (its fifth byte: 1 when on),
+# else from what the kernel said of it at boot (its "secureboot:" line). Both may be read under
+# the kernel's lockdown. A machine without it is answered, not failed (mokutil exits 255 there):
+# the answer is the catalog, and the catalog task goes on.
 EFI_GLOBAL=8be4df61-93ca-11d2-aa0d-00e098032b8c
 sb_state() {
   [ -d /sys/firmware/efi ] || { echo "EFI variables are not supported on this system"; return 0; }
   vars=/sys/firmware/efi/efivars
-  [ -e "$vars/SecureBoot-$EFI_GLOBAL" ] || { modprobe -q efivarfs; mount -t efivarfs efivarfs "$vars" 2>/dev/null; }
-  case "$(od -An -tu1 -j4 -N1 "$vars/SecureBoot-$EFI_GLOBAL" 2>/dev/null | tr -d ' ')" in
-    1) echo "SecureBoot enabled" ;;
-    0) echo "SecureBoot disabled" ;;
+  [ -e "$vars/SecureBoot-$EFI_GLOBAL" ] || { modprobe -q efivarfs; mount -t efivarfs efivarfs "$vars"; } > /dev/console 2>&1
+  # The whole variable, its fifth byte taken (efivarfs files do not seek, so od -j would not skip).
+  value=$(od -An -tu1 "$vars/SecureBoot-$EFI_GLOBAL" 2> /dev/null | awk '{ print $5 }')
+  [ -n "$value" ] || value=$(dmesg | sed -n 's/.*secureboot: Secure boot \(enabled\|disabled\).*/\1/p' | head -n 1)
+  echo "$MARK: Secure Boot: ${value:-unknown}" > /dev/console
+  case "$value" in
+    1 | enabled) echo "SecureBoot enabled" ;;
+    0 | disabled) echo "SecureBoot disabled" ;;
     *) echo "This system doesn't support Secure Boot" ;;
   esac
 }

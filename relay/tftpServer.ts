@@ -127,6 +127,8 @@ function transfer(socket: Socket, client: RemoteInfo, data: Buffer, agreed: Reco
     socket.on("message", (message, from) => {
       if (from.address !== client.address || message.length < 4) return;
       const opcode = message.readUInt16BE(0);
+      // A firmware's PXE asks a file's size first (tsize) and stops after the OACK: an end, not a failure.
+      if (opcode === OP.ERROR && block === 0) return finish();
       if (opcode === OP.ERROR)
         return finish(new Error(`the client stopped: ${message.subarray(4).toString("latin1").replace(/\0.*$/, "")}`));
       // Block numbers wrap at 65,536: an acknowledgement is matched on its low 16 bits.

@@ -77,7 +77,8 @@ if (missing.length > 0) process.stdout.write(`secureBoot: not run here: needs ${
       network?.close();
       await server?.stop();
       if (scratch) rmSync(scratch, { recursive: true, force: true });
-      process.stdout.write(`secure boot discovery: ${record?.seconds ?? "-"} s\n`);
+      const said = record?.serial.split("\n").filter((line) => /MICROKERNEL|secureboot|locked down/.test(line)) ?? [];
+      process.stdout.write(`secure boot discovery: ${record?.seconds ?? "-"} s\n${said.join("\n")}\n`);
     });
 
     it("is discovered: each link of the chain verified by the one before, the kernel locked down, the catalogs posted", async () => {
@@ -93,12 +94,18 @@ if (missing.length > 0) process.stdout.write(`secureBoot: not run here: needs ${
       expect(serial).toContain("MICROKERNEL: told to reboot");
       expect(serial).not.toContain("MICROKERNEL: FAILED");
       expect(relay.log()).toMatch(/tftp: \S+ shimx64\.efi/);
-      expect(relay.log()).toMatch(new RegExp(`tftp: \\S+ grub/machine/${MAC}`));
+      expect(relay.log()).toMatch(new RegExp(`tftp: \\S+ /?grub/machine/${MAC}`));
 
       const node = await api("GET", `/nodes/${MAC}`);
       expect(node.body).toMatchObject({ site });
       for (const source of ["dmi", "lspci", "lshw"])
         expect((await api("GET", `/nodes/${node.body.id}/catalogs/${source}`)).status).toBe(200);
+      // What its firmware said of Secure Boot, read under lockdown: in its catalog and on the node.
+      expect((await api("GET", `/nodes/${node.body.id}/catalogs/secure-boot`)).body.data).toEqual({
+        secureBoot: "enabled",
+        text: "SecureBoot enabled",
+      });
+      expect(node.body.secureBoot).toMatchObject({ state: "enabled" });
     });
   },
 );
