@@ -9,7 +9,8 @@ import { askService, type BootProxyOptions, isBootPath } from "./bootProxy";
  * 2347-2349). It serves:
  * - `grub/grub.cfg`: a few lines that send GRUB to its own machine's script, by the MAC it booted from;
  * - `grub/machine/<mac>`: that script, from the service (`/profiles?macs=<mac>&loader=grub`);
- * - `shimx64.efi`, `grubx64.efi`, `mmx64.efi`: the signed loaders the service keeps at /common/;
+ * - `shimx64.efi`, `grubx64.efi`, `mmx64.efi`: the signed loaders the service keeps at /common/, and
+ *   iPXE's (`snponly.efi`, `ipxe.efi`, `undionly.kpxe`) where a site published them there;
  * - the HTTP boot server's paths (`/common/<file>`, …), fetched from the service as it fetches them.
  * Anything else is "File not found". A reply's packets go to where the last acknowledgement came
  * from (same host): a NAT between (QEMU's user network, some firewalls) may change the port.
@@ -25,7 +26,8 @@ export interface TftpOptions extends Pick<BootProxyOptions, "api" | "token" | "l
 
 const OP = { RRQ: 1, WRQ: 2, DATA: 3, ACK: 4, ERROR: 5, OACK: 6 } as const;
 const ERR = { undefined: 0, notFound: 1, illegal: 4 } as const;
-const LOADERS = new Set(["shimx64.efi", "grubx64.efi", "mmx64.efi"]);
+/** The loaders kept at /common/: Secure Boot's signed ones, and iPXE's for the machines without it (if published). */
+const LOADERS = new Set(["shimx64.efi", "grubx64.efi", "mmx64.efi", "snponly.efi", "ipxe.efi", "undionly.kpxe"]);
 const MAC_FILE = /^grub\/machine\/([0-9A-Fa-f]{2}(?::[0-9A-Fa-f]{2}){5})$/;
 /** The largest block it sends: a 1500-byte Ethernet frame's payload after the IP, UDP and TFTP headers. */
 const MAX_BLOCK = 1468;

@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { publishMicrokernel } from "../../microkernel/cli";
 import { buildMicrokernelInitramfs } from "../../microkernel/initramfs";
+import { publishFile } from "../../microkernel/publish";
 import { publishSecureBoot, secureBootFiles } from "../../microkernel/secureBoot";
 import { freePort, type OfflineServer, rackhdApi, startOffline } from "../support/offlineServer";
 import { type RelayProcess, startRelayProcess } from "../support/relayProcess";
@@ -23,6 +24,10 @@ jest.setTimeout(900_000);
  * on the host's address there. QEMU's user network cannot carry it: its TFTP to the host is its own.
  */
 const MAC = "52:54:00:5b:00:01";
+/** A second machine with Secure Boot on, which the site's DHCP offers iPXE (unsigned). */
+const UNSIGNED_MAC = "52:54:00:5b:00:02";
+/** Debian's iPXE for UEFI (unsigned), which a machine with Secure Boot on must refuse. */
+const IPXE_EFI = "/usr/lib/ipxe/snponly.efi";
 const missing = tapNetworkMissing();
 if (missing.length > 0) process.stdout.write(`secureBoot: not run here: needs ${missing.join(", ")}\n`);
 
@@ -48,9 +53,15 @@ if (missing.length > 0) process.stdout.write(`secureBoot: not run here: needs ${
         initrd: buildMicrokernelInitramfs(assets, join(scratch, "mk.img")),
       });
       await publishSecureBoot({ api: server.baseUrl }, secureBootFiles(join(scratch, "signed")));
+      await publishFile({ api: server.baseUrl }, "snponly.efi", readFileSync(IPXE_EFI));
       site = (await api("POST", "/sites", { name: "secure-lab" })).body.id;
       // The site's network: its DHCP sends UEFI machines to shim on the relay (docs/boot.md).
-      network = startTapNetwork(`sb${process.pid % 100_000}`, 98, ["--dhcp-boot=shimx64.efi,relay,10.98.0.1"]);
+      network = startTapNetwork(`sb${process.pid % 100_000}`, 98, [
+        `--dhcp-host=${MAC},set:signed`,
+        `--dhcp-host=${UNSIGNED_MAC},set:unsigned`,
+        "--dhcp-boot=tag:signed,shimx64.efi,relay,10.98.0.1",
+        "--dhcp-boot=tag:unsigned,snponly.efi,relay,10.98.0.1",
+      ]);
       const relayPort = await freePort();
       const relayUrl = `http://${network.hostIp}:${relayPort}`;
       relay = startRelayProcess(server.baseUrl, (await api("POST", `/sites/${site}/relays`, {})).body.token, [
@@ -106,6 +117,38 @@ if (missing.length > 0) process.stdout.write(`secureBoot: not run here: needs ${
         text: "SecureBoot enabled",
       });
       expect(node.body.secureBoot).toMatchObject({ state: "enabled" });
+    });
+
+    it("refuses an unsigned loader (iPXE): the service says the machine never asked for its profile, and that Secure Boot may be why", async () => {
+      const node = (await api("POST", "/nodes", { name: "unsigned", identifiers: [UNSIGNED_MAC] })).body.id;
+      const started = await api("POST", `/nodes/${node}/workflows`, {
+        name: "Graph.Discovery",
+        options: { "bootstrap-ubuntu": { _taskTimeout: 60_000 } },
+      });
+      expect(started.status).toBe(201);
+      const refused = await bootMachine(assets, {
+        firmware: "uefi-secure-boot",
+        mac: UNSIGNED_MAC,
+        bootUrl: "snponly.efi",
+        tap: network.tap,
+        until: /failed to (load|start) Boot\w+ "UEFI PXEv4[^\n]*(Access Denied|Security Violation)|No bootable option or device was found/,
+        timeoutMs: 300_000,
+      });
+      // The firmware fetched iPXE from the relay and would not run it.
+      expect(relay.log()).toMatch(/tftp: \S+ \/?snponly\.efi/);
+      expect(refused.serial).toMatch(/failed to (load|start) Boot\w+ "UEFI PXEv4[^\n]*(Access Denied|Security Violation)/);
+      expect(refused.serial).not.toContain("iPXE initialising");
+      // When its task's time is up, the workflow says why it stopped.
+      const until = Date.now() + 90_000;
+      let workflow = (await api("GET", `/workflows/${started.body.instanceId}`)).body;
+      while (workflow._status === "running" && Date.now() < until) {
+        await new Promise((resolve) => setTimeout(resolve, 2000));
+        workflow = (await api("GET", `/workflows/${started.body.instanceId}`)).body;
+      }
+      expect(workflow.failure).toMatchObject({
+        reason: "never-booted",
+        message: expect.stringContaining("Secure Boot on, it refuses an unsigned loader"),
+      });
     });
   },
 );

@@ -50,7 +50,7 @@ describe("discovery over HTTP: microkernel, catalogs, SKU, tag, a user-defined g
 
     // Catalogs, as FIT and the bosh CPI read them.
     const catalogs = (await call("GET", `/nodes/${node.id}/catalogs`)).body;
-    expect(catalogs.map((c: { source: string }) => c.source)).toEqual(["dmi", "ohai", "lspci", "lshw", "lsscsi"]);
+    expect(catalogs.map((c: { source: string }) => c.source)).toEqual(["dmi", "secure-boot", "ohai", "lspci", "lshw", "lsscsi"]);
     for (const catalog of catalogs)
       expect(Object.keys(catalog)).toEqual(expect.arrayContaining(["createdAt", "node", "source", "updatedAt", "data"]));
     expect((await call("GET", `/nodes/${node.id}/catalogs/ohai`)).body.data.dmi.base_board.manufacturer).toBe("Oracle Corporation");

@@ -26,8 +26,9 @@ describe("discovery: the microkernel protocol", () => {
     expect(workflow).toMatchObject({ injectableName: "Graph.SKU.Discovery", _status: "succeeded" });
     expect(Object.values(workflow.tasks).every((task: any) => task.state === "succeeded")).toBe(true);
     const sources = (await get(`${A}/nodes/${NODE}/catalogs`)).body.map((catalog: { source: string }) => catalog.source);
-    expect(sources).toEqual(["dmi", "ohai", "lspci", "lshw", "lsscsi"]);
-    expect((await get(`${A}/nodes/${NODE}`)).body).toMatchObject({ sku: null, tags: [] });
+    expect(sources).toEqual(["dmi", "secure-boot", "ohai", "lspci", "lshw", "lsscsi"]);
+    // The sample machine is a BIOS one: no Secure Boot, on the node too (issue 38).
+    expect((await get(`${A}/nodes/${NODE}`)).body).toMatchObject({ sku: null, tags: [], secureBoot: { state: "unsupported" } });
     expect((await get(`${A}/tasks/${NODE}`)).status).toBe(204);
   });
 
@@ -87,7 +88,7 @@ describe("catalogs", () => {
   it("lists, filters, finds by id and by source (the latest), with RackHD's texts for what is not there", async () => {
     await discoverMachine(MAC);
     const all = (await get(`${A}/catalogs`)).body;
-    expect(all).toHaveLength(5);
+    expect(all).toHaveLength(6);
     expect(Object.keys(all[0]).sort()).toEqual(["createdAt", "data", "id", "node", "source", "updatedAt"]);
     const dmi = (await get(`${A}/catalogs?source=dmi`)).body;
     expect(dmi).toHaveLength(1);

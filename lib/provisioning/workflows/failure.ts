@@ -1,12 +1,19 @@
 import type { FailureReason, WorkflowFailure, WorkflowTask } from "./workflow";
 
+/**
+ * Why a machine may never ask for its profile although it boots from the network: its firmware
+ * refused the loader it was offered (iPXE is not signed by the UEFI CA).
+ */
+const SECURE_BOOT_HINT =
+  " If its firmware has Secure Boot on, it refuses an unsigned loader such as iPXE: boot it through shim and GRUB (docs/boot.md, Machines with Secure Boot on).";
+
 /** A task's time-out, named after the last thing its machine did. */
 export function timeoutOf(task: WorkflowTask, timeout: number): { reason: FailureReason; error: string } {
   const seconds = Math.round(timeout / 1000);
   if (task.kind === "bootstrap") {
     return {
       reason: task.bootedAt ? "installer-silent" : "never-booted",
-      error: `The machine did not start the discovery microkernel within ${seconds} s (it never asked for its commands): is ${String(task.options.kernelUri)} served, and does the machine boot from the network?`,
+      error: `The machine did not start the discovery microkernel within ${seconds} s (it never asked for its commands): is ${String(task.options.kernelUri)} served, and does the machine boot from the network?${task.bootedAt ? "" : SECURE_BOOT_HINT}`,
     };
   }
   const timedOut = `Task timed out after ${timeout} ms`;
@@ -42,7 +49,7 @@ function installStall(task: WorkflowTask): { reason: FailureReason; why: string 
   if (task.bootedAt) return { reason: "installer-silent", why: `the machine booted its installer at ${task.bootedAt}, then went silent` };
   return {
     reason: "never-booted",
-    why: "the machine never booted from the network: is it powered on, set to boot from the network, and does its DHCP point at the service?",
+    why: `the machine never booted from the network: is it powered on, set to boot from the network, and does its DHCP point at the service?${SECURE_BOOT_HINT}`,
   };
 }
 
