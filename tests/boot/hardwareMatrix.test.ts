@@ -243,6 +243,8 @@ describe("the hardware matrix: every NIC and storage model QEMU emulates, discov
     expect(record?.serial).not.toContain("MICROKERNEL: FAILED");
     const node = await api("GET", `/nodes/${machine.mac}`);
     expect(node.status).toBe(200);
+    // Secure Boot, as the microkernel read it: none on SeaBIOS, off on OVMF without its keys (issue 38).
+    expect(node.body.secureBoot).toMatchObject({ state: machine.firmware === "bios" ? "unsupported" : "disabled" });
 
     // lspci names each NIC and storage controller as pci.ids does.
     const lspci = (await api("GET", `/nodes/${node.body.id}/catalogs/lspci`)).body.data as { Device: string }[];
