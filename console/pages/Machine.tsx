@@ -5,6 +5,9 @@ import { ErrorNote, Field, link, Section, State, Time, useLoad, when } from "../
 import { EventList } from "./Events";
 import { Power } from "./Power";
 
+/** What the microkernel read of the machine's Secure Boot (its `secure-boot` catalog), in words. */
+const SECURE_BOOT: Record<string, string> = { enabled: "on", disabled: "off", unsupported: "not offered by its firmware" };
+
 const api = (nodeId: string, suffix = "") => `${PROVISIONING}/nodes/${encodeURIComponent(nodeId)}${suffix}`;
 
 function Catalogs({ nodeId }: { nodeId: string }) {
@@ -129,6 +132,16 @@ export function Machine({ nodeId }: { nodeId: string }) {
           <dd>{machine.sku ?? "—"}</dd>
           <dt>Tags</dt>
           <dd>{machine.tags.join(", ") || "—"}</dd>
+          <dt>Secure Boot</dt>
+          <dd>
+            {machine.secureBoot ? (
+              <>
+                {SECURE_BOOT[machine.secureBoot.state]} (its firmware, <Time iso={machine.secureBoot.reportedAt} />)
+              </>
+            ) : (
+              "— (not discovered yet)"
+            )}
+          </dd>
           <dt>Created</dt>
           <dd>
             <Time iso={machine.createdAt} />

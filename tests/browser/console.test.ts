@@ -69,6 +69,8 @@ describe("the operator console in a real browser", () => {
     await page.reload();
     await page.getByRole("link", { name: MAC }).click();
     await page.getByRole("heading", { name: MAC }).waitFor();
+    // What its firmware said of Secure Boot (the simulator's machine is a BIOS one).
+    await page.getByText("not offered by its firmware").waitFor();
     // Catalogs, collapsed and searchable.
     await page.getByText("dmi", { exact: true }).waitFor();
     await page.getByLabel("Search the catalogs").fill("Product Name");
