@@ -33,8 +33,14 @@ const BOOT_PATHS = [
 
 export const isBootPath = (path: string): boolean => BOOT_PATHS.some((pattern) => pattern.test(path));
 
+/** `host:port` (a bare port: every address), as --listen and --tftp take it; the port after the last colon. */
+export const listenAddress = (listen: string): { host: string; port: number } => {
+  const [host, port] = listen.includes(":") ? listen.split(/:(?=\d+$)/) : ["0.0.0.0", listen];
+  return { host, port: Number(port) };
+};
+
 export async function startBootProxy(options: BootProxyOptions): Promise<{ server: Server; url: string; close: () => Promise<void> }> {
-  const [host, portText] = options.listen.includes(":") ? options.listen.split(/:(?=\d+$)/) : ["0.0.0.0", options.listen];
+  const { host, port: listenPort } = listenAddress(options.listen);
   const server = createServer((request, response) => {
     void forward(options, request, response).catch((error: Error) => {
       options.log?.(`boot: ${request.method} ${request.url}: ${error.message}`);
@@ -42,7 +48,7 @@ export async function startBootProxy(options: BootProxyOptions): Promise<{ serve
       response.end(JSON.stringify({ message: `The relay could not reach the provisioning service: ${error.message}` }));
     });
   });
-  await new Promise<void>((resolve) => server.listen(Number(portText), host, resolve));
+  await new Promise<void>((resolve) => server.listen(listenPort, host, resolve));
   const { port } = server.address() as { port: number };
   const url = `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${port}`;
   options.log?.(`boot: serving the site's machines on ${host}:${port}`);

@@ -1,5 +1,5 @@
 import { createSocket, type RemoteInfo, type Socket } from "node:dgram";
-import { askService, type BootProxyOptions, isBootPath } from "./bootProxy";
+import { askService, type BootProxyOptions, isBootPath, listenAddress } from "./bootProxy";
 
 /**
  * The relay's TFTP server (issue 38): what a UEFI machine with Secure Boot on fetches before it
@@ -146,14 +146,14 @@ function transfer(socket: Socket, client: RemoteInfo, data: Buffer, agreed: Reco
 }
 
 export async function startTftpServer(options: TftpOptions): Promise<{ port: number; close: () => Promise<void> }> {
-  const [host, portText] = options.listen.includes(":") ? options.listen.split(/:(?=\d+$)/) : ["0.0.0.0", options.listen];
+  const { host, port: listenPort } = listenAddress(options.listen);
   const server = createSocket("udp4");
   server.on("message", (message, client) => {
     void serve(options, message, client).catch((error: Error) => options.log?.(`tftp: ${client.address}: ${error.message}`));
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.bind(Number(portText), host, () => resolve());
+    server.bind(listenPort, host, () => resolve());
   });
   const { port } = server.address();
   options.log?.(`tftp: serving the site's machines on ${host}:${port}`);
