@@ -1,7 +1,7 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 
 /** What an initramfs is built from: Debian's busybox-static and its generic kernel with its modules. */
 export interface KernelAssets {
@@ -32,41 +32,57 @@ function unpackedKernel(unpacked: string): Omit<KernelAssets, "busybox"> | undef
 }
 
 /**
- * The generic kernel's image and modules: fetched with `apt-get download` and unpacked once, in a
- * folder named by the versioned package (a new kernel in Debian's sources is a new folder), and
- * indexed with busybox's depmod (the package ships no modules.dep; its postinst makes one).
+ * A Debian package unpacked into `folder`: fetched with `apt-get download` into a folder of this
+ * process's own, unpacked, made ready by `prepare` (given the tree and the .deb's name), then
+ * renamed into place: boot-tier files that start together each fetch it, and only one rename
+ * wins (`ready` says whether the folder another process renamed there is whole).
  */
-function kernel(): Omit<KernelAssets, "busybox"> {
-  const root = cacheDir();
-  // The meta package only depends on the versioned image package; fetch that one.
-  const depends = spawnSync("apt-cache", ["depends", KERNEL_PACKAGE], { encoding: "utf8" });
-  const image = /Depends: (linux-image-\S+)/.exec(depends.stdout ?? "")?.[1];
-  if (!image) throw new Error(`Could not find Debian's ${KERNEL_PACKAGE} (run apt-get update first): ${depends.stderr}`);
-  const unpacked = join(root, image);
-  const cached = unpackedKernel(unpacked);
-  if (cached) return cached;
-  // Fetched and indexed in a folder of this process's own, then renamed into place: boot-tier
-  // files that start together each build their initramfs, and only one rename wins.
+export function unpackDebianPackage(
+  name: string,
+  folder: string,
+  prepare: (tree: string, deb: string) => void = () => undefined,
+  ready: (folder: string) => boolean = existsSync,
+): void {
+  const root = dirname(folder);
   mkdirSync(root, { recursive: true });
-  const scratch = mkdtempSync(join(root, `${image}.`));
+  const scratch = mkdtempSync(join(root, `${name}.`));
   try {
-    execFileSync("apt-get", ["download", image], { cwd: scratch, stdio: "pipe" });
-    const deb = readdirSync(scratch).find((name) => name.startsWith(`${image}_`) && name.endsWith(".deb"));
-    if (!deb) throw new Error(`apt-get download ${image} left no .deb in ${scratch}`);
+    execFileSync("apt-get", ["download", name], { cwd: scratch, stdio: "pipe" });
+    const deb = readdirSync(scratch).find((file) => file.startsWith(`${name}_`) && file.endsWith(".deb"));
+    if (!deb) throw new Error(`apt-get download ${name} left no .deb in ${scratch}`);
     const tree = join(scratch, "tree");
     execFileSync("dpkg-deb", ["-x", join(scratch, deb), tree]);
-    const release = existsSync(join(tree, "lib/modules")) ? readdirSync(join(tree, "lib/modules"))[0] : undefined;
-    if (!release) throw new Error(`${deb} holds no /lib/modules`);
-    execFileSync(BUSYBOX, ["depmod", "-b", tree, release]);
-    if (!unpackedKernel(tree)) throw new Error(`${deb} holds no /boot/vmlinuz-*`);
+    prepare(tree, deb);
     try {
-      renameSync(tree, unpacked);
+      renameSync(tree, folder);
     } catch (error) {
-      if (!unpackedKernel(unpacked)) throw error;
+      if (!ready(folder)) throw error;
     }
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/**
+ * The generic kernel's image and modules: fetched and unpacked once, in a folder named by the
+ * versioned package (a new kernel in Debian's sources is a new folder), and indexed with
+ * busybox's depmod (the package ships no modules.dep; its postinst makes one).
+ */
+function kernel(): Omit<KernelAssets, "busybox"> {
+  // The meta package only depends on the versioned image package; fetch that one.
+  const depends = spawnSync("apt-cache", ["depends", KERNEL_PACKAGE], { encoding: "utf8" });
+  const image = /Depends: (linux-image-\S+)/.exec(depends.stdout ?? "")?.[1];
+  if (!image) throw new Error(`Could not find Debian's ${KERNEL_PACKAGE} (run apt-get update first): ${depends.stderr}`);
+  const unpacked = join(cacheDir(), image);
+  const cached = unpackedKernel(unpacked);
+  if (cached) return cached;
+  const index = (tree: string, deb: string) => {
+    const release = existsSync(join(tree, "lib/modules")) ? readdirSync(join(tree, "lib/modules"))[0] : undefined;
+    if (!release) throw new Error(`${deb} holds no /lib/modules`);
+    execFileSync(BUSYBOX, ["depmod", "-b", tree, release]);
+    if (!unpackedKernel(tree)) throw new Error(`${deb} holds no /boot/vmlinuz-*`);
+  };
+  unpackDebianPackage(image, unpacked, index, (folder) => unpackedKernel(folder) !== undefined);
   return unpackedKernel(unpacked)!;
 }
 

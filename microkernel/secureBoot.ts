@@ -1,7 +1,7 @@
-import { execFileSync, spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { cacheDir } from "./assets";
+import { cacheDir, unpackDebianPackage } from "./assets";
 import { type PublishedFile, type PublishTarget, publishFile } from "./publish";
 
 /**
@@ -27,37 +27,17 @@ function candidate(name: string): string {
 
 /** The package unpacked in the cache, in a folder named by its version; fetched the first time. */
 function unpacked(name: string): string {
-  const root = join(cacheDir(), "secure-boot");
-  const folder = join(root, `${name}_${candidate(name).replace(/[^\w.+-]/g, "_")}`);
-  if (existsSync(folder)) return folder;
-  mkdirSync(root, { recursive: true });
-  // Fetched into a folder of this process's own, then renamed into place: only one rename wins.
-  const scratch = mkdtempSync(join(root, `${name}.`));
-  try {
-    execFileSync("apt-get", ["download", name], { cwd: scratch, stdio: "pipe" });
-    const deb = readdirSync(scratch).find((file) => file.startsWith(`${name}_`) && file.endsWith(".deb"));
-    if (!deb) throw new Error(`apt-get download ${name} left no .deb in ${scratch}`);
-    execFileSync("dpkg-deb", ["-x", join(scratch, deb), join(scratch, "tree")]);
-    try {
-      renameSync(join(scratch, "tree"), folder);
-    } catch (error) {
-      if (!existsSync(folder)) throw error;
-    }
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
-  }
+  const folder = join(cacheDir(), "secure-boot", `${name}_${candidate(name).replace(/[^\w.+-]/g, "_")}`);
+  if (!existsSync(folder)) unpackDebianPackage(name, folder);
   return folder;
 }
 
-/** The signed files, copied under their served names into `into` (default: the cache); answers name → path. */
-export function secureBootFiles(into = join(cacheDir(), "secure-boot", "served")): Record<string, string> {
-  mkdirSync(into, { recursive: true });
+/** The signed files as Debian's packages hold them, by the names they are served under. */
+export function secureBootFiles(): Record<string, string> {
   const files: Record<string, string> = {};
   for (const [name, { package: pkg, path }] of Object.entries(SECURE_BOOT_FILES)) {
-    const source = join(unpacked(pkg), path);
-    if (!existsSync(source)) throw new Error(`${pkg} holds no ${path}`);
-    files[name] = join(into, name);
-    copyFileSync(source, files[name]);
+    files[name] = join(unpacked(pkg), path);
+    if (!existsSync(files[name])) throw new Error(`${pkg} holds no ${path}`);
   }
   return files;
 }

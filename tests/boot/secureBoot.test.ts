@@ -52,7 +52,7 @@ if (missing.length > 0) process.stdout.write(`secureBoot: not run here: needs ${
         kernel: assets.kernel,
         initrd: buildMicrokernelInitramfs(assets, join(scratch, "mk.img")),
       });
-      await publishSecureBoot({ api: server.baseUrl }, secureBootFiles(join(scratch, "signed")));
+      await publishSecureBoot({ api: server.baseUrl }, secureBootFiles());
       await publishFile({ api: server.baseUrl }, "snponly.efi", readFileSync(IPXE_EFI));
       site = (await api("POST", "/sites", { name: "secure-lab" })).body.id;
       // The site's network: its DHCP sends UEFI machines to shim on the relay (docs/boot.md).
