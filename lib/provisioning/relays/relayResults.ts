@@ -14,6 +14,14 @@ export interface PowerState {
 
 const POWER_SAID = /\b(?:Chassis Power is|PowerState["\s:]*)\s*"?(on|off)\b/i;
 
+/** The power state a poll read: IPMI's chassis status, or a Redfish system's PowerState; else none. */
+function polledPower(command: string, value: unknown): "on" | "off" | undefined {
+  const read = (value ?? {}) as { power?: unknown; powerState?: unknown };
+  if (command === "chassis" && typeof read.power === "boolean") return read.power ? "on" : "off";
+  if (command === "powerState" && (read.powerState === "On" || read.powerState === "Off")) return read.powerState === "On" ? "on" : "off";
+  return undefined;
+}
+
 /**
  * A relay's result, as a use case: the job ends (the first result wins), the workflow task it ran
  * ends with what the BMC said and the graph moves on, and a power state the BMC reported is kept on
@@ -30,19 +38,7 @@ export async function reportJobResult(
   if (!first) return job;
   if (job.action.kind === "poll") {
     const value = await recordPollResult(stores, job.action.poller, job.action.command, job.result ?? { ok: false, output: "" }, now);
-    // The power state a poll read: IPMI's chassis status, or a Redfish system's PowerState.
-    const chassis = job.action.command === "chassis" ? (value as { power?: boolean } | undefined) : undefined;
-    const redfish = job.action.command === "powerState" ? (value as { powerState?: string } | undefined)?.powerState : undefined;
-    const state =
-      typeof chassis?.power === "boolean"
-        ? chassis.power
-          ? "on"
-          : "off"
-        : redfish === "On"
-          ? "on"
-          : redfish === "Off"
-            ? "off"
-            : undefined;
+    const state = polledPower(job.action.command, value);
     if (state) await stores.nodes.update(job.node, (node) => ({ ...node, power: { state, readAt: now.toISOString() } }));
     return job;
   }
