@@ -53,12 +53,18 @@ export function redfishDriver(options: RedfishTiming = {}): Driver {
   };
 }
 
+/** A resource the BMC must answer (200), else an error in its own words. */
+async function getResource(call: Call, path: string): Promise<Record<string, unknown>> {
+  const answer = await call("GET", path);
+  if (answer.status !== 200) throw new Error(`GET ${path} answered ${answer.status}: ${messageOf(answer)}`);
+  return answer.body;
+}
+
 async function systemPath(config: Record<string, unknown>, call: Call): Promise<string> {
   const named = text(config, "systemId");
   if (named) return `/redfish/v1/Systems/${encodeURIComponent(named)}`;
-  const systems = await call("GET", "/redfish/v1/Systems");
-  if (systems.status !== 200) throw new Error(`GET /redfish/v1/Systems answered ${systems.status}: ${messageOf(systems)}`);
-  const first = (systems.body.Members as { "@odata.id"?: string }[] | undefined)?.[0]?.["@odata.id"];
+  const systems = await getResource(call, "/redfish/v1/Systems");
+  const first = (systems.Members as { "@odata.id"?: string }[] | undefined)?.[0]?.["@odata.id"];
   if (!first) throw new Error("the BMC lists no ComputerSystem");
   return first;
 }
@@ -82,11 +88,7 @@ async function perform(system: string, action: JobAction, call: Call, timing: Re
     const second = await call("PATCH", system, { Boot: withoutMode });
     return answered(second, `Boot once from ${boot.BootSourceOverrideTarget} (the BMC refused a boot mode: ${messageOf(first)})`);
   }
-  const read = async () => {
-    const answer = await call("GET", system);
-    if (answer.status !== 200) throw new Error(`GET ${system} answered ${answer.status}: ${messageOf(answer)}`);
-    return answer.body;
-  };
+  const read = () => getResource(call, system);
   const current = await read();
   if (action.action === "status") return { ok: true, output: `PowerState: ${String(current.PowerState ?? "Unknown")}` };
   const wanted = action.action === "reboot" ? (current.PowerState === "Off" ? "On" : "ForceRestart") : RESET[action.action];
@@ -104,11 +106,7 @@ const POLLS: Record<string, { resource: "system" | "Thermal" | "Power"; keep: st
 async function poll(system: string, command: string, call: Call): Promise<DriverResult> {
   const what = Object.hasOwn(POLLS, command) ? POLLS[command] : undefined;
   if (!what) return failed(`Redfish has no ${command} poll: it is an IPMI poller's`);
-  const get = async (path: string) => {
-    const answer = await call("GET", path);
-    if (answer.status !== 200) throw new Error(`GET ${path} answered ${answer.status}: ${messageOf(answer)}`);
-    return answer.body;
-  };
+  const get = (path: string) => getResource(call, path);
   let resource = await get(system);
   if (what.resource !== "system") {
     const links = resource.Links as { Chassis?: { "@odata.id"?: string }[] } | undefined;
