@@ -420,6 +420,14 @@ export async function warmCases(h: Handlers) {
       ),
     },
     {
+      name: "GET /profiles/loader?macs=",
+      run: call(
+        h.uefiLoader,
+        { method: "GET", path: `/api/current/profiles/loader?macs=${mac1}`, route: `${R}/profiles/loader`, pathParameters: v("current") },
+        200,
+      ),
+    },
+    {
       name: "GET /profiles?macs=",
       run: call(
         h.bootProfile,

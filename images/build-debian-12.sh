@@ -2,14 +2,17 @@
 # Builds a small Debian 12 disk image with cloud-init, from Debian's packages, with no loop
 # device and no mount (CI sandboxes have neither): mmdebstrap makes the root tree, `mkfs.ext4 -d`
 # makes the root file system from it, mtools and syslinux make a FAT boot partition that boots
-# by BIOS (syslinux) and by UEFI (syslinux.efi), and sfdisk joins them into one MBR disk.
+# by BIOS (syslinux) and by UEFI as Debian's own installs do, Secure Boot on or off (Debian's shim,
+# signed by the UEFI CA, then Debian's signed GRUB, then Debian's signed kernel), and sfdisk joins
+# them into one MBR disk.
 # The image's cloud-init finds its datasource where the installer says (the image install graph
 # writes /etc/cloud/cloud.cfg.d/90-provisioner.cfg into it); until then it has none.
 #
 #   images/build-debian-12.sh OUT.raw.gz
 #
 # Needs root (mmdebstrap's root mode), mmdebstrap, e2fsprogs, dosfstools, mtools, syslinux,
-# syslinux-efi, fdisk, gzip: `.ci/run` installs them.
+# fdisk, gzip, and apt's sources for Debian 12 (shim-signed, grub-efi-amd64-signed): `.ci/run`
+# installs them.
 set -eu
 out=${1:?usage: build-debian-12.sh OUT.raw.gz}
 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
@@ -30,7 +33,7 @@ done
 set -f
 # shellcheck disable=SC2086
 mmdebstrap --mode=root --variant=minbase --quiet $excluded \
-  --include=systemd-sysv,udev,linux-image-amd64,initramfs-tools,cloud-init,locales,openssh-server,ifupdown,isc-dhcp-client,netbase,iproute2,sudo,ca-certificates \
+  --include=systemd-sysv,udev,linux-image-amd64,initramfs-tools,cloud-init,mokutil,locales,openssh-server,ifupdown,isc-dhcp-client,netbase,iproute2,sudo,ca-certificates \
   --customize-hook='echo "LABEL=root / ext4 defaults 0 1" > "$1/etc/fstab"' \
   --customize-hook='rm -f "$1"/etc/ssh/ssh_host_*_key* "$1/etc/hostname"; : > "$1/etc/machine-id"' \
   --customize-hook='printf "auto lo\niface lo inet loopback\nsource /etc/network/interfaces.d/*\n" > "$1/etc/network/interfaces"' \
@@ -46,8 +49,18 @@ used_kib=$(du -sk "$root" | cut -f1)
 root_mib=$(( used_kib * 4 / 3 / 1024 + 64 ))
 mkfs.ext4 -q -L root -d "$root" "$work/root.img" "${root_mib}M"
 
-# The boot partition: kernel, initrd, syslinux for BIOS and for UEFI, one config for both.
-boot_mib=$(( ( $(stat -c %s "$kernel") + $(stat -c %s "$initrd") ) / 1048576 + 16 ))
+# Secure Boot's chain, from Debian's packages (downloaded, not installed: their scripts would
+# look for an EFI system to register with): shim as the removable path's loader, which starts
+# grubx64.efi beside it; that GRUB (signed by Debian, which shim trusts) reads its config from
+# /EFI/debian, the prefix built into it, and boots the kernel only if it is signed (Debian's is).
+(cd "$work" && apt-get download -q=2 shim-signed grub-efi-amd64-signed)
+for deb in "$work"/*.deb; do dpkg-deb -x "$deb" "$work/signed"; done
+shim=$work/signed/usr/lib/shim/shimx64.efi.signed
+grub=$work/signed/usr/lib/grub/x86_64-efi-signed/grubx64.efi.signed
+
+# The boot partition: kernel, initrd, syslinux for BIOS, shim and GRUB for UEFI, one command line.
+cmdline="root=LABEL=root ro console=tty0 console=ttyS0,115200n8"
+boot_mib=$(( ( $(stat -c %s "$kernel") + $(stat -c %s "$initrd") + $(stat -c %s "$shim") + $(stat -c %s "$grub") ) / 1048576 + 16 ))
 mkfs.vfat -n BOOT -C "$work/boot.img" $(( boot_mib * 1024 )) > /dev/null
 cat > "$work/syslinux.cfg" <<CFG
 DEFAULT debian
@@ -56,16 +69,23 @@ PROMPT 0
 LABEL debian
   LINUX /vmlinuz
   INITRD /initrd.img
-  APPEND root=LABEL=root ro console=tty0 console=ttyS0,115200n8
+  APPEND $cmdline
+CFG
+cat > "$work/grub.cfg" <<CFG
+set timeout=0
+echo 'Booting Debian from the disk'
+linux /vmlinuz $cmdline
+initrd /initrd.img
+boot
 CFG
 export MTOOLS_SKIP_CHECK=1
 mcopy -i "$work/boot.img" "$kernel" ::/vmlinuz
 mcopy -i "$work/boot.img" "$initrd" ::/initrd.img
 mcopy -i "$work/boot.img" "$work/syslinux.cfg" ::/syslinux.cfg
-mmd -i "$work/boot.img" ::/EFI ::/EFI/BOOT
-mcopy -i "$work/boot.img" /usr/lib/SYSLINUX.EFI/efi64/syslinux.efi ::/EFI/BOOT/BOOTX64.EFI
-mcopy -i "$work/boot.img" /usr/lib/syslinux/modules/efi64/ldlinux.e64 ::/EFI/BOOT/ldlinux.e64
-mcopy -i "$work/boot.img" "$work/syslinux.cfg" ::/EFI/BOOT/syslinux.cfg
+mmd -i "$work/boot.img" ::/EFI ::/EFI/BOOT ::/EFI/debian
+mcopy -i "$work/boot.img" "$shim" ::/EFI/BOOT/BOOTX64.EFI
+mcopy -i "$work/boot.img" "$grub" ::/EFI/BOOT/grubx64.efi
+mcopy -i "$work/boot.img" "$work/grub.cfg" ::/EFI/debian/grub.cfg
 syslinux --install "$work/boot.img"
 
 # One disk: 1 MiB for the table, the boot partition (active, type EF so UEFI finds it), the root.

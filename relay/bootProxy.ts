@@ -22,7 +22,7 @@ export interface BootProxyOptions {
 }
 
 const BOOT_PATHS = [
-  /^\/api\/(1\.1|current|common)\/(profiles|profiles\/switch\/[^/]+|notification|tasks\/bootstrap\.js|tasks\/[^/]+)$/,
+  /^\/api\/(1\.1|current|common)\/(profiles|profiles\/loader|profiles\/switch\/[^/]+|notification|tasks\/bootstrap\.js|tasks\/[^/]+)$/,
   /^\/api\/(1\.1|current|common)\/templates\/[^/]+$/,
   /^\/api\/(1\.1|current|common)\/files\/(md5\/)?[^/]+(\/latest)?$/,
   /^\/common\/[^/]+$/,

@@ -1,5 +1,6 @@
 import { createSocket, type RemoteInfo, type Socket } from "node:dgram";
 import { askService, type BootProxyOptions, isBootPath, listenAddress } from "./bootProxy";
+import { hostNeighbours, macOfAddress } from "./neighbours";
 
 /**
  * The relay's TFTP server (issue 38): what a UEFI machine with Secure Boot on fetches before it
@@ -7,6 +8,8 @@ import { askService, type BootProxyOptions, isBootPath, listenAddress } from "./
  * and Debian's signed network GRUB, which has no HTTP, fetches its script and the kernel and
  * initrd by TFTP too. Read-only: RFC 1350 with the blksize, tsize and timeout options (RFC
  * 2347-2349). It serves:
+ * - `uefi.efi`: the loader the service chooses for the machine asking (`/profiles/loader`, by the MAC
+ *   the host's neighbour table holds for its address): Debian's shim, or iPXE (`snponly.efi`);
  * - `grub/grub.cfg`: a few lines that send GRUB to its own machine's script, by the MAC it booted from;
  * - `grub/machine/<mac>`: that script, from the service (`/profiles?macs=<mac>&loader=grub`);
  * - `shimx64.efi`, `grubx64.efi`, `mmx64.efi`: the signed loaders the service keeps at /common/, and
@@ -22,7 +25,12 @@ export interface TftpOptions extends Pick<BootProxyOptions, "api" | "token" | "l
   publicUrl: string;
   /** How long a packet is waited for before it is sent again (default 1 s; a client's `timeout` option wins). */
   timeoutMs?: number;
+  /** The host's neighbour table, as /proc/net/arp holds it (the default), to find a machine's MAC by its address. */
+  neighbours?: () => string;
 }
+
+/** The file every UEFI machine's DHCP may name: the loader the service chooses for it. */
+export const UEFI_FILE = "uefi.efi";
 
 const OP = { RRQ: 1, WRQ: 2, DATA: 3, ACK: 4, ERROR: 5, OACK: 6 } as const;
 const ERR = { undefined: 0, notFound: 1, illegal: 4 } as const;
@@ -66,10 +74,48 @@ export function parseRequest(packet: Buffer): { opcode: number; file: string; mo
 const errorPacket = (code: number, message: string): Buffer =>
   Buffer.concat([Buffer.from([0, OP.ERROR, 0, code]), Buffer.from(`${message}\0`, "latin1")]);
 
+/** The loader the service chooses for the machine at `machine`: its file's name, and why that one. */
+async function chosenLoader(options: TftpOptions, machine: string): Promise<{ file: string; because: string }> {
+  const mac = macOfAddress(machine, (options.neighbours ?? hostNeighbours)());
+  const answer = await askService(options, `/api/current/profiles/loader${mac ? `?macs=${mac}` : ""}`, {
+    machine,
+    base: options.publicUrl,
+  });
+  if (!answer.ok) throw new TftpError(ERR.undefined, `The provisioning service answered ${answer.status}`);
+  const { file, because } = (await answer.json()) as { file?: unknown; because?: unknown };
+  if (typeof file !== "string" || !LOADERS.has(file)) throw new TftpError(ERR.undefined, "The provisioning service named no loader");
+  return { file, because: String(because) };
+}
+
+/**
+ * The files every machine fetches alike (the loaders, `/common/…`: the kernel and initrd): one
+ * fetch from the service at a time, kept a minute. A firmware or GRUB that hears nothing within
+ * a few hundred milliseconds sends its request again, about 40 times: without this each copy
+ * fetched the 8 MB kernel anew, and on a busy host none arrived before GRUB gave up. A file
+ * published again reaches the machines within the minute.
+ */
+const SHARED_TTL_MS = 60_000;
+type SharedFiles = Map<string, { at: number; data: Promise<Buffer> }>;
+
+async function shared(files: SharedFiles, path: string, fetchIt: () => Promise<Buffer>): Promise<Buffer> {
+  const kept = files.get(path);
+  if (kept && Date.now() - kept.at < SHARED_TTL_MS) return kept.data;
+  const data = fetchIt();
+  files.set(path, { at: Date.now(), data });
+  // A failed fetch is not kept: the next request tries again.
+  data.catch(() => files.delete(path));
+  return data;
+}
+
 /** What a file name is, fetched from the service where it must be. */
-async function contents(options: TftpOptions, file: string, machine: string): Promise<Buffer> {
+async function contents(options: TftpOptions, file: string, machine: string, files: SharedFiles): Promise<Buffer> {
   const name = file.replace(/^\/+/, "");
   if (name === "grub/grub.cfg") return Buffer.from(GRUB_CFG);
+  if (name === UEFI_FILE) {
+    const loader = await chosenLoader(options, machine);
+    options.log?.(`tftp: ${machine} ${UEFI_FILE} is ${loader.file} (${loader.because})`);
+    return contents(options, loader.file, machine, files);
+  }
   const mac = MAC_FILE.exec(name)?.[1];
   const path = mac
     ? `/api/current/profiles?macs=${mac.toLowerCase()}&loader=grub`
@@ -79,10 +125,14 @@ async function contents(options: TftpOptions, file: string, machine: string): Pr
         ? `/${name}`
         : undefined;
   if (!path) throw new TftpError(ERR.notFound, "File not found");
-  const answer = await askService(options, path, { machine, base: options.publicUrl });
-  if (answer.status === 404) throw new TftpError(ERR.notFound, "File not found");
-  if (!answer.ok) throw new TftpError(ERR.undefined, `The provisioning service answered ${answer.status}`);
-  return Buffer.from(await answer.arrayBuffer());
+  const fetchIt = async () => {
+    const answer = await askService(options, path, { machine, base: options.publicUrl });
+    if (answer.status === 404) throw new TftpError(ERR.notFound, "File not found");
+    if (!answer.ok) throw new TftpError(ERR.undefined, `The provisioning service answered ${answer.status}`);
+    return Buffer.from(await answer.arrayBuffer());
+  };
+  // A machine's own script, and what the service renders for it, are fetched for it alone.
+  return path.startsWith("/common/") ? shared(files, path, fetchIt) : fetchIt();
 }
 
 /** The options it takes, as it answers them in its OACK; empty when the client asked none it knows. */
@@ -148,8 +198,16 @@ function transfer(socket: Socket, client: RemoteInfo, data: Buffer, agreed: Reco
 export async function startTftpServer(options: TftpOptions): Promise<{ port: number; close: () => Promise<void> }> {
   const { host, port: listenPort } = listenAddress(options.listen);
   const server = createSocket("udp4");
+  const files: SharedFiles = new Map();
+  /** The requests being answered, by client address, port and packet: a copy resent meanwhile is the same request. */
+  const answering = new Set<string>();
   server.on("message", (message, client) => {
-    void serve(options, message, client).catch((error: Error) => options.log?.(`tftp: ${client.address}: ${error.message}`));
+    const request = `${client.address}:${client.port} ${message.toString("latin1")}`;
+    if (answering.has(request)) return;
+    answering.add(request);
+    void serve(options, message, client, files)
+      .catch((error: Error) => options.log?.(`tftp: ${client.address}: ${error.message}`))
+      .finally(() => answering.delete(request));
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -161,13 +219,13 @@ export async function startTftpServer(options: TftpOptions): Promise<{ port: num
 }
 
 /** One request: a socket of its own (its transfer id), the file fetched, then sent or refused. */
-async function serve(options: TftpOptions, message: Buffer, client: RemoteInfo): Promise<void> {
+async function serve(options: TftpOptions, message: Buffer, client: RemoteInfo, files: SharedFiles): Promise<void> {
   const socket = createSocket("udp4");
   await new Promise<void>((resolve) => socket.bind(0, () => resolve()));
   try {
     const request = parseRequest(message);
     if (request.opcode !== OP.RRQ) throw new TftpError(ERR.illegal, "Only reading is served");
-    const data = await contents(options, request.file, client.address);
+    const data = await contents(options, request.file, client.address, files);
     options.log?.(`tftp: ${client.address} ${request.file} (${data.length} bytes)`);
     await transfer(socket, client, data, negotiate(request.options, data.length), options.timeoutMs ?? 1000);
   } catch (error) {

@@ -41,6 +41,8 @@ export interface Settings {
    * workflow's token; off = RackHD's way (a request may name no node: its source address does).
    */
   bootTokens: boolean;
+  /** UEFI_LOADER: the network loader a UEFI machine gets when its node names none and it has not reported Secure Boot on. */
+  uefiLoader: "ipxe" | "grub";
   /** BOOT_VIA_RELAY=on: the boot routes answer only requests a site's relay forwards (with its credential). */
   bootViaRelay: boolean;
   /** How long a relay holds a job it took before another relay may take it (RELAY_LEASE_SECONDS). */
@@ -87,6 +89,7 @@ export const SETTING_NAMES = [
   "DEMO_NODES",
   "BOOT_TOKENS",
   "BOOT_VIA_RELAY",
+  "UEFI_LOADER",
   "RELAY_LEASE_SECONDS",
   "MEMORY_STORE_CAPACITY",
   "MEMORY_STORE_MAX_BYTES",
@@ -209,6 +212,7 @@ export function readSettings(env: Env): Settings {
     demoNodes: oneOf(env, "DEMO_NODES", ["on", "off"] as const, "off") === "on",
     bootTokens: oneOf(env, "BOOT_TOKENS", ["on", "off"] as const, "on") === "on",
     bootViaRelay: oneOf(env, "BOOT_VIA_RELAY", ["on", "off"] as const, "off") === "on",
+    uefiLoader: oneOf(env, "UEFI_LOADER", ["ipxe", "grub"] as const, "ipxe"),
     relayLeaseMs: positiveInteger(env, "RELAY_LEASE_SECONDS", 60) * 1000,
     memoryStoreCapacity: positiveInteger(env, "MEMORY_STORE_CAPACITY", 100_000),
     memoryStoreMaxBytes: positiveInteger(env, "MEMORY_STORE_MAX_BYTES", 256 * 1024 * 1024),

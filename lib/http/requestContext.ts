@@ -13,8 +13,11 @@ const PROVISIONING_ROOT = "/api/";
 export const apiContext = (event: HttpEvent): ApiContext => {
   // A machine booting through its site's relay gets every URL on the relay.
   const relay = relayBase(event);
-  if (relay) return apiContextFor(relay, relay);
   const config = settings();
+  if (relay) {
+    const own = [requestBaseUrl(event, PROVISIONING_ROOT, undefined), config.apiServer, config.fileServer];
+    return { ...apiContextFor(relay, relay), serviceBases: [...new Set(own.filter((base): base is string => base !== undefined))] };
+  }
   const server = requestBaseUrl(event, PROVISIONING_ROOT, config.apiServer);
   return apiContextFor(server, config.fileServer ?? server);
 };

@@ -9,6 +9,13 @@ export interface ApiContext {
   templates: string;
   profiles: string;
   lookups: string;
+  /**
+   * For a machine booting through its site's relay (`server` is then the relay): the bases under
+   * which this service's own URLs may sit in a workflow's options, rendered when an operator
+   * started it (the service as the relay reaches it, API_SERVER, FILE_SERVER). boot/relayUrls.ts
+   * sends them through the relay.
+   */
+  serviceBases?: readonly string[];
 }
 
 export function apiContextFor(server: string, fileServer = server): ApiContext {

@@ -1,19 +1,17 @@
-import { execFile, execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { publishMicrokernel } from "../../microkernel/cli";
 import { buildMicrokernelInitramfs } from "../../microkernel/initramfs";
 import { freePort, type OfflineServer, rackhdApi, startOffline } from "../support/offlineServer";
 import { type BootAssets, bootAssets } from "./support/bootAssets";
 import { debianImage } from "./support/debianImage";
 import { bootMachine, DISK_DEVICES, type DiskBus, type Firmware, type RunningMachine, startMachine } from "./support/qemu";
+import { newSshKey, opsUserData, sshRun } from "./support/ssh";
 import { type StaticServer, serveFiles } from "./support/staticServer";
 
 jest.setTimeout(1_200_000);
-const run = promisify(execFile);
 
 /**
  * Issue 26's real OS, end to end: a QEMU VM (SeaBIOS and OVMF, iPXE, software emulation) boots from the
@@ -158,12 +156,10 @@ describe("an image install of a real Debian 12 on a real machine (QEMU, iPXE, cl
   }
   const installsTheImage = (firmware: Firmware, mac: string, target: Target) => async () => {
     const key = join(scratch, `id_ed25519_${firmware}`);
-    execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", key]);
-    const publicKey = readFileSync(`${key}.pub`, "utf8").trim();
+    const publicKey = newSshKey(key);
     const name = `imaged-${firmware}`;
     const node = target.discoverFirst ? await discover(mac, firmware, target.disks) : await aMachine(name, mac);
-    const userData = `#cloud-config\nhostname: ${name}\nusers:\n  - name: ops\n    shell: /bin/bash\n    sudo: "ALL=(ALL) NOPASSWD:ALL"\n    ssh_authorized_keys:\n      - ${publicKey}\n`;
-    expect((await api("PUT", `/nodes/${node}/user-data`, { userData })).status).toBe(200);
+    expect((await api("PUT", `/nodes/${node}/user-data`, { userData: opsUserData(name, publicKey) })).status).toBe(200);
     const workflow = await api("POST", `/nodes/${node}/workflows`, {
       name: "Graph.InstallImage",
       options: {
@@ -200,25 +196,7 @@ describe("an image install of a real Debian 12 on a real machine (QEMU, iPXE, cl
     const log = await api("GET", `/nodes/${node}/install-logs/installer`);
     expect(log.raw).toContain(`installed on ${target.device}`);
     // Log in with the key the user-data gave the user: the host name is the one it set.
-    // Not a sync call: the silent installer's VM beside it writes its serial console to this process.
-    const { stdout: hostname } = await run(
-      "ssh",
-      [
-        "-i",
-        key,
-        "-p",
-        String(sshPort),
-        "-o",
-        "StrictHostKeyChecking=no",
-        "-o",
-        "UserKnownHostsFile=/dev/null",
-        "-o",
-        "ConnectTimeout=20",
-        "ops@127.0.0.1",
-        "hostname",
-      ],
-      { timeout: 120_000 },
-    );
+    const hostname = await sshRun(key, { host: "127.0.0.1", port: sshPort, user: "ops" }, "hostname");
     expect(hostname.trim()).toBe(name);
     stop(machine);
   };

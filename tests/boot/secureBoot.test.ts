@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { publishMicrokernel } from "../../microkernel/cli";
@@ -8,7 +8,10 @@ import { publishSecureBoot, secureBootFiles } from "../../microkernel/secureBoot
 import { freePort, type OfflineServer, rackhdApi, startOffline } from "../support/offlineServer";
 import { type RelayProcess, startRelayProcess } from "../support/relayProcess";
 import { type BootAssets, bootAssets } from "./support/bootAssets";
-import { type BootRecord, bootMachine } from "./support/qemu";
+import { debianImage } from "./support/debianImage";
+import { type BootRecord, bootMachine, DISK_DEVICES, type RunningMachine, startMachine } from "./support/qemu";
+import { newSshKey, opsUserData, sshRun } from "./support/ssh";
+import { type StaticServer, serveFiles } from "./support/staticServer";
 import { startTapNetwork, type TapNetwork, tapNetworkMissing } from "./support/tapNetwork";
 
 jest.setTimeout(900_000);
@@ -22,8 +25,13 @@ jest.setTimeout(900_000);
  * tap device on which dnsmasq answers DHCP as a site's does (tests/boot/support/tapNetwork.ts:
  * root, as the boot tier has in CI); the relay is the built dist/relay.cjs, serving TFTP and HTTP
  * on the host's address there. QEMU's user network cannot carry it: its TFTP to the host is its own.
+ * Then the machine is installed with the Debian image (its ESP: shim, Debian's GRUB, Debian's
+ * kernel, images/build-debian-12.sh), boots it from its disk with Secure Boot still on, and the
+ * test logs in over SSH at the address the site's DHCP gave it.
  */
 const MAC = "52:54:00:5b:00:01";
+/** The address the site's DHCP gives the machine: the test logs in there. */
+const MACHINE_IP = "10.98.0.60";
 /** A second machine with Secure Boot on, which the site's DHCP offers iPXE (unsigned). */
 const UNSIGNED_MAC = "52:54:00:5b:00:02";
 /** Debian's iPXE for UEFI (unsigned), which a machine with Secure Boot on must refuse. */
@@ -41,13 +49,18 @@ if (missing.length > 0) process.stdout.write(`secureBoot: not run here: needs ${
     let scratch: string;
     let site: string;
     let record: BootRecord;
+    let disk: string;
+    let repo: StaticServer;
+    const machines = new Set<RunningMachine>();
+    const timings: string[] = [];
     const api = rackhdApi(() => server.baseUrl);
 
     beforeAll(async () => {
       assets = bootAssets();
       scratch = mkdtempSync(join(tmpdir(), "secure-boot-"));
       const port = await freePort();
-      server = await startOffline({ PORT: String(port), DEMO_NODES: "off" });
+      // The site's new machines have Secure Boot on: they are handed shim and GRUB (a node may still name iPXE).
+      server = await startOffline({ PORT: String(port), DEMO_NODES: "off", UEFI_LOADER: "grub" });
       await publishMicrokernel(server.baseUrl, {
         kernel: assets.kernel,
         initrd: buildMicrokernelInitramfs(assets, join(scratch, "mk.img")),
@@ -55,13 +68,15 @@ if (missing.length > 0) process.stdout.write(`secureBoot: not run here: needs ${
       await publishSecureBoot({ api: server.baseUrl }, secureBootFiles());
       await publishFile({ api: server.baseUrl }, "snponly.efi", readFileSync(IPXE_EFI));
       site = (await api("POST", "/sites", { name: "secure-lab" })).body.id;
-      // The site's network: its DHCP sends UEFI machines to shim on the relay (docs/boot.md).
-      network = startTapNetwork(`sb${process.pid % 100_000}`, 98, [
-        `--dhcp-host=${MAC},set:signed`,
-        `--dhcp-host=${UNSIGNED_MAC},set:unsigned`,
-        "--dhcp-boot=tag:signed,shimx64.efi,relay,10.98.0.1",
-        "--dhcp-boot=tag:unsigned,snponly.efi,relay,10.98.0.1",
-      ]);
+      // The site's network: its DHCP sends every UEFI machine to the relay's uefi.efi, the loader
+      // the service chooses for it (docs/boot.md); the relay knows the machine by its MAC. Two
+      // machines run at once (the install and the refused one), each on its own cable.
+      network = startTapNetwork(
+        `sb${process.pid % 100_000}`,
+        98,
+        [`--dhcp-host=${MAC},${MACHINE_IP}`, "--dhcp-boot=uefi.efi,relay,10.98.0.1"],
+        2,
+      );
       const relayPort = await freePort();
       const relayUrl = `http://${network.hostIp}:${relayPort}`;
       relay = startRelayProcess(server.baseUrl, (await api("POST", `/sites/${site}/relays`, {})).body.token, [
@@ -73,23 +88,31 @@ if (missing.length > 0) process.stdout.write(`secureBoot: not run here: needs ${
         `${network.hostIp}:69`,
       ]);
       await relay.waitFor("tftp: serving");
+      // The image the install writes, where the machine reaches it: the site's network.
+      repo = await serveFiles({ "/images/debian-12.raw.gz": debianImage() }, network.hostIp);
+      disk = join(scratch, "disk.raw");
+      writeFileSync(disk, "");
+      truncateSync(disk, 2 * 1024 ** 3);
       record = await bootMachine(assets, {
         firmware: "uefi-secure-boot",
         mac: MAC,
-        bootUrl: "shimx64.efi",
-        tap: network.tap,
-        until: /MICROKERNEL: (told to reboot|FAILED)|No bootable option or device was found/,
+        bootUrl: "uefi.efi",
+        tap: network.taps[0],
+        hardware: { storage: ["-drive", `file=${disk},format=raw,if=none,id=target`, ...DISK_DEVICES.virtio("target")] },
+        until: /MICROKERNEL: (told to reboot|FAILED)|No bootable option or device was found|starting Boot0000 "UiApp"/,
         timeoutMs: 600_000,
       });
     });
 
     afterAll(async () => {
+      for (const machine of machines) machine.stop();
+      await repo?.close();
       relay?.stop();
       network?.close();
       await server?.stop();
       if (scratch) rmSync(scratch, { recursive: true, force: true });
       const said = record?.serial.split("\n").filter((line) => /MICROKERNEL|secureboot|locked down/.test(line)) ?? [];
-      process.stdout.write(`secure boot discovery: ${record?.seconds ?? "-"} s\n${said.join("\n")}\n`);
+      process.stdout.write(`secure boot discovery: ${record?.seconds ?? "-"} s; ${timings.join("; ")}\n${said.join("\n")}\n`);
     });
 
     it("is discovered: each link of the chain verified by the one before, the kernel locked down, the catalogs posted", async () => {
@@ -104,7 +127,8 @@ if (missing.length > 0) process.stdout.write(`secureBoot: not run here: needs ${
       expect(serial).toMatch(/Kernel is locked down from EFI Secure Boot/);
       expect(serial).toContain("MICROKERNEL: told to reboot");
       expect(serial).not.toContain("MICROKERNEL: FAILED");
-      expect(relay.log()).toMatch(/tftp: \S+ shimx64\.efi/);
+      // A new machine: the setting's loader, shim.
+      expect(relay.log()).toMatch(/tftp: \S+ uefi\.efi is shimx64\.efi \(setting\)/);
       expect(relay.log()).toMatch(new RegExp(`tftp: \\S+ /?grub/machine/${MAC}`));
 
       const node = await api("GET", `/nodes/${MAC}`);
@@ -119,8 +143,57 @@ if (missing.length > 0) process.stdout.write(`secureBoot: not run here: needs ${
       expect(node.body.secureBoot).toMatchObject({ state: "enabled" });
     });
 
-    it("refuses an unsigned loader (iPXE): the service says the machine never asked for its profile, and that Secure Boot may be why", async () => {
-      const node = (await api("POST", "/nodes", { name: "unsigned", identifiers: [UNSIGNED_MAC] })).body.id;
+    // The install's CPU fills the refused machine's idle wait: the two run side by side.
+    it.concurrent("is installed with the Debian image and boots it from its disk, Secure Boot still on: SSH works, mokutil says enabled", async () => {
+      const node = (await api("GET", `/nodes/${MAC}`)).body.id as string;
+      const key = join(scratch, "id_ed25519");
+      expect((await api("PUT", `/nodes/${node}/user-data`, { userData: opsUserData("signed-1", newSshKey(key)) })).status).toBe(200);
+      expect((await api("POST", `/nodes/${node}/obm`, { service: "noop-obm-service", config: {} })).status).toBe(201);
+      const workflow = await api("POST", `/nodes/${node}/workflows`, {
+        name: "Graph.InstallImage",
+        options: { "install-os": { image: `${repo.url}/images/debian-12.raw.gz`, _taskTimeout: 1_000_000 } },
+      });
+      expect(workflow.status).toBe(201);
+      const started = performance.now();
+      const machine = startMachine(assets, {
+        firmware: "uefi-secure-boot",
+        mac: MAC,
+        bootUrl: "uefi.efi",
+        tap: network.taps[0],
+        disk,
+        serialLog: join(tmpdir(), "secure-boot-install.serial.log"),
+      });
+      machines.add(machine);
+      let done = (await api("GET", `/workflows/${workflow.body.instanceId}`)).body;
+      for (const until = Date.now() + 1_000_000; done._status === "running" && Date.now() < until; ) {
+        await new Promise((resolve) => setTimeout(resolve, 2000));
+        done = (await api("GET", `/workflows/${workflow.body.instanceId}`)).body;
+      }
+      timings.push(`power-on to installed (first boot reported) ${Math.round((performance.now() - started) / 1000)} s`);
+      const serial = machine.serial();
+      if (done._status !== "succeeded") process.stdout.write(`serial:\n${serial.slice(-8000)}\nrelay:\n${relay.log().slice(-3000)}\n`);
+      expect([done._status, done.failure]).toEqual(["succeeded", undefined]);
+      // The installer came through shim and GRUB like the microkernel; the installed system's own
+      // shim and GRUB (from its disk) then booted Debian's kernel, which saw Secure Boot on.
+      expect(serial).toContain(`Starting the image installer for ${MAC}`);
+      // A machine that reported Secure Boot on is handed shim whatever the setting.
+      expect(relay.log()).toMatch(/tftp: \S+ uefi\.efi is shimx64\.efi \(secure-boot\)/);
+      expect(serial).toContain("INSTALLER: installed on /dev/vda");
+      expect(serial).toContain("Booting Debian from the disk");
+      expect(serial.slice(serial.lastIndexOf("Booting Debian from the disk"))).toMatch(/Secure boot enabled/);
+      expect(serial).toMatch(/Cloud-init v\. 22\.4\.2 finished/);
+      const login = { host: MACHINE_IP, user: "ops" };
+      expect((await sshRun(key, login, "hostname")).trim()).toBe("signed-1");
+      expect((await sshRun(key, login, "mokutil --sb-state")).trim()).toBe("SecureBoot enabled");
+      machine.stop();
+      machines.delete(machine);
+    });
+
+    it.concurrent("refuses an unsigned loader (iPXE): the service says the machine never asked for its profile, and that Secure Boot may be why", async () => {
+      // Its node names iPXE, which its firmware (Secure Boot on) will not run.
+      const node = (await api("POST", "/nodes", { name: "unsigned", identifiers: [UNSIGNED_MAC], bootLoader: "ipxe" })).body.id;
+      // Registered in the site before its first boot: the site's relay knows it.
+      expect((await api("PUT", `/nodes/${node}/site`, { site })).status).toBe(200);
       const started = await api("POST", `/nodes/${node}/workflows`, {
         name: "Graph.Discovery",
         options: { "bootstrap-ubuntu": { _taskTimeout: 60_000 } },
@@ -129,13 +202,14 @@ if (missing.length > 0) process.stdout.write(`secureBoot: not run here: needs ${
       const refused = await bootMachine(assets, {
         firmware: "uefi-secure-boot",
         mac: UNSIGNED_MAC,
-        bootUrl: "snponly.efi",
-        tap: network.tap,
-        until: /failed to (load|start) Boot\w+ "UEFI PXEv4[^\n]*(Access Denied|Security Violation)|No bootable option or device was found/,
+        bootUrl: "uefi.efi",
+        tap: network.taps[1],
+        until:
+          /failed to (load|start) Boot\w+ "UEFI PXEv4[^\n]*(Access Denied|Security Violation)|No bootable option or device was found|starting Boot0000 "UiApp"/,
         timeoutMs: 300_000,
       });
       // The firmware fetched iPXE from the relay and would not run it.
-      expect(relay.log()).toMatch(/tftp: \S+ \/?snponly\.efi/);
+      expect(relay.log()).toMatch(/tftp: \S+ uefi\.efi is snponly\.efi \(node\)/);
       expect(refused.serial).toMatch(/failed to (load|start) Boot\w+ "UEFI PXEv4[^\n]*(Access Denied|Security Violation)/);
       expect(refused.serial).not.toContain("iPXE initialising");
       // When its task's time is up, the workflow says why it stopped.

@@ -22,7 +22,7 @@ const as =
 const operator = as(OPERATOR);
 
 beforeEach(() => {
-  for (const name of ["API_SERVER", "FILE_SERVER", "BOOT_VIA_RELAY", "RELAY_LEASE_SECONDS"]) delete process.env[name];
+  for (const name of ["API_SERVER", "FILE_SERVER", "BOOT_VIA_RELAY", "RELAY_LEASE_SECONDS", "UEFI_LOADER"]) delete process.env[name];
   Object.assign(process.env, { DEMO_NODES: "off", PROVISIONING_AUTH: "on", AUTH_USERS: "ops:Op3rator-Pa55-Rl", LOG_REQUESTS: "off" });
   freshContainer();
 });
@@ -145,6 +145,59 @@ describe("relay jobs", () => {
 });
 
 describe("the boot gate (BOOT_VIA_RELAY)", () => {
+  it("sends an operator's workflow's URLs of this service through the relay, for its machine behind it (issue 38)", async () => {
+    process.env.BOOT_VIA_RELAY = "on";
+    freshContainer();
+    const { site, credential } = await siteWithNode();
+    const node = (
+      await operator("POST", `${A}/nodes`, {
+        name: "n5",
+        identifiers: ["52:54:00:77:00:05"],
+        obmSettings: [{ service: "noop-obm-service", config: {} }],
+      })
+    ).body;
+    await operator("PUT", `${A}/nodes/${node.id}/site`, { site: site.id });
+    const started = await operator("POST", `${A}/nodes/${node.id}/workflows`, {
+      name: "Graph.InstallImage",
+      options: { "install-os": { image: "http://mirror.example/debian.raw.gz" } },
+    });
+    expect(started.status).toBe(201);
+    const relayed = { authorization: `Bearer ${credential.token}`, "x-relay-base": "http://10.1.0.2:8080", "x-forwarded-for": "10.1.0.50" };
+    for (const loader of ["ipxe", "grub"]) {
+      const script = (await as(relayed)("GET", `/api/current/profiles?macs=52:54:00:77:00:05&loader=${loader}`)).raw;
+      // The kernel the workflow named on the service (as the operator reached it) comes through the relay.
+      expect(script).toMatch(loader === "grub" ? /linux '\(tftp\)\/common\/vmlinuz/ : /http:\/\/10\.1\.0\.2:8080\/common\/vmlinuz/);
+      expect(script).not.toMatch(/https?:\/\/(?!10\.1\.0\.2:8080)[^ ']*\/common\//);
+    }
+  });
+
+  it("tells a relay which loader a UEFI machine of its site gets: the node's, else the setting's; another site's node is not known to it (issue 38)", async () => {
+    process.env.BOOT_VIA_RELAY = "on";
+    process.env.UEFI_LOADER = "grub";
+    freshContainer();
+    const { site, credential } = await siteWithNode();
+    const loader = (headers: Record<string, string>, query = "?macs=52:54:00:77:00:01") =>
+      as(headers)("GET", `/api/current/profiles/loader${query}`);
+    const relay = { authorization: `Bearer ${credential.token}`, "x-forwarded-for": "10.1.0.50" };
+    expect((await loader({})).status).toBe(401);
+    expect((await loader(relay)).body).toEqual({ loader: "grub", file: "shimx64.efi", because: "setting" });
+    const patched = await operator("PATCH", `${A}/nodes/52:54:00:77:00:01`, { bootLoader: "ipxe" });
+    expect(patched.body.bootLoader).toBe("ipxe");
+    expect((await loader(relay)).body).toEqual({ loader: "ipxe", file: "snponly.efi", because: "node" });
+    // A loader that is not one, and a MAC that is not one: 400, nothing changed.
+    const refused = await operator("PATCH", `${A}/nodes/52:54:00:77:00:01`, { bootLoader: "pxelinux" });
+    expect([refused.status, refused.body.message]).toEqual([400, "JSON Schema Violation: bootLoader must be ipxe or grub"]);
+    expect((await operator("GET", `${A}/nodes/52:54:00:77:00:01`)).body.bootLoader).toBe("ipxe");
+    expect((await loader(relay, "?macs=nope")).status).toBe(400);
+    // A node of another site names iPXE: this site's relay does not see it, so the setting answers.
+    const other = (await operator("POST", `${A}/sites`, { name: "other" })).body;
+    const stranger = (await operator("POST", `${A}/nodes`, { name: "s1", identifiers: ["52:54:00:77:00:02"], bootLoader: "ipxe" })).body;
+    await operator("PUT", `${A}/nodes/${stranger.id}/site`, { site: other.id });
+    expect((await loader(relay, "?macs=52:54:00:77:00:02")).body).toMatchObject({ loader: "grub", because: "setting" });
+    expect(site.id).not.toBe(other.id);
+    delete process.env.UEFI_LOADER;
+  });
+
   it("refuses a boot request no relay forwarded, and serves one a relay did, on the relay's URL, in its site", async () => {
     process.env.BOOT_VIA_RELAY = "on";
     freshContainer();

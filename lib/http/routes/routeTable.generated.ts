@@ -86,6 +86,7 @@ export const ROUTE_TABLE: readonly (readonly [method: string, path: string])[] =
   ["GET", "/api/{version}/profiles/library"],
   ["GET", "/api/{version}/profiles/library/{name}"],
   ["PUT", "/api/{version}/profiles/library/{name}"],
+  ["GET", "/api/{version}/profiles/loader"],
   ["GET", "/api/{version}/profiles/switch/{vendor}"],
   ["POST", "/api/{version}/relay/jobs/{id}/acting"],
   ["POST", "/api/{version}/relay/jobs/{id}/result"],

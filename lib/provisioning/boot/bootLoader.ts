@@ -1,5 +1,6 @@
 import { ValidationError } from "../../errors";
 import type { ApiContext } from "../apiContext";
+import type { Node } from "../nodes/node";
 import { grubMessageScript } from "./grub";
 import { discoveredScript, messageScript, oneLine, redirectScript } from "./ipxe";
 
@@ -35,3 +36,31 @@ export const LOADER_SCRIPTS: Record<BootLoader, LoaderScripts> = {
     message: grubMessageScript,
   },
 };
+
+/** The file a UEFI machine's firmware loads for each loader, as the relay serves it from /common/. */
+export const UEFI_LOADER_FILES = { ipxe: "snponly.efi", grub: "shimx64.efi" } as const satisfies Record<BootLoader, string>;
+
+export interface LoaderChoice {
+  loader: BootLoader;
+  file: (typeof UEFI_LOADER_FILES)[BootLoader];
+  /** What chose it: the node's `bootLoader`, its firmware's report of Secure Boot on, or the UEFI_LOADER setting. */
+  because: "node" | "secure-boot" | "setting";
+}
+
+const choice = (loader: BootLoader, because: LoaderChoice["because"]): LoaderChoice => ({
+  loader,
+  file: UEFI_LOADER_FILES[loader],
+  because,
+});
+
+/**
+ * Which loader a UEFI machine gets: the one its node names; else GRUB for a machine whose firmware
+ * reported Secure Boot on (it refuses iPXE); else the setting's (iPXE unless UEFI_LOADER says grub).
+ */
+export function chooseLoader(node: Node | undefined, setting: BootLoader): LoaderChoice {
+  const named = node?.bootLoader;
+  if (named === "ipxe" || named === "grub") return choice(named, "node");
+  const secureBoot = node?.secureBoot as { state?: unknown } | undefined;
+  if (secureBoot?.state === "enabled") return choice("grub", "secure-boot");
+  return choice(setting, "setting");
+}

@@ -14,12 +14,13 @@ import { redact } from "../secrets";
 import { bootingTask, markFromMachine, waitingInstallTask } from "../workflows/progress";
 import { ACTIVE_CONFLICT, type Workflow } from "../workflows/workflow";
 import { activeWorkflowOf, completeNodeInstall, startWorkflow } from "../workflows/workflowService";
-import { type BootLoader, LOADER_SCRIPTS } from "./bootLoader";
+import { type BootLoader, chooseLoader, LOADER_SCRIPTS, type LoaderChoice } from "./bootLoader";
 import { tokenMatches } from "./bootToken";
 import { grubMessageScript, grubProfileScript } from "./grub";
 import { optionsWithInstallDisk } from "./installDiskChoice";
 import { isTemplateName, renderInstallTemplate, type TemplateContext } from "./installTemplates";
 import { NEEDS_INSTANCE, profileScript, profileWith } from "./ipxe";
+import { throughRelay } from "./relayUrls";
 
 export const NO_ACTIVE_WORKFLOW = "Unable to locate active workflow.";
 
@@ -41,6 +42,12 @@ export async function nodeForMacs(stores: ProvisioningStores, macs: readonly str
     if (node) return node;
   }
   return undefined;
+}
+
+/** The loader a UEFI machine with these MACs is handed (none: the relay could not tell, the setting's). */
+export async function uefiLoaderFor(stores: ProvisioningStores, macValues: readonly string[], setting: BootLoader): Promise<LoaderChoice> {
+  const macs = parseMacs(macValues);
+  return chooseLoader(macs.length > 0 ? await nodeForMacs(stores, macs) : undefined, setting);
 }
 
 /**
@@ -152,7 +159,7 @@ export async function bootProfile(
   if (task.installedAt) return scripts.message(`The system is installed (${task.installedAt}): booting from the disk`);
   const script = await taskProfile(
     stores,
-    { options: task.options, api, nodeId: node.id, mac: bootMac, token: workflow.bootToken },
+    { options: throughRelay(task.options, api), api, nodeId: node.id, mac: bootMac, token: workflow.bootToken },
     issuerFor(stores, node, workflow, api, now),
     loader,
   );
@@ -246,7 +253,7 @@ export async function nodeTemplate(
   checkToken(policy, workflow, node, who.token);
   const options = await optionsWithInstallDisk(stores, node, workflow, task, now);
   const context = await withInstance(
-    { options, api, nodeId: node.id, mac: node.identifiers[0] ?? "", token: workflow.bootToken },
+    { options: throughRelay(options, api), api, nodeId: node.id, mac: node.identifiers[0] ?? "", token: workflow.bootToken },
     name,
     put,
     issuerFor(stores, node, workflow, api, now),

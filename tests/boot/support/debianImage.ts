@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { cacheDir } from "../../../microkernel/assets";
 
 const SCRIPT = join(__dirname, "../../../images/build-debian-12.sh");
-export const IMAGE_PACKAGES = ["mmdebstrap", "e2fsprogs", "dosfstools", "mtools", "syslinux", "syslinux-common", "syslinux-efi", "fdisk"];
+export const IMAGE_PACKAGES = ["mmdebstrap", "e2fsprogs", "dosfstools", "mtools", "syslinux", "syslinux-common", "fdisk"];
 
 /**
  * The Debian 12 disk image with cloud-init (images/build-debian-12.sh), built once and cached

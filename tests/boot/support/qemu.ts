@@ -153,15 +153,16 @@ export interface RunningMachine {
 /**
  * A machine that keeps running, with a disk: network boot first, then the disk (`-boot order=nc`),
  * reboots allowed (an installer reboots into what it installed), 1 GiB, and QEMU's user-mode
- * network forwarding `sshPort` on the host's loopback to the guest's port 22.
+ * network forwarding `sshPort` on the host's loopback to the guest's port 22 (on a `tap` network
+ * the host reaches the guest at the address the site's DHCP gave it).
  */
 export function startMachine(
   assets: BootAssets,
-  options: Pick<BootOptions, "firmware" | "mac" | "bootUrl" | "hardware"> & {
+  options: Pick<BootOptions, "firmware" | "mac" | "bootUrl" | "hardware" | "tap"> & {
     disk: string;
     /** The bus of the disk it installs to: virtio (the default), NVMe or SATA (an AHCI controller of its own). */
     diskBus?: DiskBus;
-    sshPort: number;
+    sshPort?: number;
     serialLog?: string;
   },
 ): RunningMachine {
@@ -170,7 +171,10 @@ export function startMachine(
     .join("\u0000")
     .replace(["-no-reboot", "-boot", "n"].join("\u0000"), ["-boot", "order=nc"].join("\u0000"))
     .replace(["-m", "512"].join("\u0000"), ["-m", "1024"].join("\u0000"))
-    .replace(`bootfile=${options.bootUrl}`, `bootfile=${options.bootUrl},hostfwd=tcp:127.0.0.1:${options.sshPort}-:22`)
+    .replace(
+      `bootfile=${options.bootUrl}`,
+      `bootfile=${options.bootUrl}${options.sshPort ? `,hostfwd=tcp:127.0.0.1:${options.sshPort}-:22` : ""}`,
+    )
     .split("\u0000");
   args.push("-drive", `file=${options.disk},format=raw,if=none,id=target`, ...DISK_DEVICES[options.diskBus ?? "virtio"]("target"));
   const child = spawn(assets.qemu, ["-nographic", ...args], { stdio: ["ignore", "pipe", "pipe"] });

@@ -8,8 +8,8 @@ export interface StaticServer {
   close: () => Promise<void>;
 }
 
-/** Serves fixed files at fixed paths on loopback (the install repo the workflow names). */
-export async function serveFiles(files: Record<string, string>): Promise<StaticServer> {
+/** Serves fixed files at fixed paths (the install repo the workflow names) on `host`: loopback, or a site's network. */
+export async function serveFiles(files: Record<string, string>, host = "127.0.0.1"): Promise<StaticServer> {
   const log: string[] = [];
   const server: Server = createServer((request, response) => {
     const path = (request.url ?? "").split("?")[0];
@@ -23,7 +23,7 @@ export async function serveFiles(files: Record<string, string>): Promise<StaticS
     if (request.method === "HEAD") response.end();
     else createReadStream(file).pipe(response);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
   const { port } = server.address() as { port: number };
-  return { url: `http://127.0.0.1:${port}`, log, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return { url: `http://${host}:${port}`, log, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }

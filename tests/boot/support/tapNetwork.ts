@@ -2,13 +2,15 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 
 /**
- * A site's boot network on this host: a tap device (the machine's cable) with the host's address
- * on it, and Debian's dnsmasq answering DHCP on it the way docs/relay.md says a site's DHCP server
- * does, with no DNS and no TFTP of its own (the relay serves TFTP). Needs root (a tap device and
- * ports under 1024): the boot tier runs as root in CI. Only a private /24 on this host is used.
+ * A site's boot network on this host: a bridge (the site's switch) with the host's address on
+ * it, a tap device per machine plugged into it (each machine's cable: one QEMU per tap), and
+ * Debian's dnsmasq answering DHCP on it the way docs/relay.md says a site's DHCP server does, with
+ * no DNS and no TFTP of its own (the relay serves TFTP). Needs root (tap devices and ports under
+ * 1024): the boot tier runs as root in CI. Only a private /24 on this host is used.
  */
 export interface TapNetwork {
-  tap: string;
+  /** The machines' cables: `taps[n]` for the n-th machine running at once. */
+  taps: string[];
   /** The host's address on the network: where the relay listens. */
   hostIp: string;
   log: () => string;
@@ -19,12 +21,21 @@ export const TAP_NEEDS = ["/dev/net/tun", "/usr/sbin/dnsmasq"];
 export const tapNetworkMissing = (): string[] =>
   process.getuid?.() === 0 ? TAP_NEEDS.filter((path) => !existsSync(path)) : ["root (for a tap device)"];
 
-/** Up with `dhcp` (dnsmasq's options beyond the range, e.g. `--dhcp-boot=…`); the subnet is 10.<octet>.0.0/24. */
-export function startTapNetwork(name: string, octet: number, dhcp: string[]): TapNetwork {
+/**
+ * Up with `machines` taps and `dhcp` (dnsmasq's options beyond the range, e.g. `--dhcp-boot=…`);
+ * the subnet is 10.<octet>.0.0/24, the bridge is `name`, its taps `name`t0, `name`t1, ….
+ */
+export function startTapNetwork(name: string, octet: number, dhcp: string[], machines = 1): TapNetwork {
   const hostIp = `10.${octet}.0.1`;
-  execFileSync("ip", ["tuntap", "add", "dev", name, "mode", "tap"]);
+  execFileSync("ip", ["link", "add", name, "type", "bridge"]);
   execFileSync("ip", ["addr", "add", `${hostIp}/24`, "dev", name]);
   execFileSync("ip", ["link", "set", name, "up"]);
+  const taps = Array.from({ length: machines }, (_, n) => `${name}t${n}`);
+  for (const tap of taps) {
+    execFileSync("ip", ["tuntap", "add", "dev", tap, "mode", "tap"]);
+    execFileSync("ip", ["link", "set", tap, "master", name]);
+    execFileSync("ip", ["link", "set", tap, "up"]);
+  }
   let log = "";
   const dnsmasq: ChildProcess = spawn(
     "/usr/sbin/dnsmasq",
@@ -44,15 +55,17 @@ export function startTapNetwork(name: string, octet: number, dhcp: string[]): Ta
   dnsmasq.stdout?.on("data", (chunk) => (log += chunk));
   dnsmasq.stderr?.on("data", (chunk) => (log += chunk));
   return {
-    tap: name,
+    taps,
     hostIp,
     log: () => log,
     close: () => {
       dnsmasq.kill();
-      try {
-        execFileSync("ip", ["link", "del", name], { stdio: "ignore" });
-      } catch {
-        // already gone
+      for (const device of [...taps, name]) {
+        try {
+          execFileSync("ip", ["link", "del", device], { stdio: "ignore" });
+        } catch {
+          // already gone
+        }
       }
     },
   };

@@ -105,6 +105,12 @@ describe("settings", () => {
     );
   });
 
+  it("hands UEFI machines iPXE unless UEFI_LOADER=grub (issue 38)", () => {
+    expect(readSettings({}).uefiLoader).toBe("ipxe");
+    expect(readSettings({ UEFI_LOADER: "GRUB" }).uefiLoader).toBe("grub");
+    expect(() => readSettings({ UEFI_LOADER: "shim" })).toThrow(/UEFI_LOADER must be one of ipxe, grub \(got "shim"\)/);
+  });
+
   it("turns boot tokens on unless BOOT_TOKENS=off", () => {
     expect(readSettings({}).bootTokens).toBe(true);
     expect(readSettings({ BOOT_TOKENS: "off" }).bootTokens).toBe(false);

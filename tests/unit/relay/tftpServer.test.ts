@@ -3,7 +3,10 @@ import { randomBytes } from "node:crypto";
 import { createSocket } from "node:dgram";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import { promisify } from "node:util";
+import { macOfAddress } from "../../../relay/neighbours";
 import { GRUB_CFG, negotiate, parseRequest, startTftpServer } from "../../../relay/tftpServer";
+
+const ARP_HEADER = "IP address       HW type     Flags       HW address            Mask     Device";
 
 const run = promisify(execFile);
 
@@ -14,6 +17,8 @@ const run = promisify(execFile);
 describe("the relay's TFTP server (Secure Boot machines' shim, GRUB and its scripts)", () => {
   const kernel = randomBytes(3 * 1468 + 17);
   const asked: { url: string; headers: IncomingHttpHeaders }[] = [];
+  /** The host's neighbour table as /proc/net/arp prints it: the test's clients are at 127.0.0.1. */
+  let neighbours = `${ARP_HEADER}\n127.0.0.1        0x1         0x2         52:54:00:5B:00:01     *        sb1\n`;
   let service: Server;
   let tftp: { port: number; close: () => Promise<void> };
 
@@ -23,12 +28,22 @@ describe("the relay's TFTP server (Secure Boot machines' shim, GRUB and its scri
       if (request.url === "/common/shimx64.efi") return response.end("SHIM");
       if (request.url === "/common/vmlinuz") return response.end(kernel);
       if (request.url?.startsWith("/api/current/profiles?macs=52:54:00:5b:00:01&loader=grub")) return response.end("echo 'hello'\n");
+      if (request.url === "/api/current/profiles/loader?macs=52:54:00:5b:00:01")
+        return response.end(JSON.stringify({ loader: "grub", file: "shimx64.efi", because: "secure-boot" }));
+      if (request.url === "/api/current/profiles/loader") return response.end(JSON.stringify({ loader: "ipxe", file: "../etc/passwd" }));
       if (request.url === "/common/broken") return response.writeHead(503).end();
       response.writeHead(404).end();
     });
     await new Promise<void>((resolve) => service.listen(0, "127.0.0.1", resolve));
     const api = `http://127.0.0.1:${(service.address() as { port: number }).port}`;
-    tftp = await startTftpServer({ api, token: "relay-token", listen: "127.0.0.1:0", publicUrl: "http://10.1.0.2:8080", timeoutMs: 200 });
+    tftp = await startTftpServer({
+      api,
+      token: "relay-token",
+      listen: "127.0.0.1:0",
+      publicUrl: "http://10.1.0.2:8080",
+      timeoutMs: 200,
+      neighbours: () => neighbours,
+    });
   });
 
   afterAll(async () => {
@@ -60,6 +75,36 @@ describe("the relay's TFTP server (Secure Boot machines' shim, GRUB and its scri
     });
   });
 
+  it("serves uefi.efi as the loader the service chooses for the machine, known by its MAC in the host's neighbour table", async () => {
+    expect((await curl("uefi.efi")).toString()).toBe("SHIM");
+    expect(asked.map((request) => request.url)).toContain("/api/current/profiles/loader?macs=52:54:00:5b:00:01");
+    // Not a neighbour (a routed network): the service is asked without a MAC, and a file it names must be a loader.
+    neighbours = ARP_HEADER;
+    const refused = await run("busybox", ["tftp", "-g", "-r", "uefi.efi", "-l", "/dev/null", "127.0.0.1", String(tftp.port)]).then(
+      () => "",
+      (error: { stderr: string }) => error.stderr,
+    );
+    expect(asked.at(-1)?.url).toBe("/api/current/profiles/loader");
+    expect(refused).toContain("The provisioning service named no loader");
+  });
+
+  it("finds a MAC in the neighbour table only for the address asked, and never one of zeros", () => {
+    const table = [
+      ARP_HEADER,
+      "10.98.0.60       0x1         0x2         52:54:00:5B:00:01     *        sb1",
+      "10.98.0.61       0x1         0x0         00:00:00:00:00:00     *        sb1",
+      // Learnt from the machine's ARP request, not confirmed: Linux prints its flags 0x0.
+      "10.98.0.63       0x1         0x0         52:54:00:5b:00:03     *        sb1",
+      "10.98.0.62       0x1         0x2         garbage               *        sb1",
+    ].join("\n");
+    expect(macOfAddress("10.98.0.60", table)).toBe("52:54:00:5b:00:01");
+    expect(macOfAddress("10.98.0.6", table)).toBeUndefined();
+    expect(macOfAddress("10.98.0.61", table)).toBeUndefined();
+    expect(macOfAddress("10.98.0.62", table)).toBeUndefined();
+    expect(macOfAddress("10.98.0.63", table)).toBe("52:54:00:5b:00:03");
+    expect(macOfAddress("10.98.0.60", "")).toBeUndefined();
+  });
+
   it("serves the signed loaders and the boot files byte for byte, in blocks of the size asked (and 512 without)", async () => {
     expect((await curl("shimx64.efi")).toString()).toBe("SHIM");
     for (const blksize of [undefined, 1024, 1468, 8192]) expect((await curl("common/vmlinuz", blksize)).equals(kernel)).toBe(true);
@@ -68,6 +113,8 @@ describe("the relay's TFTP server (Secure Boot machines' shim, GRUB and its scri
     await run("busybox", ["tftp", "-g", "-b", "1024", "-r", "/common/vmlinuz", "-l", out, "127.0.0.1", String(tftp.port)]);
     expect(require("node:fs").readFileSync(out).equals(kernel)).toBe(true);
     require("node:fs").rmSync(out);
+    // Every machine's kernel is the same file: fetched from the service once for the five transfers.
+    expect(asked.filter((request) => request.url === "/common/vmlinuz")).toHaveLength(1);
   });
 
   it("answers File not found for what is not a boot file, and says the service failed when it did", async () => {
@@ -81,6 +128,24 @@ describe("the relay's TFTP server (Secure Boot machines' shim, GRUB and its scri
       expect(await refusal(file)).toMatch(/not found/i);
     }
     expect(await refusal("common/broken")).toMatch(/\(0\) The provisioning service answered 503/);
+  });
+
+  it("answers a request resent while it is answered once, and does not keep a failed fetch", async () => {
+    const client = createSocket("udp4");
+    await new Promise<void>((resolve) => client.bind(0, "127.0.0.1", () => resolve()));
+    const senders = new Set<number>();
+    client.on("message", (_message, from) => senders.add(from.port));
+    // A firmware that hears nothing soon sends the same request again, from the same port.
+    const request = Buffer.from("\0\u0001shimx64.efi\0octet\0", "latin1");
+    for (let copy = 0; copy < 5; copy += 1) client.send(request, tftp.port, "127.0.0.1");
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    client.close();
+    // One transfer answered it (one transfer id), however many copies came.
+    expect(senders.size).toBe(1);
+    const before = asked.filter((each) => each.url === "/common/broken").length;
+    for (let attempt = 0; attempt < 2; attempt += 1)
+      await run("busybox", ["tftp", "-g", "-r", "common/broken", "-l", "/dev/null", "127.0.0.1", String(tftp.port)]).catch(() => undefined);
+    expect(asked.filter((each) => each.url === "/common/broken").length - before).toBe(2);
   });
 
   it("refuses a write and a malformed request with TFTP's error packets", async () => {

@@ -17,6 +17,19 @@ export const bootProfile = /* @__PURE__ */ provisioningRoute({
   responses: { 401: "RackhdError", 200: "Script", 400: "RackhdError" },
 });
 
+export const uefiLoader = /* @__PURE__ */ provisioningRoute({
+  function: "uefiLoader",
+  method: "GET",
+  path: "/api/{version}/profiles/loader",
+  handler: "handlers/provisioning/boot/loader",
+  data: { read: ["nodes"] },
+  auth: "boot",
+  summary:
+    "Which network loader a UEFI machine is handed (a relay's TFTP `uefi.efi` asks, by the MAC of the address asking): its node's `bootLoader`, else GRUB (`shimx64.efi`) for a machine that reported Secure Boot on, else UEFI_LOADER; iPXE is `snponly.efi`. Without `?macs=` (the relay could not tell), the setting's; a value that is not a MAC: 400",
+  request: { params: check.VersionParams, query: check.Query },
+  responses: { 401: "RackhdError", 200: "UefiLoader", 400: "RackhdError" },
+});
+
 export const switchProfile = /* @__PURE__ */ provisioningRoute({
   function: "switchProfile",
   method: "GET",

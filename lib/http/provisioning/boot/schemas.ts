@@ -20,3 +20,16 @@ export const NotificationEcho = { type: "object" } as const;
 
 /** iPXE scripts and install templates (text/plain). */
 export const Script = { type: "string" } as const;
+
+/** GET /profiles/loader: the network loader a UEFI machine is handed, its file, and why that one. */
+export const UefiLoader = {
+  type: "object",
+  properties: {
+    loader: { enum: ["ipxe", "grub"] },
+    file: { enum: ["snponly.efi", "shimx64.efi"] },
+    because: { enum: ["node", "secure-boot", "setting"] },
+  },
+  required: ["loader", "file", "because"],
+  additionalProperties: false,
+  examples: [{ loader: "grub", file: "shimx64.efi", because: "secure-boot" }],
+} as const;

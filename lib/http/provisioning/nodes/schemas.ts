@@ -39,6 +39,8 @@ const nodeFields = {
   },
   relations: { type: "array", maxItems: 256, "x-error": "JSON Schema Violation: relations must be an array of at most 256 entries" },
   sku: { type: ["string", "null"], maxLength: NAME_MAX, "x-error": "JSON Schema Violation: sku must be a string or null" },
+  /** The network loader its firmware is handed when it boots by UEFI through its site's relay (docs/boot.md, Secure Boot). */
+  bootLoader: { enum: ["ipxe", "grub"], "x-error": "JSON Schema Violation: bootLoader must be ipxe or grub" },
 } as const;
 
 /** PATCH /nodes/{id}: any subset; a whole node echoed back is accepted (id and times are ignored). */
@@ -92,6 +94,7 @@ const node = {
     site: { type: "string" },
     /** The power state a relay last read, and when. */
     power: { type: "object", properties: { state: { enum: ["on", "off"] }, readAt: isoTime }, required: ["state", "readAt"] },
+    bootLoader: { enum: ["ipxe", "grub"] },
     /** Whether its firmware booted the microkernel with Secure Boot on (its `secure-boot` catalog, mokutil --sb-state), and when. */
     secureBoot: {
       type: "object",

@@ -1,8 +1,8 @@
 import { apiContextFor } from "../../../../lib/provisioning/apiContext";
-import { parseLoader } from "../../../../lib/provisioning/boot/bootLoader";
-import { bootProfile } from "../../../../lib/provisioning/boot/bootService";
+import { chooseLoader, parseLoader } from "../../../../lib/provisioning/boot/bootLoader";
+import { bootProfile, uefiLoaderFor } from "../../../../lib/provisioning/boot/bootService";
 import { grubProfileScript, tftpPath } from "../../../../lib/provisioning/boot/grub";
-import { memoryStores, T0 } from "./setUp";
+import { aNode, memoryStores, T0 } from "./setUp";
 
 const api = apiContextFor("http://10.0.0.1:9080");
 const MAC = "52:54:00:5b:00:01";
@@ -95,5 +95,31 @@ describe("GRUB's scripts, for machines with Secure Boot on (issue 38)", () => {
     expect(script.split("\n")[0]).toBe(
       `echo 'The boot profile x'\\''; reboot; echo '\\'' has no GRUB form: under Secure Boot only a kernel signed by Debian boots (the microkernel, the image install)'`,
     );
+  });
+
+  describe("which loader a UEFI machine is handed (the relay's uefi.efi)", () => {
+    it("is the node's own choice first, then GRUB for a machine that reported Secure Boot on, then the setting", async () => {
+      const stores = memoryStores();
+      const node = await aNode(stores, "n1", MAC);
+      expect(await uefiLoaderFor(stores, [MAC], "ipxe")).toEqual({ loader: "ipxe", file: "snponly.efi", because: "setting" });
+      expect(await uefiLoaderFor(stores, [MAC], "grub")).toEqual({ loader: "grub", file: "shimx64.efi", because: "setting" });
+      await stores.nodes.update(node.id, (current) => ({ ...current, secureBoot: { state: "enabled", reportedAt: T0.toISOString() } }));
+      expect(await uefiLoaderFor(stores, [MAC], "ipxe")).toEqual({ loader: "grub", file: "shimx64.efi", because: "secure-boot" });
+      // An operator who names a loader is obeyed, even against the firmware's report.
+      await stores.nodes.update(node.id, (current) => ({ ...current, bootLoader: "ipxe" }));
+      expect(await uefiLoaderFor(stores, [MAC], "grub")).toEqual({ loader: "ipxe", file: "snponly.efi", because: "node" });
+    });
+
+    it("answers the setting's for a machine it does not know or cannot tell, and refuses what is not a MAC", async () => {
+      const stores = memoryStores();
+      expect(await uefiLoaderFor(stores, ["52:54:00:00:00:09"], "grub")).toMatchObject({ loader: "grub", because: "setting" });
+      expect(await uefiLoaderFor(stores, [], "ipxe")).toMatchObject({ loader: "ipxe", because: "setting" });
+      await expect(uefiLoaderFor(stores, ["not-a-mac"], "ipxe")).rejects.toMatchObject({ kind: "bad-request" });
+      // Secure Boot off or unknown does not choose: the setting does.
+      const off = { secureBoot: { state: "disabled" } } as unknown as Parameters<typeof chooseLoader>[0];
+      expect(chooseLoader(off, "ipxe").because).toBe("setting");
+      const odd = { bootLoader: "pxelinux" } as unknown as Parameters<typeof chooseLoader>[0];
+      expect(chooseLoader(odd, "ipxe")).toMatchObject({ loader: "ipxe", because: "setting" });
+    });
   });
 });

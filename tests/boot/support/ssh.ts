@@ -1,0 +1,42 @@
+import { execFile, execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+
+/** A new ed25519 key pair at `path` (and `path`.pub); answers the public key's line. */
+export function newSshKey(path: string): string {
+  execFileSync("ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", path]);
+  return readFileSync(`${path}.pub`, "utf8").trim();
+}
+
+/**
+ * Runs `command` on an installed machine as `user`, logging in with `key` (the one the node's
+ * user-data gave), and answers its standard output. Not a sync call: a VM beside it may be writing
+ * its serial console to this process.
+ */
+export async function sshRun(key: string, target: { host: string; port?: number; user: string }, command: string): Promise<string> {
+  const { stdout } = await run(
+    "ssh",
+    [
+      "-i",
+      key,
+      "-p",
+      String(target.port ?? 22),
+      "-o",
+      "StrictHostKeyChecking=no",
+      "-o",
+      "UserKnownHostsFile=/dev/null",
+      "-o",
+      "ConnectTimeout=20",
+      `${target.user}@${target.host}`,
+      command,
+    ],
+    { timeout: 120_000 },
+  );
+  return stdout;
+}
+
+/** The node's user-data: its host name, and a user `ops` (sudo without a password) who logs in with `publicKey`. */
+export const opsUserData = (hostname: string, publicKey: string): string =>
+  `#cloud-config\nhostname: ${hostname}\nusers:\n  - name: ops\n    shell: /bin/bash\n    sudo: "ALL=(ALL) NOPASSWD:ALL"\n    ssh_authorized_keys:\n      - ${publicKey}\n`;
