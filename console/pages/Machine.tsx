@@ -142,6 +142,16 @@ export function Machine({ nodeId }: { nodeId: string }) {
               "— (not discovered yet)"
             )}
           </dd>
+          <dt>UEFI loader</dt>
+          <dd>
+            {machine.bootLoader === "grub"
+              ? "GRUB (Debian's signed shim and GRUB)"
+              : machine.bootLoader === "ipxe"
+                ? "iPXE"
+                : machine.secureBoot?.state === "enabled"
+                  ? "GRUB (its firmware has Secure Boot on)"
+                  : "the site's default (UEFI_LOADER)"}
+          </dd>
           <dt>Created</dt>
           <dd>
             <Time iso={machine.createdAt} />
