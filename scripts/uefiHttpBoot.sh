@@ -58,7 +58,10 @@ node_modules/.bin/tsx microkernel/cli.ts --api "http://$HOST_IP:$API_PORT"
 
 cp /usr/share/OVMF/OVMF_VARS_4M.fd "$work/vars.fd"
 # romfile= leaves the NIC without iPXE, so the firmware's own HTTP boot client does the work.
+# The firmware's PXE is off (OVMF's fw_cfg switches), as on a server set to boot by HTTP only:
+# otherwise it first waits out PXE over IPv4 and IPv6, about two minutes, before HTTP.
 qemu-system-x86_64 -accel tcg -machine q35 -m 512 -nographic -monitor none -no-reboot \
+  -fw_cfg name=opt/org.tianocore/IPv4PXESupport,string=n -fw_cfg name=opt/org.tianocore/IPv6PXESupport,string=n \
   -drive if=pflash,format=raw,unit=0,readonly=on,file=/usr/share/OVMF/OVMF_CODE_4M.fd \
   -drive if=pflash,format=raw,unit=1,file="$work/vars.fd" \
   -netdev tap,id=n0,ifname="$TAP",script=no,downscript=no \
