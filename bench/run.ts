@@ -110,7 +110,7 @@ async function main(): Promise<void> {
   // npm start's time to its first answer and its memory (bench/start.ts); the smoke run measures
   // them too but keeps bench/start-results.json as it is.
   log("npm start: time to first answer and memory...");
-  const starts = await startFigures();
+  const starts = await startFigures({}, smoke);
   for (const run of starts) log(`  ${run.label}: first answer ${(run.firstAnswerMs / 1000).toFixed(1)} s, peak ${run.peakMiB} MiB`);
   if (!smoke) recordStart(starts, "current");
 
