@@ -64,6 +64,8 @@ if (missing.length > 0) process.stdout.write(`secureBoot: not run here: needs ${
       await publishMicrokernel(server.baseUrl, {
         kernel: assets.kernel,
         initrd: buildMicrokernelInitramfs(assets, join(scratch, "mk.img")),
+      }).catch((error: Error) => {
+        throw new Error(`${error.message} (${String(error.cause)}); the server said:\n${server.output().slice(-4000)}`);
       });
       await publishSecureBoot({ api: server.baseUrl }, secureBootFiles());
       await publishFile({ api: server.baseUrl }, "snponly.efi", readFileSync(IPXE_EFI));

@@ -18,15 +18,56 @@ export interface OfflineServer {
   stop: () => Promise<void>;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/** The ports this process has handed out: never the same one twice. */
+const handedOut = new Set<number>();
+
+/** Whether nothing listens on `port` at any IPv4 address of this host. */
+const canListen = (port: number): Promise<boolean> =>
+  new Promise((resolve) => {
     const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
+    server.once("error", () => resolve(false));
+    server.listen(port, "0.0.0.0", () => server.close(() => resolve(true)));
   });
+
+/**
+ * A port nothing listens on, for a server the test starts. Drawn at random below the kernel's
+ * ephemeral range (32768 and up) rather than asked of the kernel with port 0: the kernel hands the
+ * ports it just gave one process to the next, and between a test file's draw and its server's
+ * listen (seconds, for serverless offline) another file drew the same port for a VM's SSH
+ * forwarding, whose QEMU then answered the server's first request by closing it.
+ */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 100; attempt += 1) {
+    const port = 20_000 + Math.floor(Math.random() * 12_000);
+    if (handedOut.has(port) || !(await canListen(port))) continue;
+    handedOut.add(port);
+    return port;
+  }
+  throw new Error("no free port between 20000 and 32000 after 100 draws");
+}
+
+/**
+ * Waits until the server answers HTTP on its port (any status): "Server ready" is printed as it
+ * starts listening. Twice in the boot tier the first request after it was closed unanswered
+ * ("other side closed") while another test file started its server and machines; the next try
+ * says whether it was a moment or a server that is gone, with its output.
+ */
+async function answering(baseUrl: string, output: () => string, withinMs = 30_000): Promise<void> {
+  const until = Date.now() + withinMs;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      // An unrouted path: the catch-all answers 404 and touches no data.
+      await (await fetch(`${baseUrl}/__ready`, { headers: { connection: "close" } })).arrayBuffer();
+      if (attempt > 1) process.stdout.write(`serverless offline at ${baseUrl} answered at its try ${attempt}\n`);
+      return;
+    } catch (error) {
+      if (Date.now() > until)
+        throw new Error(
+          `serverless offline at ${baseUrl} does not answer (${String((error as Error).cause ?? error)}):\n${output().slice(-4000)}`,
+        );
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
 }
 
 /**
@@ -79,6 +120,7 @@ export async function startOffline(env: Record<string, string> = {}, timeoutMs =
       reject(new Error(`serverless offline exited with ${code}:\n${output}`));
     });
   });
+  await answering(`http://127.0.0.1:${port}`, () => output);
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     lambdaUrl: `http://127.0.0.1:${lambdaPort}`,
