@@ -34,6 +34,13 @@ const missing = ipmiToolsMissing();
   const jobOf = async (id: string) => {
     const answer = await api("GET", `/sites/${site}/jobs`);
     if (answer.status === 503) return undefined;
+    // API Gateway's answer for a function that did not finish (serverless offline's, in worker-thread
+    // mode, when an invocation passes its time-out under the whole run's load: seen once, 2026-11-26):
+    // this test is about the relay's restart, and the list is asked again; the fuzz holds the no-5xx rule.
+    if (answer.status === 500 && answer.raw === '{"message":"Internal server error"}') {
+      process.stdout.write("relayRestart: a jobs poll was not answered in time (500 from the local gateway); asked again\n");
+      return undefined;
+    }
     if (answer.status !== 200) throw new Error(`GET /sites/${site}/jobs answered ${answer.status}: ${answer.raw}`);
     return answer.body.find((job: { id: string }) => job.id === id);
   };
