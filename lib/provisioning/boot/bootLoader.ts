@@ -8,12 +8,15 @@ import { discoveredScript, messageScript, oneLine, redirectScript } from "./ipxe
  * Which network loader a machine's boot request is from: iPXE (the default, RackHD's), or GRUB
  * (`?loader=grub`: a UEFI machine with Secure Boot on, through its relay's TFTP; grub.ts).
  */
-export type BootLoader = "ipxe" | "grub";
+export const BOOT_LOADERS = ["ipxe", "grub"] as const;
+export type BootLoader = (typeof BOOT_LOADERS)[number];
+
+const isBootLoader = (value: unknown): value is BootLoader => BOOT_LOADERS.includes(value as BootLoader);
 
 /** `?loader=`: absent or "ipxe" is iPXE, "grub" is GRUB; anything else (or two values) is a 400. */
 export function parseLoader(values: readonly string[] | undefined): BootLoader {
   if (values === undefined || values.length === 0) return "ipxe";
-  if (values.length === 1 && (values[0] === "ipxe" || values[0] === "grub")) return values[0];
+  if (values.length === 1 && isBootLoader(values[0])) return values[0];
   throw new ValidationError(`loader must be ipxe or grub, once: ${oneLine(values.join(","))}`);
 }
 
@@ -59,7 +62,7 @@ const choice = (loader: BootLoader, because: LoaderChoice["because"]): LoaderCho
  */
 export function chooseLoader(node: Node | undefined, setting: BootLoader): LoaderChoice {
   const named = node?.bootLoader;
-  if (named === "ipxe" || named === "grub") return choice(named, "node");
+  if (isBootLoader(named)) return choice(named, "node");
   const secureBoot = node?.secureBoot as { state?: unknown } | undefined;
   if (secureBoot?.state === "enabled") return choice("grub", "secure-boot");
   return choice(setting, "setting");
