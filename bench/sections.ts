@@ -8,5 +8,6 @@ export function withSection(report: string, heading: string, section: string[]):
   const start = report.indexOf(`\n${heading}`);
   if (start < 0) return `${report.trimEnd()}\n\n${section.join("\n")}`;
   const rest = report.indexOf("\n## ", start + 3);
-  return `${report.slice(0, start + 1)}${section.join("\n")}${rest < 0 ? "" : `\n${report.slice(rest + 1)}`}`.trimEnd() + "\n";
+  const joined = `${report.slice(0, start + 1)}${section.join("\n")}${rest < 0 ? "" : `\n${report.slice(rest + 1)}`}`;
+  return `${joined.trimEnd()}\n`;
 }

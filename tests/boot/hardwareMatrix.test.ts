@@ -166,12 +166,15 @@ describe("the hardware matrix: every NIC and storage model QEMU emulates, discov
   beforeAll(async () => {
     assets = bootAssets();
     scratch = mkdtempSync(join(tmpdir(), "hardware-matrix-"));
+    // Built before the server starts (see secureBoot.test.ts: a blocked event loop and a kept-alive connection).
+    const microkernel = buildMicrokernelInitramfs(assets, join(scratch, "mk.img"));
+    const overlay = buildOverlay(assets.busybox, join(scratch, "overlay.cpio.gz"));
     const port = await freePort();
     server = await startOffline({ PORT: String(port), API_SERVER: `http://${HOST}:${port}`, DEMO_NODES: "off", LOG_REQUESTS: "on" });
     await publishMicrokernel(server.baseUrl, {
       kernel: assets.kernel,
-      initrd: buildMicrokernelInitramfs(assets, join(scratch, "mk.img")),
-      overlay: buildOverlay(assets.busybox, join(scratch, "overlay.cpio.gz")),
+      initrd: microkernel,
+      overlay,
     });
     // A site with a relay whose boot server the machine with a BMC boots through.
     site = (await api("POST", "/sites", { name: "matrix-lab" })).body.id;

@@ -52,11 +52,13 @@ describe("an image install of a real Debian 12 on a real machine (QEMU, iPXE, cl
     stall = createServer(() => undefined);
     await new Promise<void>((resolve) => stall.listen(0, "127.0.0.1", resolve));
     stallUrl = `http://${HOST}:${(stall.address() as { port: number }).port}/images/never.raw.gz`;
+    // Built before the server starts (see secureBoot.test.ts: a blocked event loop and a kept-alive connection).
+    const microkernel = buildMicrokernelInitramfs(assets, join(scratch, "microkernel.img"));
     const port = await freePort();
     server = await startOffline({ PORT: String(port), API_SERVER: `http://${HOST}:${port}`, DEMO_NODES: "off", LOG_REQUESTS: "on" });
     await publishMicrokernel(server.baseUrl, {
       kernel: assets.kernel,
-      initrd: buildMicrokernelInitramfs(assets, join(scratch, "microkernel.img")),
+      initrd: microkernel,
     });
   });
 

@@ -58,16 +58,22 @@ if (missing.length > 0) process.stdout.write(`secureBoot: not run here: needs ${
     beforeAll(async () => {
       assets = bootAssets();
       scratch = mkdtempSync(join(tmpdir(), "secure-boot-"));
+      // What blocks this process (busybox's gzip, apt-cache) is done before the server starts: a
+      // request sent after seconds of a blocked event loop can take a kept-alive connection the server
+      // is closing at that moment ("other side closed", seen in CI).
+      const microkernel = buildMicrokernelInitramfs(assets, join(scratch, "mk.img"));
+      const signed = secureBootFiles();
+      const image = debianImage();
       const port = await freePort();
       // The site's new machines have Secure Boot on: they are handed shim and GRUB (a node may still name iPXE).
       server = await startOffline({ PORT: String(port), DEMO_NODES: "off", UEFI_LOADER: "grub" });
       await publishMicrokernel(server.baseUrl, {
         kernel: assets.kernel,
-        initrd: buildMicrokernelInitramfs(assets, join(scratch, "mk.img")),
+        initrd: microkernel,
       }).catch((error: Error) => {
         throw new Error(`${error.message} (${String(error.cause)}); the server said:\n${server.output().slice(-4000)}`);
       });
-      await publishSecureBoot({ api: server.baseUrl }, secureBootFiles());
+      await publishSecureBoot({ api: server.baseUrl }, signed);
       await publishFile({ api: server.baseUrl }, "snponly.efi", readFileSync(IPXE_EFI));
       site = (await api("POST", "/sites", { name: "secure-lab" })).body.id;
       // The site's network: its DHCP sends every UEFI machine to the relay's uefi.efi, the loader
@@ -91,7 +97,7 @@ if (missing.length > 0) process.stdout.write(`secureBoot: not run here: needs ${
       ]);
       await relay.waitFor("tftp: serving");
       // The image the install writes, where the machine reaches it: the site's network.
-      repo = await serveFiles({ "/images/debian-12.raw.gz": debianImage() }, network.hostIp);
+      repo = await serveFiles({ "/images/debian-12.raw.gz": image }, network.hostIp);
       disk = join(scratch, "disk.raw");
       writeFileSync(disk, "");
       truncateSync(disk, 2 * 1024 ** 3);

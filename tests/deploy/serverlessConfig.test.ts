@@ -114,7 +114,6 @@ describe("serverless print", () => {
       expect(functions[CATCH_ALL.function].events).toEqual([{ httpApi: "*" }]);
       for (const entry of SCHEDULED) expect(functions[entry.function].events).toEqual([{ schedule: entry.rate }]);
       const roles = new Set(Object.values(functions).map((fn) => JSON.stringify(fn.role)));
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: CloudFormation's Fn::Sub, not a template string
       // Memory: a role per access class (issue 35 §12): a booting machine's route cannot read the user list.
       if (store === "memory") {
         expect([...roles].sort()).toEqual(

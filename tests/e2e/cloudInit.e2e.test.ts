@@ -69,7 +69,7 @@ if (missing) process.stdout.write("cloud-init e2e: not run: Debian's cloud-init 
     expect(
       (await api("POST", `/nodes/${node}/ssh`, { host: "10.0.0.5", user: "ops", publicKey: key, password: "unused-Pa55" })).status,
     ).toBe(201);
-    const userData = "#cloud-config\nhostname: web-1\nusers:\n  - name: ops\n    ssh_authorized_keys:\n      - " + key + "\n";
+    const userData = `#cloud-config\nhostname: web-1\nusers:\n  - name: ops\n    ssh_authorized_keys:\n      - ${key}\n`;
     expect((await api("PUT", `/nodes/${node}/user-data`, { userData })).status).toBe(200);
     const issued = (await api("POST", `/nodes/${node}/instance-credential`, {})).body;
 

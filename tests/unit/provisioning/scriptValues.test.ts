@@ -45,6 +45,7 @@ describe("lineToken: one inert token of iPXE, a kernel line, kickstart or presee
       }),
     );
     expect(lineToken("http://mirror.example/centos/7.0/os/x86_64?a=1&b=2")).toBe("http://mirror.example/centos/7.0/os/x86_64?a=1&b=2");
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: iPXE's ${net0/mac}, sent by a hostile value
     expect(lineToken("http://x/$(reboot) ${net0/mac}")).toBe("http://x/%24%28reboot%29%20%24%7Bnet0/mac%7D");
     expect(lineToken("<%=repo%>/x y")).toBe("<%=repo%>/x%20y");
   });
