@@ -21,7 +21,12 @@ export function debianImage(): string {
     throw new Error(`Building the Debian image needs: apt-get install -y ${IMAGE_PACKAGES.join(" ")} (.ci/run does), and root`);
   }
   mkdirSync(dir, { recursive: true });
-  execFileSync(SCRIPT, [image], { stdio: "inherit", timeout: 900_000 });
+  // Under a lock: two boot test files start at once on a new machine, and each built the image
+  // (two mmdebstraps side by side, minutes of CPU for nothing). The second waits and finds it built.
+  execFileSync("flock", [join(dir, ".build.lock"), "sh", "-c", '[ -e "$1" ] || "$0" "$1"', SCRIPT, image], {
+    stdio: "inherit",
+    timeout: 900_000,
+  });
   // The images of the script's earlier versions go: the cache holds one.
   for (const old of readdirSync(dir)) if (/^debian-12-[0-9a-f]{12}\.raw\.gz$/.test(old) && join(dir, old) !== image) rmSync(join(dir, old));
   return image;
