@@ -15,13 +15,13 @@
 # The image's cloud-init finds its datasource where the installer says (the image install graph
 # writes /etc/cloud/cloud.cfg.d/90-provisioner.cfg into it); until then it has none.
 #
-#   images/build-debian-12.sh OUT.raw.gz
+#   images/build-debian-12.sh OUT.raw.zst   (or OUT.raw.gz)
 #
 # Needs root (mmdebstrap's root mode), mmdebstrap, e2fsprogs, dosfstools, mtools, syslinux,
-# fdisk, gzip, and apt's sources for Debian 12 (shim-signed, grub-efi-amd64-signed): `.ci/run`
+# fdisk, zstd (or gzip), and apt's sources for Debian 12 (shim-signed, grub-efi-amd64-signed): `.ci/run`
 # installs them.
 set -eu
-out=${1:?usage: build-debian-12.sh OUT.raw.gz}
+out=${1:?usage: build-debian-12.sh OUT.raw.zst}
 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -38,6 +38,11 @@ for tree in drivers/gpu drivers/media drivers/staging drivers/net/wireless drive
   drivers/block/floppy.ko drivers/parport drivers/char/ppdev.ko; do
   excluded="$excluded --dpkgopt=path-exclude=/lib/modules/*/kernel/$tree*"
 done
+
+# Nor the packages' manuals and documentation, as Debian's own container images leave them out (the
+# copyright files stay): less for every install to write.
+excluded="$excluded --dpkgopt=path-exclude=/usr/share/man/* --dpkgopt=path-exclude=/usr/share/info/*"
+excluded="$excluded --dpkgopt=path-exclude=/usr/share/doc/* --dpkgopt=path-include=/usr/share/doc/*/copyright"
 
 # $excluded is a list of options, its patterns for dpkg: split, not globbed here.
 set -f
@@ -110,5 +115,10 @@ printf 'label: dos\nstart=2048, size=%s, type=ef, bootable\nstart=%s, size=%s, t
 dd if=/usr/lib/syslinux/mbr/mbr.bin of="$disk" bs=440 count=1 conv=notrunc status=none
 dd if="$work/boot.img" of="$disk" bs=512 seek=2048 conv=notrunc,sparse status=none
 dd if="$work/root.img" of="$disk" bs=512 seek=$(( 2048 + boot_sectors )) conv=notrunc,sparse status=none
-gzip -1 -c "$disk" > "$out.partial"
+# Compressed as OUT's name says (the image installer unpacks both): zstd unpacks three times as fast
+# as gzip on a machine that boots the installer (35 s against 101 s under emulation, docs/boot.md).
+case "$out" in
+  *.zst) zstd -q -T0 -9 -c "$disk" > "$out.partial" ;;
+  *) gzip -1 -c "$disk" > "$out.partial" ;;
+esac
 mv "$out.partial" "$out"

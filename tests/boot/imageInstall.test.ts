@@ -47,7 +47,7 @@ describe("an image install of a real Debian 12 on a real machine (QEMU, iPXE, cl
     image = debianImage();
     timings.push(`image ready in ${Math.round((performance.now() - started) / 1000)} s`);
     scratch = mkdtempSync(join(tmpdir(), "image-install-"));
-    repo = await serveFiles({ "/images/debian-12.raw.gz": image });
+    repo = await serveFiles({ "/images/debian-12.raw.zst": image });
     // An image server that answers nothing: the installer that waits on it goes silent.
     stall = createServer(() => undefined);
     await new Promise<void>((resolve) => stall.listen(0, "127.0.0.1", resolve));
@@ -166,7 +166,7 @@ describe("an image install of a real Debian 12 on a real machine (QEMU, iPXE, cl
       name: "Graph.InstallImage",
       options: {
         "install-os": {
-          image: `http://${HOST}:${repo.url.split(":").pop()}/images/debian-12.raw.gz`,
+          image: `http://${HOST}:${repo.url.split(":").pop()}/images/debian-12.raw.zst`,
           installDisk: target.installDisk,
           _taskTimeout: 1_000_000,
         },

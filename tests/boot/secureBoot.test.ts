@@ -97,7 +97,7 @@ if (missing.length > 0) process.stdout.write(`secureBoot: not run here: needs ${
       ]);
       await relay.waitFor("tftp: serving");
       // The image the install writes, where the machine reaches it: the site's network.
-      repo = await serveFiles({ "/images/debian-12.raw.gz": image }, network.hostIp);
+      repo = await serveFiles({ "/images/debian-12.raw.zst": image }, network.hostIp);
       disk = join(scratch, "disk.raw");
       writeFileSync(disk, "");
       truncateSync(disk, 2 * 1024 ** 3);
@@ -159,7 +159,7 @@ if (missing.length > 0) process.stdout.write(`secureBoot: not run here: needs ${
       expect((await api("POST", `/nodes/${node}/obm`, { service: "noop-obm-service", config: {} })).status).toBe(201);
       const workflow = await api("POST", `/nodes/${node}/workflows`, {
         name: "Graph.InstallImage",
-        options: { "install-os": { image: `${repo.url}/images/debian-12.raw.gz`, _taskTimeout: 1_000_000 } },
+        options: { "install-os": { image: `${repo.url}/images/debian-12.raw.zst`, _taskTimeout: 1_000_000 } },
       });
       expect(workflow.status).toBe(201);
       const started = performance.now();

@@ -15,6 +15,23 @@ const imageUrl = ({ options, api }: ProfileContext): string => {
 };
 
 /**
+ * How the installer unpacks an image on its way to the disk, by the ending of its name (a URL's
+ * path, its query aside): busybox's gunzip, unxz and bunzip2, or Debian's zstd, which the
+ * microkernel carries (`--long=31`: an image compressed with a long window unpacks too). Any
+ * other image is written as it comes.
+ */
+const UNPACKERS: readonly (readonly [string, string])[] = [
+  [".gz", "gunzip -c"],
+  [".zst", "zstd -dcq --long=31"],
+  [".xz", "unxz -c"],
+  [".bz2", "bunzip2 -c"],
+];
+export const unpacker = (image: string): string => {
+  const name = isHttpUrl(image) ? new URL(image).pathname : image;
+  return UNPACKERS.find(([ending]) => name.endsWith(ending))?.[1] ?? "cat";
+};
+
+/**
  * The image installer (busybox sh, in the product's microkernel): writes the image to the disk,
  * finds the partition that holds /etc/cloud, writes the seed config into it, reports, reboots.
  * Every option it uses is assigned once, at the top, as a quoted word (scriptValues.ts); the rest
@@ -23,7 +40,7 @@ const imageUrl = ({ options, api }: ProfileContext): string => {
 function imageInstallScript(context: ProfileContext): string {
   const { options, nodeId } = context;
   const instance = instanceIn(context);
-  const unzip = String(options.image).endsWith(".gz") ? "gunzip -c" : "cat";
+  const unzip = unpacker(String(options.image));
   return [
     "#!/bin/sh",
     `# Image install for node ${lineToken(nodeId)}: the image to the disk, then cloud-init from the node's seed.`,

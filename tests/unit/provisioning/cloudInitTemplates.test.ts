@@ -1,4 +1,5 @@
 import { spawnSync } from "node:child_process";
+import { unpacker } from "../../../lib/provisioning/boot/cloudInitTemplates";
 import { renderInstallTemplate } from "../../../lib/provisioning/boot/installTemplates";
 import { SEED_CONFIG_PATH } from "../../../lib/provisioning/cloudInit/seedConfig";
 import { api, instance } from "./renderContext";
@@ -142,6 +143,21 @@ describe("the image installer (install-image.sh)", () => {
     expect(raw).toContain(`image_url='${api.files}/debian.raw'`);
     expect(raw).toContain("disk=''");
     expect(raw.split("\n").slice(-3)).toEqual(["report finish install SUCCESS 'The image installer wrote the system'", "reboot -f", ""]);
+  });
+
+  it("unpacks an image by its name's ending, a URL's query aside, and writes any other as it comes", () => {
+    const cases: [string, string][] = [
+      ["debian.raw.gz", "gunzip -c"],
+      ["https://images.example/debian.raw.zst?signature=abc.gz", "zstd -dcq --long=31"],
+      ["fedora.raw.xz", "unxz -c"],
+      ["flatcar.bin.bz2", "bunzip2 -c"],
+      ["http://images.example/debian.raw?name=x.zst", "cat"],
+      ["debian.img", "cat"],
+    ];
+    for (const [image, command] of cases) {
+      expect(unpacker(image)).toBe(command);
+      expect(render("install-image.sh", { image })).toContain(`wget -q -O - "$image_url" | ${command} | dd`);
+    }
   });
 });
 

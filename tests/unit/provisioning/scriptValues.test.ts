@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
 import fc from "fast-check";
+import { unpacker } from "../../../lib/provisioning/boot/cloudInitTemplates";
 import { renderInstallTemplate } from "../../../lib/provisioning/boot/installTemplates";
 import { oneLine } from "../../../lib/provisioning/boot/ipxe";
 import { lineToken, shellWord } from "../../../lib/provisioning/boot/scriptValues";
@@ -63,12 +64,14 @@ describe("the image installer (install-image.sh) with hostile options", () => {
       .join("\n");
 
   it("renders every option as a quoted assignment at the top, and the rest the same text whatever they say", () => {
-    const baseline = body(render("http://files.example/a.img.gz"));
+    // The body depends on the image only through its unpacker (a `?` or `#` in the suffix moves
+    // the `.gz` out of the URL's path: the image is then written as it comes).
+    const baseline = (image: string) => body(render(`http://files.example/a.img${unpacker(image) === "cat" ? "" : ".gz"}`));
     fc.assert(
       fc.property(hostile, hostile, (suffix, disk) => {
         const image = `http://files.example/${suffix}.gz`;
         const script = render(image, disk);
-        expect(body(script)).toBe(baseline);
+        expect(body(script)).toBe(baseline(image));
         const lines = script
           .split("\n")
           .slice(2, 2 + ASSIGNED)
