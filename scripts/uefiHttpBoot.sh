@@ -27,6 +27,9 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# A tap left by a run that was killed before its clean-up (its address would route this run's
+# answers to a dead device) goes first.
+ip link del "$TAP" 2>/dev/null || true
 ip tuntap add dev "$TAP" mode tap
 ip addr add "$HOST_IP/24" dev "$TAP"
 ip link set "$TAP" up

@@ -100,6 +100,15 @@ describe.each(KINDS)("an install with no person through a site's relay: %s BMC (
   let scratch: string;
   let node: string;
   const serial = () => bmc.serial();
+  /**
+   * Waits (up to a minute) until the console shows `text`. A machine prints its last line after the call
+   * that ends its workflow: on a busy host the workflow was read as ended before that line reached
+   * the console (CI, 2026-11-27).
+   */
+  const consoleShows = async (text: string): Promise<void> => {
+    for (const until = Date.now() + 60_000; !serial().includes(text) && Date.now() < until; )
+      await new Promise((resolve) => setTimeout(resolve, 500));
+  };
   const api = rackhdApi(() => server.baseUrl);
   /** Waits, bounded, for the workflow to end; says what was on the console and in the relay's log when it does not. */
   const finished = async (instanceId: string, withinMs: number) => {
@@ -165,6 +174,7 @@ describe.each(KINDS)("an install with no person through a site's relay: %s BMC (
     expect(started.status).toBe(201);
     const installed = await finished(started.body.instanceId, 240_000);
     expect(installed._status).toBe("succeeded");
+    await consoleShows("INSTALLER: done");
     expect(serial()).toContain("INSTALLER: done");
     const steps = Object.values(installed.tasks as Record<string, { label: string; state: string }>);
     expect(steps.filter((task) => ["set-boot-pxe", "reboot"].includes(task.label)).map((task) => task.state)).toEqual([
@@ -188,6 +198,7 @@ describe.each(KINDS)("an install with no person through a site's relay: %s BMC (
       expect(refresh.status).toBe(201);
       const refreshed = await finished(refresh.body.instanceId, 240_000);
       expect(refreshed._status).toBe("succeeded");
+      await consoleShows("MICROKERNEL: told to reboot");
       expect(serial()).toContain("MICROKERNEL: told to reboot");
       expect(bmc.resets().slice(-4)).toEqual(["ForceRestart", "PowerCycle", "ForceOff", "On"]);
       expect((await api("GET", `/nodes/${node}/catalogs/dmi`)).status).toBe(200);

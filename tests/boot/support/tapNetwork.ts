@@ -21,12 +21,39 @@ export const TAP_NEEDS = ["/dev/net/tun", "/usr/sbin/dnsmasq"];
 export const tapNetworkMissing = (): string[] =>
   process.getuid?.() === 0 ? TAP_NEEDS.filter((path) => !existsSync(path)) : ["root (for a tap device)"];
 
+/** Deletes `device` if it is still there. */
+const deleteLink = (device: string): void => {
+  try {
+    execFileSync("ip", ["link", "del", device], { stdio: "ignore" });
+  } catch {
+    // already gone
+  }
+};
+
+/**
+ * Removes the bridges (and their taps) that hold `hostIp` already: left by a test run that was
+ * killed before its clean-up ran (npm test stops the server tiers when a fast check fails). With
+ * two bridges on one subnet, the host routed the relay's TFTP answers down the dead one, and every
+ * machine's TFTP timed out (seen in CI). One subnet serves one test at a time.
+ */
+export function removeStaleBridges(hostIp: string): void {
+  const addresses = execFileSync("ip", ["-o", "-4", "addr", "show"], { encoding: "utf8" });
+  for (const line of addresses.split("\n")) {
+    const [, device, , address] = line.split(/\s+/);
+    if (address !== `${hostIp}/24`) continue;
+    const ports = execFileSync("ip", ["-o", "link", "show", "master", device], { encoding: "utf8" });
+    for (const port of ports.matchAll(/^\d+: ([^:@\s]+)/gm)) deleteLink(port[1]);
+    deleteLink(device);
+  }
+}
+
 /**
  * Up with `machines` taps and `dhcp` (dnsmasq's options beyond the range, e.g. `--dhcp-boot=…`);
  * the subnet is 10.<octet>.0.0/24, the bridge is `name`, its taps `name`t0, `name`t1, ….
  */
 export function startTapNetwork(name: string, octet: number, dhcp: string[], machines = 1): TapNetwork {
   const hostIp = `10.${octet}.0.1`;
+  removeStaleBridges(hostIp);
   execFileSync("ip", ["link", "add", name, "type", "bridge"]);
   execFileSync("ip", ["addr", "add", `${hostIp}/24`, "dev", name]);
   execFileSync("ip", ["link", "set", name, "up"]);
@@ -60,13 +87,7 @@ export function startTapNetwork(name: string, octet: number, dhcp: string[], mac
     log: () => log,
     close: () => {
       dnsmasq.kill();
-      for (const device of [...taps, name]) {
-        try {
-          execFileSync("ip", ["link", "del", device], { stdio: "ignore" });
-        } catch {
-          // already gone
-        }
-      }
+      for (const device of [...taps, name]) deleteLink(device);
     },
   };
 }
