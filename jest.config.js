@@ -53,7 +53,9 @@ module.exports = {
     { ...shared, displayName: "handler", testMatch: ["<rootDir>/tests/handlers/**/*.test.ts"] },
     { ...shared, ...dynamoDbLocal, displayName: "contract", testMatch: ["<rootDir>/tests/contract/**/*.test.ts"] },
     { ...shared, displayName: "deploy", testMatch: ["<rootDir>/tests/deploy/**/*.test.ts"] },
-    { ...shared, displayName: "bench-smoke", testMatch: ["<rootDir>/tests/bench/**/*.test.ts"] },
+    // The bench's DynamoDB section uses the tiers' shared DynamoDB Local (TEST_DYNAMODB_ENDPOINT)
+    // rather than starting a JVM of its own (a start and its compilation, about 10 s of CPU).
+    { ...shared, ...dynamoDbLocal, displayName: "bench-smoke", testMatch: ["<rootDir>/tests/bench/**/*.test.ts"] },
     { ...shared, displayName: "e2e", testMatch: ["<rootDir>/tests/e2e/**/*.test.ts"], slowTestThreshold: 30 },
     // A real browser: Debian's Chromium renders the docs pages served by serverless offline.
     { ...shared, displayName: "browser", testMatch: ["<rootDir>/tests/browser/**/*.test.ts"], slowTestThreshold: 60 },
