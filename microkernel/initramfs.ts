@@ -100,9 +100,10 @@ function stageModules(assets: KernelAssets, root: string): void {
 }
 
 /**
- * Builds an initramfs (a gzip-compressed newc cpio): busybox, zstd (when this machine has it), the drivers of drivers.ts with their
- * modules.dep and modules.alias, the PCI ids' names, a DHCP script, boot-common.sh, and `init` as
- * /init. Answers the file's path. The boot tests build their stand-in installer with it too.
+ * Builds an initramfs (a gzip-compressed newc cpio): busybox, zstd (when this machine has it), the
+ * drivers of drivers.ts with their modules.dep and modules.alias, the PCI ids' names, a DHCP script,
+ * boot-common.sh, and `init` as /init. Answers the file's path. The boot tests build their stand-in
+ * installer with it too.
  */
 export function buildInitramfs(assets: KernelAssets, out: string, init: string): string {
   const root = mkdtempSync(join(tmpdir(), "installer-rootfs-"));
