@@ -101,12 +101,12 @@ describe.each(KINDS)("an install with no person through a site's relay: %s BMC (
   let node: string;
   const serial = () => bmc.serial();
   /**
-   * Waits (up to a minute) until the console shows `text`. A machine prints its last line after the call
+   * Waits (up to `withinMs`) until the console shows `text`. A machine prints its last line after the call
    * that ends its workflow: on a busy host the workflow was read as ended before that line reached
    * the console (CI, 2026-11-27).
    */
-  const consoleShows = async (text: string): Promise<void> => {
-    for (const until = Date.now() + 60_000; !serial().includes(text) && Date.now() < until; )
+  const consoleShows = async (text: string, withinMs = 60_000): Promise<void> => {
+    for (const until = Date.now() + withinMs; !serial().includes(text) && Date.now() < until; )
       await new Promise((resolve) => setTimeout(resolve, 500));
   };
   const api = rackhdApi(() => server.baseUrl);
@@ -186,8 +186,7 @@ describe.each(KINDS)("an install with no person through a site's relay: %s BMC (
     const before = serial().split("iPXE (http://ipxe.org)").length;
     const reboot = await api("POST", `/nodes/${node}/workflows`, { name: "Graph.Reboot.Node" });
     expect((await finished(reboot.body.instanceId, 60_000))._status).toBe("succeeded");
-    const until = Date.now() + 120_000;
-    while (!serial().includes("Unable to locate active workflow.") && Date.now() < until) await new Promise((r) => setTimeout(r, 500));
+    await consoleShows("Unable to locate active workflow.", 120_000);
     expect(serial().split("iPXE (http://ipxe.org)").length).toBeGreaterThan(before);
     expect(serial()).toContain("Unable to locate active workflow.");
     // Redfish: the running machine discovered again by a workflow through the BMC's quirks. The

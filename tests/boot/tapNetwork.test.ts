@@ -13,6 +13,7 @@ const missing = tapNetworkMissing();
 (missing.length === 0 ? describe : describe.skip)("the boot tests' tap network", () => {
   it("removes a bridge and its taps left on its subnet by a killed run, and only those", () => {
     const stale = `stale${process.pid % 10_000}`;
+    const fresh = `fresh${process.pid % 10_000}`;
     for (const args of [
       ["link", "add", stale, "type", "bridge"],
       ["addr", "add", "10.97.0.1/24", "dev", stale],
@@ -20,19 +21,19 @@ const missing = tapNetworkMissing();
       ["link", "set", `${stale}t0`, "master", stale],
     ])
       execFileSync("ip", args);
-    const network = startTapNetwork(`fresh${process.pid % 10_000}`, 97, [], 1);
+    const network = startTapNetwork(fresh, 97, [], 1);
     try {
       expect(links()).not.toContain(`${stale}:`);
       expect(links()).not.toContain(`${stale}t0`);
       expect(links()).toContain(network.taps[0]);
       const routes = execFileSync("ip", ["-4", "route", "show", "10.97.0.0/24"], { encoding: "utf8" }).trim().split("\n");
       expect(routes).toHaveLength(1);
-      expect(routes[0]).toContain(`dev fresh${process.pid % 10_000}`);
+      expect(routes[0]).toContain(`dev ${fresh}`);
       removeStaleBridges("10.96.0.1");
-      expect(links()).toContain(`fresh${process.pid % 10_000}:`);
+      expect(links()).toContain(`${fresh}:`);
     } finally {
       network.close();
     }
-    expect(links()).not.toContain(`fresh${process.pid % 10_000}`);
+    expect(links()).not.toContain(fresh);
   });
 });

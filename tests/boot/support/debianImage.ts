@@ -8,8 +8,8 @@ const SCRIPT = join(__dirname, "../../../images/build-debian-12.sh");
 export const IMAGE_PACKAGES = ["mmdebstrap", "e2fsprogs", "dosfstools", "mtools", "syslinux", "syslinux-common", "fdisk"];
 
 /**
- * The Debian 12 disk image with cloud-init (images/build-debian-12.sh), zstd-compressed, built once and cached
- * under ~/.cache by the script's hash: a changed script builds a new one (about a minute, from
+ * The Debian 12 disk image with cloud-init (images/build-debian-12.sh), zstd-compressed, built once
+ * and cached under ~/.cache by the script's hash: a changed script builds a new one (about a minute, from
  * Debian's mirror), an unchanged one costs nothing.
  */
 export function debianImage(): string {
