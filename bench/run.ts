@@ -4,45 +4,23 @@
  * never asserted: a benchmark does not fail on a number.
  *   --smoke        tiny sizes and times (npm test runs this to keep the bench code working)
  *   --out DIR      where to write results.json and BENCHMARKS.md (default: bench/ and the repo root)
- *   --render       only rewrite BENCHMARKS.md from bench/results.json and bench/analysis.md
+ *   --render       only rewrite BENCHMARKS.md from bench/results.json, bench/analysis.md and the
+ *                  other benches' saved sections (bench/document.ts)
  */
 
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, platform, release, totalmem } from "node:os";
 import { join } from "node:path";
-import { BOOT_PATH_HEADING, bootPathSection } from "./bootPath";
 import { buildBundles, ROOT } from "./bundles";
 import { coldStarts } from "./coldStart";
+import { benchmarksDocument } from "./document";
 import { dynamoFigures } from "./dynamodb";
-import { EVENT_HEADING, eventSection } from "./eventDelivery";
-import { FLEET_HEADING, fleetSection } from "./fleet";
-import { LIMITS_HEADING, limitsSection } from "./fleetLimits";
 import { growth } from "./growth";
 import { type Handler, type Handlers, measure } from "./harness";
 import { httpFigures } from "./http";
-import { LIST_HEADING, listSection } from "./listPages";
 import { memoryFigures } from "./memory";
-import { MICROKERNEL_HEADING, microkernelSection } from "./microkernel";
-import { RELAY_HEADING, relaySection } from "./relayPickup";
-import { withSection } from "./sections";
-import { recordStart, START_HEADING, startFigures, startSection } from "./start";
-
-/** The sections other benches write (their saved results), after the main report. */
-const OWN_SECTIONS: [string, (root: string) => string[]][] = [
-  [START_HEADING, startSection],
-  [FLEET_HEADING, fleetSection],
-  [LIST_HEADING, listSection],
-  [BOOT_PATH_HEADING, bootPathSection],
-  [LIMITS_HEADING, limitsSection],
-  [EVENT_HEADING, eventSection],
-  [RELAY_HEADING, relaySection],
-  [MICROKERNEL_HEADING, microkernelSection],
-];
-
-const withOwnSections = (report: string): string =>
-  OWN_SECTIONS.reduce((text, [heading, section]) => withSection(text, heading, section(ROOT)), report);
-
-import { type Results, renderReport } from "./report";
+import type { Results } from "./report";
+import { recordStart, startFigures } from "./start";
 import { baselineCases, warmCases } from "./warm";
 
 const args = process.argv.slice(2);
@@ -55,10 +33,9 @@ const log = (line: string) => process.stdout.write(`${line}\n`);
 async function main(): Promise<void> {
   if (args.includes("--render")) {
     const saved = JSON.parse(readFileSync(join(ROOT, "bench", "results.json"), "utf8")) as Results;
-    const report = renderReport(saved, readFileSync(join(ROOT, "bench", "analysis.md"), "utf8"));
-    // The relay's section comes from its own results (npm run bench:relay), as after a full run.
-    writeFileSync(join(ROOT, "BENCHMARKS.md"), withOwnSections(report));
-    log("rewrote BENCHMARKS.md from bench/results.json and bench/relay-results.json");
+    // The other benches' sections come from their own saved results, as after a full run.
+    writeFileSync(join(ROOT, "BENCHMARKS.md"), benchmarksDocument(saved, ROOT));
+    log("rewrote BENCHMARKS.md from bench/results.json and the other benches' saved sections");
     return;
   }
   Object.assign(process.env, {
@@ -133,7 +110,7 @@ async function main(): Promise<void> {
     dynamodb,
     capacity,
   };
-  const report = withOwnSections(renderReport(results, readFileSync(join(ROOT, "bench", "analysis.md"), "utf8")));
+  const report = benchmarksDocument(results, ROOT);
   const jsonPath = outDir ? join(outDir, "results.json") : join(ROOT, "bench", "results.json");
   const mdPath = outDir ? join(outDir, "BENCHMARKS.md") : join(ROOT, "BENCHMARKS.md");
   if (outDir) mkdirSync(outDir, { recursive: true });
