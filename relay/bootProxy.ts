@@ -31,6 +31,9 @@ const BOOT_PATHS = [
   /^\/api\/(1\.1|current|common)\/reports\/[^/]+(\/logs\/[^/]+)?$/,
 ];
 
+/** The answer's headers a machine gets. */
+const KEPT_HEADERS = ["content-type", "content-length", "content-disposition", "cache-control"];
+
 export const isBootPath = (path: string): boolean => BOOT_PATHS.some((pattern) => pattern.test(path));
 
 /** `host:port` (a bare port: every address), as --listen and --tftp take it; the port after the last colon. */
@@ -78,7 +81,9 @@ async function forward(options: BootProxyOptions, request: IncomingMessage, resp
     base: options.publicUrl ?? `http://${request.headers.host ?? "relay"}`,
   });
   const out: Record<string, string> = {};
-  for (const name of ["content-type", "content-length", "content-disposition", "cache-control"]) {
+  // fetch hands on a compressed answer's bytes decoded: its length is then not theirs.
+  const kept = answer.headers.has("content-encoding") ? KEPT_HEADERS.filter((name) => name !== "content-length") : KEPT_HEADERS;
+  for (const name of kept) {
     const value = answer.headers.get(name);
     if (value) out[name] = value;
   }
@@ -112,6 +117,11 @@ export async function askService(
     authorization: `Bearer ${options.token}`,
     "x-forwarded-for": request.machine,
     "x-relay-base": request.base,
+    // The bytes as they are, with their length: a compressed answer (serverless offline compresses
+    // when asked, and fetch asks) reached the machine without one, in chunks, which iPXE takes far
+    // longer to read (a 10 MB initrd: 14.5 s against 0.3 s under OVMF, 4.2 s against 0.3 s under
+    // SeaBIOS); the relay would only decode it again anyway.
+    "accept-encoding": "identity",
   };
   const answer = await fetch(`${options.api.replace(/\/$/, "")}${pathAndQuery}`, {
     method,
