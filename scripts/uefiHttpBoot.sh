@@ -32,6 +32,10 @@ trap cleanup EXIT
 ip link del "$TAP" 2>/dev/null || true
 ip tuntap add dev "$TAP" mode tap
 ip addr add "$HOST_IP/24" dev "$TAP"
+# An IPv6 prefix (unique local) that dnsmasq advertises: on an IPv4-only network iPXE waits about
+# 13 s for a router advertisement before it says its network is configured (snponly.efi spins
+# the CPU meanwhile), as it would at a site (docs/boot.md).
+ip addr add fd00:99::1/64 dev "$TAP" nodad
 ip link set "$TAP" up
 
 cp "$IPXE_EFI" "$work/snponly.efi"
@@ -41,6 +45,7 @@ pids+=($!)
 # The DHCP settings a site uses (see the README, "Boot a real machine").
 dnsmasq --no-daemon --conf-file=/dev/null --port=0 --interface="$TAP" --bind-interfaces --except-interface=lo \
   --dhcp-range=10.99.0.50,10.99.0.99,12h \
+  --enable-ra --dhcp-range=::,constructor:"$TAP",ra-only \
   --dhcp-match=set:ipxe,175 \
   --dhcp-boot=tag:ipxe,"http://$HOST_IP:$API_PORT/api/current/profiles" \
   --dhcp-vendorclass=set:efihttp,HTTPClient \
