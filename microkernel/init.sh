@@ -70,8 +70,16 @@ named() {
   [ -n "$name" ] && printf '%s ' "$name"
 }
 
-# A PCI function's ids from sysfs, as c (class and subclass), v (vendor) and d (device), hex, lower case.
-pci_ids() { c=$(cut -c3-6 "$1/class"); v=$(cut -c3- "$1/vendor"); d=$(cut -c3- "$1/device"); }
+# A PCI function's ids from sysfs, as c (class and subclass), v (vendor) and d (device), hex, lower
+# case. The shell's own `read` and expansions: it runs for every function, and each program started
+# costs tens of milliseconds on an emulated machine.
+pci_ids() {
+  read -r c < "$1/class"
+  read -r v < "$1/vendor"
+  read -r d < "$1/device"
+  c=${c#0x} v=${v#0x} d=${d#0x}
+  c=${c%??}
+}
 
 # Looks up the names of every PCI function's ids into /tmp/pcinames (once).
 load_pci_names() {
@@ -79,7 +87,7 @@ load_pci_names() {
   want=""
   for device in /sys/bus/pci/devices/*; do
     pci_ids "$device"
-    want="$want C$c C$(echo "$c" | cut -c1-2) V$v D$v:$d"
+    want="$want C$c C${c%??} V$v D$v:$d"
   done
   pci_names "$want" > /tmp/pcinames
 }
@@ -89,10 +97,16 @@ lspci_text() {
   load_pci_names
   for device in /sys/bus/pci/devices/*; do
     pci_ids "$device"
-    class=$(named "C$c")
-    [ -n "$class" ] || class=$(named "C$(echo "$c" | cut -c1-2)")
-    printf 'Slot:\t%s\nClass:\t%s[%s]\nVendor:\t%s[%s]\nDevice:\t%s[%s]\n\n' "${device##*/}" "$class" "$c" "$(named "V$v")" "$v" "$(named "D$v:$d")" "$d"
-  done
+    echo "${device##*/} $c $v $d"
+  done > /tmp/pcidevs
+  # Named in one pass (a class by its subclass, else by its class alone), not a lookup per name.
+  awk '
+    FILENAME == "/tmp/pcinames" { tab = index($0, "\t"); key = substr($0, 1, tab - 1); if (!(key in name)) name[key] = substr($0, tab + 1) " "; next }
+    {
+      c = $2; v = $3; d = $4
+      class = ("C" c) in name ? name["C" c] : name["C" substr(c, 1, 2)]
+      printf "Slot:\t%s\nClass:\t%s[%s]\nVendor:\t%s[%s]\nDevice:\t%s[%s]\n\n", $1, class, c, name["V" v], v, name["D" v ":" d], d
+    }' /tmp/pcinames /tmp/pcidevs
 }
 
 # A JSON string of $1.
