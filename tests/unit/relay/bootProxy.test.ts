@@ -17,6 +17,9 @@ describe("the relay's boot server: a file's bytes and their length", () => {
   beforeAll(async () => {
     service = createServer((request, response) => {
       asked.push(request.headers);
+      // A large file: the service sends the relay to its bucket (here, the same server).
+      if (request.url === "/common/in-bucket")
+        return response.writeHead(302, { location: `http://${request.headers.host}/bucket/initrd.img?signed` }).end();
       const gzipAlways = request.url === "/common/always-gzipped";
       if (gzipAlways || /gzip/.test(request.headers["accept-encoding"] ?? "")) {
         const packed = gzipSync(initrd);
@@ -50,6 +53,15 @@ describe("the relay's boot server: a file's bytes and their length", () => {
     expect(asked[0]["accept-encoding"]).toBe("identity");
     expect(answer.headers.get("content-length")).toBe(String(initrd.length));
     expect(answer.headers.get("transfer-encoding")).toBeNull();
+    expect(body.equals(initrd)).toBe(true);
+  });
+
+  it("asks the bucket a large file is redirected to for the bytes as they are too, and passes their length on", async () => {
+    asked.length = 0;
+    const answer = await fetch(`${relay.url}/common/in-bucket`, { headers: { "accept-encoding": "identity" } });
+    const body = Buffer.from(await answer.arrayBuffer());
+    expect(asked.map((headers) => headers["accept-encoding"])).toEqual(["identity", "identity"]);
+    expect(answer.headers.get("content-length")).toBe(String(initrd.length));
     expect(body.equals(initrd)).toBe(true);
   });
 
