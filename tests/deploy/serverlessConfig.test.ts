@@ -72,8 +72,19 @@ async function expectCfnLintClean(templates: string[]): Promise<void> {
 }
 jest.setTimeout(60_000);
 
-/** What the Serverless CLI itself resolves from serverless.yml, for a store. */
-async function printed(
+/**
+ * What the Serverless CLI itself resolves from serverless.yml, for a store. The same settings are
+ * asked for once (a `serverless print` is about 6 s of CPU; the tests only read what it answers).
+ */
+const prints = new Map<string, ReturnType<typeof print>>();
+function printed(...args: Parameters<typeof print>): ReturnType<typeof print> {
+  const key = JSON.stringify(args);
+  const asked = prints.get(key) ?? print(...args);
+  prints.set(key, asked);
+  return asked;
+}
+
+async function print(
   store: string,
   env: Record<string, string | undefined> = {},
   stage?: string,
