@@ -50,18 +50,12 @@ dmidecode_text() {
 }
 
 # The names pci.ids gives to the wanted keys ($1: "V<vendor> D<vendor>:<device> C<class><subclass> C<class>"),
-# one "key<TAB>name" line each, in one pass over the file.
+# one "key<TAB>name" line each, in one pass over the initramfs's keyed copy of it (microkernel/pciIds.ts).
 pci_names() {
-  [ -r /usr/share/misc/pci.ids ] || return 0
-  awk -v want="$1" '
+  [ -r /usr/share/misc/pci.names ] || return 0
+  awk -F '\t' -v want="$1" '
     BEGIN { n = split(want, keys, " "); for (i = 1; i <= n; i++) need[keys[i]] = 1 }
-    /^#/ || /^$/ { next }
-    /^C / { top = "C" $2; if (top in need) print top "\t" substr($0, 7); next }
-    /^[0-9a-f][0-9a-f][0-9a-f][0-9a-f]  / { vendor = substr($0, 1, 4); top = "V" vendor; if (top in need) print top "\t" substr($0, 7); next }
-    /^\t[^\t]/ {
-      if (top ~ /^C/) { key = top substr($0, 2, 2); name = substr($0, 6) } else { key = "D" vendor ":" substr($0, 2, 4); name = substr($0, 8) }
-      if (key in need) print key "\t" name
-    }' /usr/share/misc/pci.ids
+    $1 in need' /usr/share/misc/pci.names
 }
 
 # The name pci_names found for key $1, followed by a space (nothing when it has none).
@@ -109,8 +103,15 @@ lspci_text() {
     }' /tmp/pcinames /tmp/pcidevs
 }
 
-# A JSON string of $1.
-jstr() { printf '%s' "$1" | json_string; }
+# A JSON string of $1. Printable ASCII with no quote or backslash is its own JSON text: written as
+# it is, without json_string's pipe (five processes a value; lshw's catalog writes some fifteen
+# values, and a process costs milliseconds on an emulated machine). Anything else goes through it.
+jstr() {
+  case "$1" in
+    *[\"\\]* | *[![:print:]]*) printf '%s' "$1" | json_string ;;
+    *) printf '"%s"' "$1" ;;
+  esac
+}
 
 # The PCI function a device sits on or under (a virtio NIC's is its parent), or nothing.
 pci_of() {

@@ -17,7 +17,7 @@ import { dirname, join, relative } from "node:path";
 import type { KernelAssets } from "./assets";
 import { ALL_DRIVERS } from "./drivers";
 import { moduleClosure } from "./kernelModules";
-import { namesOnly } from "./pciIds";
+import { keyedNames } from "./pciIds";
 
 /** The PCI ids' names (Debian's pci.ids package), so the catalogs name a device as lspci does; without it, numbers only. */
 const PCI_IDS = "/usr/share/misc/pci.ids";
@@ -116,7 +116,7 @@ export function buildInitramfs(assets: KernelAssets, out: string, init: string):
     symlinkSync("/bin/busybox", join(root, "sbin/modprobe"));
     stageModules(assets, root);
     copyPrograms(root, INITRAMFS_PROGRAMS);
-    if (existsSync(PCI_IDS)) writeFileSync(join(root, "usr/share/misc/pci.ids"), namesOnly(readFileSync(PCI_IDS, "utf8")));
+    if (existsSync(PCI_IDS)) writeFileSync(join(root, "usr/share/misc/pci.names"), keyedNames(readFileSync(PCI_IDS, "utf8")));
     copyFileSync(init, join(root, "init"));
     copyFileSync(join(__dirname, "boot-common.sh"), join(root, "lib/boot-common.sh"));
     copyFileSync(join(__dirname, "udhcpc.script"), join(root, "usr/share/udhcpc/default.script"));

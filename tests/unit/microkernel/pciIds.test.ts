@@ -1,7 +1,7 @@
-import { namesOnly } from "../../../microkernel/pciIds";
+import { keyedNames } from "../../../microkernel/pciIds";
 
 describe("pci.ids for the microkernel", () => {
-  it("keeps vendors, devices, classes and subclasses, and leaves out comments, blank lines, subsystems and programming interfaces", () => {
+  it("keys each vendor, device, class and subclass name as the catalogs look it up, in the file's order", () => {
     const file = [
       "# pci.ids",
       "",
@@ -16,16 +16,20 @@ describe("pci.ids for the microkernel", () => {
       "\t\t01  AHCI 1.0",
       "",
     ].join("\n");
-    expect(namesOnly(file)).toBe(
+    expect(keyedNames(file)).toBe(
       [
-        "8086  Intel Corporation",
-        "\t100e  82540EM Gigabit Ethernet Controller",
-        "1af4  Red Hat, Inc.",
-        "\t1000  Virtio network device",
-        "C 01  Mass storage controller",
-        "\t06  SATA controller",
+        "V8086\tIntel Corporation",
+        "D8086:100e\t82540EM Gigabit Ethernet Controller",
+        "V1af4\tRed Hat, Inc.",
+        "D1af4:1000\tVirtio network device",
+        "C01\tMass storage controller",
+        "C0106\tSATA controller",
         "",
       ].join("\n"),
     );
+  });
+
+  it("leaves out comments, blank lines, subsystems and programming interfaces", () => {
+    expect(keyedNames("# only\n\n\t\t8086 001e  a subsystem\n\t\t01  an interface\n")).toBe("");
   });
 });
