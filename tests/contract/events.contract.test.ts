@@ -5,6 +5,10 @@ import { buildNode } from "../../lib/provisioning/nodes/node";
 import { onEventsCommitted } from "../../lib/store/eventFeed";
 import { provisioningAdapters } from "../support/provisioningAdapters";
 
+// Twenty racing changes on DynamoDB Local retry their transactions: 3 s alone, and past jest's
+// default 5 s once on two cores shared with the boot tier's machines. Not a test of speed.
+jest.setTimeout(60_000);
+
 /**
  * Issue 27, per store: a change's events are written with it (DynamoDB: in its transaction),
  * numbered 1, 2, 3… per node even when changes of one node race, never for a change that did not
