@@ -1,8 +1,9 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { spawnQemu } from "./qemuConsole";
 
 /**
  * A QEMU machine whose power a BMC fixture controls, as a BMC controls a server: power on starts
@@ -22,16 +23,19 @@ export function qmpMachine(qemu: string, args: string[], dir: string): QmpMachin
   const socket = join(dir, "qmp.sock");
   let child: ChildProcess | undefined;
   let serial = "";
+  let powerOns = 0;
   const running = () => child !== undefined && child.exitCode === null && child.signalCode === null;
   const powerOn = async () => {
     if (running()) return;
-    child = spawn(qemu, [...args, "-nographic", "-qmp", `unix:${socket},server=on,wait=off`], { stdio: ["ignore", "pipe", "pipe"] });
-    child.stdout?.on("data", (chunk: Buffer) => {
-      serial += chunk.toString("latin1");
-    });
-    child.stderr?.on("data", (chunk: Buffer) => {
-      serial += chunk.toString("latin1");
-    });
+    powerOns += 1;
+    child = spawnQemu(
+      qemu,
+      [...args, "-nographic", "-qmp", `unix:${socket},server=on,wait=off`],
+      join(dir, `console-${powerOns}.log`),
+      (chunk) => {
+        serial += chunk.toString("latin1");
+      },
+    );
     await new Promise((resolve) => setTimeout(resolve, 500));
   };
   const qmp = (command: string) =>

@@ -1,7 +1,8 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { appendFileSync, copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { spawnQemu } from "../../support/qemuConsole";
 import type { BootAssets } from "./bootAssets";
 
 /** SeaBIOS, OVMF, or OVMF with Secure Boot on (Microsoft's keys enrolled; its NICs boot with the firmware's own PXE). */
@@ -100,8 +101,11 @@ export async function bootMachine(assets: BootAssets, options: BootOptions): Pro
   const scratch = mkdtempSync(join(tmpdir(), "qemu-"));
   const args = ["-nographic", ...machineArgs(assets, options, scratch)];
   const started = performance.now();
-  const child: ChildProcess = spawn(assets.qemu, args, { stdio: ["ignore", "pipe", "pipe"] });
   let raw = "";
+  let onData = (chunk: Buffer) => {
+    raw += chunk.toString("latin1");
+  };
+  const child: ChildProcess = spawnQemu(assets.qemu, args, join(scratch, "console.log"), (chunk) => onData(chunk));
   try {
     const poweredOff = await new Promise<boolean>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -110,7 +114,7 @@ export async function bootMachine(assets: BootAssets, options: BootOptions): Pro
           new Error(`The ${options.firmware} boot of ${options.mac} took over ${options.timeoutMs} ms. Serial console:\n${plain(raw)}`),
         );
       }, options.timeoutMs);
-      const onData = (chunk: Buffer) => {
+      onData = (chunk: Buffer) => {
         raw += chunk.toString("latin1");
         if (options.until?.test(plain(raw))) {
           clearTimeout(timer);
@@ -118,8 +122,7 @@ export async function bootMachine(assets: BootAssets, options: BootOptions): Pro
           resolve(false);
         }
       };
-      child.stdout!.on("data", onData);
-      child.stderr!.on("data", onData);
+      // After spawnQemu's own listener: the console's last lines are read by then.
       child.once("exit", () => {
         clearTimeout(timer);
         resolve(true);
@@ -177,7 +180,6 @@ export function startMachine(
     )
     .split("\u0000");
   args.push("-drive", `file=${options.disk},format=raw,if=none,id=target`, ...DISK_DEVICES[options.diskBus ?? "virtio"]("target"));
-  const child = spawn(assets.qemu, ["-nographic", ...args], { stdio: ["ignore", "pipe", "pipe"] });
   let raw = "";
   let exited = false;
   // The console also goes to `serialLog` as it comes, to follow a long boot from outside.
@@ -185,8 +187,7 @@ export function startMachine(
     raw += chunk.toString("latin1");
     if (options.serialLog) appendFileSync(options.serialLog, chunk);
   };
-  child.stdout!.on("data", onData);
-  child.stderr!.on("data", onData);
+  const child = spawnQemu(assets.qemu, ["-nographic", ...args], join(scratch, "console.log"), onData);
   child.once("exit", () => {
     exited = true;
   });
