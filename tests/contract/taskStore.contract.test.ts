@@ -1,3 +1,4 @@
+import { PutCommand } from "@aws-sdk/lib-dynamodb";
 import { DynamoTaskStore } from "../../lib/store/dynamodb/taskStore";
 import { MemoryTaskStore } from "../../lib/store/memory/taskStore";
 import type { TaskStore } from "../../lib/tasks/taskStore";
@@ -145,5 +146,28 @@ describe("DynamoDB task ids after failed creates", () => {
     await expect(store.create({ title: "landed", description: "" })).rejects.toThrow("cannot be reached");
     expect((await store.create({ title: "next", description: "" })).id).toBe(2);
     expect((await store.list()).map((task) => task.title)).toEqual(["landed", "next"]);
+  });
+
+  it("takes the next free id when the counter is behind the tasks (a late write landed, or the engine lost the counter's last ADD)", async () => {
+    const table = await freshTable("tasks");
+    const client = testDocumentClient();
+    // Tasks 1 and 2 are stored and the counter still says 0: what a lost counter update leaves.
+    for (const id of [1, 2]) {
+      await client.send(
+        new PutCommand({
+          TableName: table,
+          Item: { pk: "TASK", sk: String(id).padStart(16, "0"), id, title: `before-${id}`, description: "", done: false },
+        }),
+      );
+    }
+    const store = new DynamoTaskStore(client, table);
+    expect((await store.create({ title: "next", description: "" })).id).toBe(3);
+    expect((await store.create({ title: "after", description: "" })).id).toBe(4);
+    expect((await store.list()).map((task) => [task.id, task.title])).toEqual([
+      [1, "before-1"],
+      [2, "before-2"],
+      [3, "next"],
+      [4, "after"],
+    ]);
   });
 });

@@ -22,11 +22,15 @@ import { writeTogether } from "./writeTogether";
  * meanwhile, so the deleted id comes back as the seed says. A create that fails after taking its
  * id (the store throttled or unreachable) gives the id back the same way, on the condition that
  * no create took one since; when the store cannot be reached for that either, this container
- * gives it back before its next create, so that a failure leaves no gap in the ids.
+ * gives it back before its next create, so that a failure leaves no gap in the ids. A counter
+ * found behind the tasks (an id already stored) is moved up to the last task, and the create takes
+ * the next id.
  */
 const TASK = "TASK";
 const COUNTER = { pk: "TASKS", sk: "LAST" };
 const sortKey = (id: number): string => String(id).padStart(16, "0");
+/** Creates that find their id taken (the counter behind the tasks) before the error is the caller's. */
+const MAX_ID_ATTEMPTS = 3;
 
 const toTask = (item: Record<string, unknown>): Task => ({
   id: item.id as number,
@@ -63,32 +67,69 @@ export class DynamoTaskStore implements TaskStore {
 
   async create(fields: NewTask): Promise<Task> {
     for (const id of [...this.takenByFailures].sort((a, b) => b - a)) await this.giveBack(id);
-    const { Attributes } = await this.client.send(
-      new UpdateCommand({
+    for (let attempt = 1; ; attempt += 1) {
+      const { Attributes } = await this.client.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: COUNTER,
+          UpdateExpression: "ADD lastId :one",
+          ExpressionAttributeValues: { ":one": 1 },
+          ReturnValues: "UPDATED_NEW",
+        }),
+      );
+      const task: Task = { id: Number(Attributes!.lastId), title: fields.title, description: fields.description, done: false };
+      try {
+        await writeTogether(this.client, this.table, [
+          {
+            Put: {
+              TableName: this.table,
+              Item: { pk: TASK, sk: sortKey(task.id), ...task },
+              ConditionExpression: "attribute_not_exists(pk)",
+            },
+          },
+        ]);
+        return task;
+      } catch (error) {
+        if (transactionReasons(error)?.[0] === "ConditionalCheckFailed" && attempt < MAX_ID_ATTEMPTS) {
+          await this.catchCounterUp();
+          continue;
+        }
+        this.takenByFailures.add(task.id);
+        await this.giveBack(task.id).catch(() => undefined); // kept in takenByFailures: tried again before the next create
+        rethrowItemTooLarge(error);
+      }
+    }
+  }
+
+  /**
+   * The id the counter gave already holds a task, so the counter is behind the tasks: a write that
+   * timed out landed after its id was given back, or the engine lost the counter's last ADD (DynamoDB
+   * Local killed). The counter moves up to the last stored task, on the condition that it is still
+   * below it (creates meanwhile only move it on), and the create takes the next id.
+   */
+  private async catchCounterUp(): Promise<void> {
+    const { Items } = await this.client.send(
+      new QueryCommand({
         TableName: this.table,
-        Key: COUNTER,
-        UpdateExpression: "ADD lastId :one",
-        ExpressionAttributeValues: { ":one": 1 },
-        ReturnValues: "UPDATED_NEW",
+        KeyConditionExpression: "pk = :pk",
+        ExpressionAttributeValues: { ":pk": TASK },
+        ScanIndexForward: false,
+        Limit: 1,
+        ConsistentRead: true,
       }),
     );
-    const task: Task = { id: Number(Attributes!.lastId), title: fields.title, description: fields.description, done: false };
-    try {
-      await writeTogether(this.client, this.table, [
-        {
-          Put: {
-            TableName: this.table,
-            Item: { pk: TASK, sk: sortKey(task.id), ...task },
-            ConditionExpression: "attribute_not_exists(pk)",
-          },
-        },
-      ]);
-    } catch (error) {
-      this.takenByFailures.add(task.id);
-      await this.giveBack(task.id).catch(() => undefined); // kept in takenByFailures: tried again before the next create
-      rethrowItemTooLarge(error);
-    }
-    return task;
+    const last = Items?.[0] ? Number(Items[0].id) : 0; // none: deleted since, nothing to catch up
+    await conditionally(
+      this.client.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: COUNTER,
+          UpdateExpression: "SET lastId = :last",
+          ConditionExpression: "lastId < :last",
+          ExpressionAttributeValues: { ":last": last },
+        }),
+      ),
+    );
   }
 
   /**
