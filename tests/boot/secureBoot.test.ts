@@ -26,8 +26,12 @@ jest.setTimeout(900_000);
  * root, as the boot tier has in CI); the relay is the built dist/relay.cjs, serving TFTP and HTTP
  * on the host's address there. QEMU's user network cannot carry it: its TFTP to the host is its own.
  * Then the machine is installed with the Debian image (its ESP: shim, Debian's GRUB, Debian's
- * kernel, images/build-debian-12.sh), boots it from its disk with Secure Boot still on, and the
- * test logs in over SSH at the address the site's DHCP gave it.
+ * kernel, images/build-debian-12.sh) onto the SATA disk of its three that an `installDisk` rule
+ * names (the service resolves it from the catalog its discovery posted), boots it from its disk with
+ * Secure Boot still on, and the test logs in over SSH at the address the site's DHCP gave it. This
+ * is also the boot tier's UEFI install of the image (imageInstall.test.ts installs it in BIOS mode):
+ * OVMF boots the installed disk the same way with Secure Boot off, and an iPXE-booted microkernel
+ * under OVMF is networkBoot.test.ts's and uefiHttpBoot.test.ts's.
  */
 const MAC = "52:54:00:5b:00:01";
 /** The address the site's DHCP gives the machine: the test logs in there. */
@@ -36,6 +40,15 @@ const MACHINE_IP = "10.98.0.60";
 const UNSIGNED_MAC = "52:54:00:5b:00:02";
 /** Debian's iPXE for UEFI (unsigned), which a machine with Secure Boot on must refuse. */
 const IPXE_EFI = "/usr/lib/ipxe/snponly.efi";
+/**
+ * The machine's disks: the SATA one the install rule names by its /dev/disk/by-id name, beside a
+ * larger NVMe and a smaller virtio disk (QEMU's null driver: no file), the same at discovery and at
+ * the install.
+ */
+const OTHER_DISKS = [
+  ...["-blockdev", "driver=null-co,node-name=big,size=8589934592,read-zeroes=on", "-device", "nvme,drive=big,serial=big"],
+  ...["-blockdev", "driver=null-co,node-name=small,size=1073741824,read-zeroes=on", "-device", "virtio-blk-pci,drive=small,serial=small"],
+];
 const missing = tapNetworkMissing();
 if (missing.length > 0) process.stdout.write(`secureBoot: not run here: needs ${missing.join(", ")}\n`);
 
@@ -106,7 +119,7 @@ if (missing.length > 0) process.stdout.write(`secureBoot: not run here: needs ${
         mac: MAC,
         bootUrl: "uefi.efi",
         tap: network.taps[0],
-        hardware: { storage: ["-drive", `file=${disk},format=raw,if=none,id=target`, ...DISK_DEVICES.virtio("target")] },
+        hardware: { storage: ["-drive", `file=${disk},format=raw,if=none,id=target`, ...DISK_DEVICES.sata("target"), ...OTHER_DISKS] },
         until: /MICROKERNEL: (told to reboot|FAILED)|No bootable option or device was found|starting Boot0000 "UiApp"/,
         timeoutMs: 600_000,
       });
@@ -152,14 +165,20 @@ if (missing.length > 0) process.stdout.write(`secureBoot: not run here: needs ${
     });
 
     // The install's CPU fills the refused machine's idle wait: the two run side by side.
-    it.concurrent("is installed with the Debian image and boots it from its disk, Secure Boot still on: SSH works, mokutil says enabled", async () => {
+    it.concurrent("is installed with the Debian image onto the SATA disk of three a rule names, and boots it from that disk, Secure Boot still on: SSH works, mokutil says enabled", async () => {
       const node = (await api("GET", `/nodes/${MAC}`)).body.id as string;
       const key = join(scratch, "id_ed25519");
       expect((await api("PUT", `/nodes/${node}/user-data`, { userData: opsUserData("signed-1", newSshKey(key)) })).status).toBe(200);
       expect((await api("POST", `/nodes/${node}/obm`, { service: "noop-obm-service", config: {} })).status).toBe(201);
       const workflow = await api("POST", `/nodes/${node}/workflows`, {
         name: "Graph.InstallImage",
-        options: { "install-os": { image: `${repo.url}/images/debian-12.raw.zst`, _taskTimeout: 1_000_000 } },
+        options: {
+          "install-os": {
+            image: `${repo.url}/images/debian-12.raw.zst`,
+            installDisk: { byId: "ata-QEMU_HARDDISK_target" },
+            _taskTimeout: 1_000_000,
+          },
+        },
       });
       expect(workflow.status).toBe(201);
       const started = performance.now();
@@ -169,6 +188,8 @@ if (missing.length > 0) process.stdout.write(`secureBoot: not run here: needs ${
         bootUrl: "uefi.efi",
         tap: network.taps[0],
         disk,
+        diskBus: "sata",
+        hardware: { storage: OTHER_DISKS },
         serialLog: join(tmpdir(), "secure-boot-install.serial.log"),
       });
       machines.add(machine);
@@ -186,7 +207,7 @@ if (missing.length > 0) process.stdout.write(`secureBoot: not run here: needs ${
       expect(serial).toContain(`Starting the image installer for ${MAC}`);
       // A machine that reported Secure Boot on is handed shim whatever the setting.
       expect(relay.log()).toMatch(/tftp: \S+ uefi\.efi is shimx64\.efi \(secure-boot\)/);
-      expect(serial).toContain("INSTALLER: installed on /dev/vda");
+      expect(serial).toContain("INSTALLER: installed on /dev/sda");
       expect(serial).toContain("Booting Debian from the disk");
       expect(serial.slice(serial.lastIndexOf("Booting Debian from the disk"))).toMatch(/Secure boot enabled/);
       expect(serial).toMatch(/Cloud-init v\. 22\.4\.2 finished/);
