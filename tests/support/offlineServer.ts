@@ -71,10 +71,11 @@ async function answering(baseUrl: string, output: () => string, withinMs = 30_00
 }
 
 /**
- * Starts the real `serverless offline` (osls + serverless-offline + serverless-esbuild) on free
- * ports with the given settings, and resolves once it says "Server ready". Each server bundles
- * into its own work folder so several can run at once; either mode builds the local stage's one
- * bundle (seconds). The time-out is for a server that never starts, not a slow one.
+ * Starts the real `serverless offline` (osls + serverless-offline, the local stage's one bundle
+ * built by serverless.yml's bundler, deploy/bundler.js) on free ports with the given settings, and
+ * resolves once it says "Server ready". Each server bundles into its own work folder so several
+ * can run at once; either mode builds the local stage's one bundle (under a second). The time-out
+ * is for a server that never starts, not a slow one.
  */
 export async function startOffline(env: Record<string, string> = {}, timeoutMs = 240_000): Promise<OfflineServer> {
   const storeEnv = onDynamoDb() ? await dynamoDbEnv() : {};
