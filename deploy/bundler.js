@@ -116,13 +116,16 @@ class LocalEntryBuild {
         },
       };
       this.context = await esbuild.context({ ...options, plugins: [...options.plugins, reload] });
-      // watch() builds at once, then again whenever a file the bundle was built from changes.
-      await this.context.watch();
+      // watch() builds at once, then again whenever a file the bundle was built from changes;
+      // `skipRebuild` (serverless-esbuild's "keep no context") builds once.
+      if (settings.skipRebuild) await this.context.rebuild().catch(() => undefined);
+      else await this.context.watch();
       const result = await built;
+      if (settings.skipRebuild || result.errors.length > 0) await this.context.dispose();
       if (result.errors.length > 0) {
-        await this.context.dispose();
         throw new Error(`the local stage's bundle did not build: ${result.errors.map((error) => error.text).join("; ")}`);
       }
+      service.custom ??= {};
       service.custom["serverless-offline"] ??= {};
       const offline = service.custom["serverless-offline"];
       offline.location ??= relative(serviceDir, buildDirectory(settings, serviceDir));

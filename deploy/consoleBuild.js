@@ -3,6 +3,8 @@
 // loads from elsewhere: Preact and dagre are in the bundle.
 const { createHash } = require("node:crypto");
 const { join } = require("node:path");
+
+const ROOT = join(__dirname, "..");
 const esbuild = require("esbuild");
 
 const options = {
@@ -20,6 +22,9 @@ const options = {
   outdir: "console-out",
   entryNames: "app",
   logLevel: "silent",
+  // The files it was built from: a watching build of the functions rebuilds when one changes.
+  metafile: true,
+  absWorkingDir: ROOT,
 };
 
 /** A name for content that changes when it does: it may then be cached for a year. */
@@ -27,7 +32,7 @@ const nameOf = (body, extension) => `app-${createHash("sha256").update(body).dig
 
 /**
  * The assets from esbuild's outputs, named by their content: `files` by name (what the asset
- * function serves) and the two names (all the page function needs).
+ * function serves) and the two names (all the page function needs); `inputs`, the files read.
  */
 function assets(result) {
   const text = (extension) => result.outputFiles.find((file) => file.path.endsWith(extension))?.text ?? "";
@@ -37,6 +42,7 @@ function assets(result) {
   return {
     script,
     style,
+    inputs: Object.keys(result.metafile.inputs).map((input) => join(ROOT, input)),
     files: {
       [script]: { body: js, contentType: "text/javascript; charset=utf-8" },
       [style]: { body: css, contentType: "text/css; charset=utf-8" },

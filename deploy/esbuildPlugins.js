@@ -25,8 +25,9 @@ const consoleAssets = {
   setup(build) {
     build.onResolve({ filter: /^console-assets(\/names)?$/ }, (args) => ({ path: args.path, namespace: "console-assets" }));
     build.onLoad({ filter: /.*/, namespace: "console-assets" }, async (args) => {
-      const { files, script, style } = await buildConsole();
-      return { contents: JSON.stringify(args.path.endsWith("/names") ? { script, style } : files), loader: "json" };
+      const { files, script, style, inputs } = await buildConsole();
+      // watchFiles: the local stage's watching build (deploy/bundler.js) rebuilds when the console changes.
+      return { contents: JSON.stringify(args.path.endsWith("/names") ? { script, style } : files), loader: "json", watchFiles: inputs };
     });
   },
 };

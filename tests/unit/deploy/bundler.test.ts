@@ -124,6 +124,19 @@ describe("the bundler plugin: esbuild's options from custom.esbuild, as serverle
   });
 });
 
+describe("the console's assets in a watching build", () => {
+  it("name every file the console was built from, so that changing one rebuilds the functions' bundle", async () => {
+    const plugins = require("../../../deploy/esbuildPlugins") as { name: string; setup: (build: unknown) => void }[];
+    const loads: ((args: { path: string }) => Promise<{ watchFiles: string[]; contents: string }>)[] = [];
+    plugins
+      .find((plugin) => plugin.name === "console-assets")!
+      .setup({ onResolve: () => undefined, onLoad: (_filter: unknown, load: (typeof loads)[number]) => loads.push(load) });
+    const loaded = await loads[0]({ path: "console-assets/names" });
+    expect(loaded.watchFiles).toEqual(expect.arrayContaining([join(root, "console/main.tsx"), join(root, "console/styles.css")]));
+    expect(Object.keys(JSON.parse(loaded.contents))).toEqual(["script", "style"]);
+  });
+});
+
 describe("the bundler plugin: the local stage's build for serverless offline", () => {
   let dir: string;
   let build: InstanceType<typeof bundler.LocalEntryBuild> | undefined;
@@ -166,6 +179,21 @@ describe("the bundler plugin: the local stage's build for serverless offline", (
       await new Promise((resolve) => setTimeout(resolve, 100));
     expect(spawned).toEqual(["offline:functionsUpdated"]);
     expect(readFileSync(bundle, "utf8")).toContain("22");
+  });
+
+  it("builds once and keeps no context when custom.esbuild says skipRebuild, as serverless-esbuild does", async () => {
+    writeFileSync(join(dir, "entry.ts"), "export const one = () => 1;\nexport const two = () => 2;\n");
+    const spawned: string[] = [];
+    const serverless = serverlessAt(spawned);
+    (serverless.service.custom.esbuild as Record<string, unknown>).skipRebuild = true;
+    build = new bundler.LocalEntryBuild(serverless, { stage: "local" });
+    await build.build();
+    const bundle = join(dir, ".esbuild-x/.build/entry.js");
+    expect(require(bundle).two()).toBe(2);
+    writeFileSync(join(dir, "entry.ts"), "export const one = () => 1;\nexport const two = () => 22;\n");
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(readFileSync(bundle, "utf8")).not.toContain("22");
+    expect(spawned).toEqual([]);
   });
 
   it("stops serverless offline with esbuild's errors when the entry does not build, and keeps a location already set", async () => {
