@@ -3,12 +3,12 @@
 // loads from elsewhere: Preact and dagre are in the bundle.
 const { createHash } = require("node:crypto");
 const { join } = require("node:path");
-
-const ROOT = join(__dirname, "..");
 const esbuild = require("esbuild");
 
+const ROOT = join(__dirname, "..");
+
 const options = {
-  entryPoints: [join(__dirname, "../console/main.tsx")],
+  entryPoints: [join(ROOT, "console/main.tsx")],
   bundle: true,
   minify: true,
   format: "iife",

@@ -108,17 +108,7 @@ export class DynamoTaskStore implements TaskStore {
    * below it (creates meanwhile only move it on), and the create takes the next id.
    */
   private async catchCounterUp(): Promise<void> {
-    const { Items } = await this.client.send(
-      new QueryCommand({
-        TableName: this.table,
-        KeyConditionExpression: "pk = :pk",
-        ExpressionAttributeValues: { ":pk": TASK },
-        ScanIndexForward: false,
-        Limit: 1,
-        ConsistentRead: true,
-      }),
-    );
-    const last = Items?.[0] ? Number(Items[0].id) : 0; // none: deleted since, nothing to catch up
+    const last = await this.lastTaskId(); // 0 when every task was deleted since: nothing to catch up
     await conditionally(
       this.client.send(
         new UpdateCommand({
@@ -209,19 +199,24 @@ export class DynamoTaskStore implements TaskStore {
     return true;
   }
 
-  /** If `id` was the last task, the counter goes back to the task before it (0 when none). */
-  private async moveCounterBackFrom(id: number): Promise<void> {
+  /** The id of the last stored task (below `below` when given), strongly consistent; 0 when there is none. */
+  private async lastTaskId(below?: number): Promise<number> {
     const { Items } = await this.client.send(
       new QueryCommand({
         TableName: this.table,
-        KeyConditionExpression: "pk = :pk AND sk < :sk",
-        ExpressionAttributeValues: { ":pk": TASK, ":sk": sortKey(id) },
+        KeyConditionExpression: below === undefined ? "pk = :pk" : "pk = :pk AND sk < :sk",
+        ExpressionAttributeValues: below === undefined ? { ":pk": TASK } : { ":pk": TASK, ":sk": sortKey(below) },
         ScanIndexForward: false,
         Limit: 1,
         ConsistentRead: true,
       }),
     );
-    const previous = Items?.[0] ? Number(Items[0].id) : 0;
+    return Items?.[0] ? Number(Items[0].id) : 0;
+  }
+
+  /** If `id` was the last task, the counter goes back to the task before it (0 when none). */
+  private async moveCounterBackFrom(id: number): Promise<void> {
+    const previous = await this.lastTaskId(id);
     // A failed condition: not the last task, or a create has moved the counter on since; leave it.
     await conditionally(
       this.client.send(
