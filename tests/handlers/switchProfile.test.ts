@@ -21,6 +21,17 @@ describe("GET /profiles/switch/{vendor} (RackHD 1.1's switch route)", () => {
     expect((await get(`${A}/nodes`)).body).toEqual([]);
   });
 
+  it("answers a switch already discovered whatever vendor it names, as RackHD 1.1 did (issue 50)", async () => {
+    expect((await get(`${A}/profiles/switch/cisco?macs=${SWITCH_MAC}`)).status).toBe(200);
+    // RackHD's own specs ask with vendors it never listed ('testswitchvendor', 'Acme').
+    for (const vendor of ["testswitchvendor", "Acme"]) {
+      const answer = await get(`${A}/profiles/switch/${vendor}?macs=${SWITCH_MAC}`);
+      expect(answer.status).toBe(200);
+      expect(answer.body).toContain(`/profiles/switch/${vendor.toLowerCase()}?macs=${SWITCH_MAC}`);
+    }
+    expect((await get(`${A}/nodes`)).body).toHaveLength(1);
+  });
+
   it("creates a switch node for a new MAC and answers the task runner, which names its node's tasks", async () => {
     const answer = await get(`${A}/profiles/switch/Arista?macs=${SWITCH_MAC}`);
     expect(answer.status).toBe(200);

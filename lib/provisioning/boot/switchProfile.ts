@@ -20,10 +20,18 @@ async function switchMacs(stores: ProvisioningStores, macValues: readonly string
   return [holder.macAddress];
 }
 
+/** A switch seen for the first time: a `switch` node, for a vendor RackHD knew. */
+function discoverSwitch(stores: ProvisioningStores, vendor: string, macs: string[], now: Date) {
+  if (!(SWITCH_VENDORS as readonly string[]).includes(vendor.toLowerCase())) throw new ValidationError(`Unknown switch vendor ${vendor}`);
+  return discoverNode(stores, macs, now, "switch");
+}
+
 /**
  * GET /profiles/switch/{vendor} (RackHD 1.1's southbound switch route): what a switch's
- * zero-touch provisioning fetches. An unknown vendor is a 400. The switch is known by its MAC
- * (created as a `switch` node the first time); a workflow of the node waiting for it to boot:
+ * zero-touch provisioning fetches. The switch is known by its MAC (created as a `switch` node the
+ * first time); the vendor is read only then, to refuse creating a node for a vendor RackHD did not
+ * know (400): a switch already discovered is answered whatever vendor it names, as RackHD 1.1 did
+ * (its profiles service passed the vendor on only to a node's creation). A workflow of the node waiting for it to boot:
  * that task's profile; otherwise RackHD's task runner, a Python script the switch runs, which
  * asks the tasks routes for commands and posts their results back, as the microkernel does.
  * No switch discovery graph is started (RackHD's vendor graphs ran vendor scripts this service
@@ -37,9 +45,8 @@ export async function switchProfile(
   api: ApiContext,
   now: Date,
 ): Promise<string> {
-  if (!(SWITCH_VENDORS as readonly string[]).includes(vendor.toLowerCase())) throw new ValidationError(`Unknown switch vendor ${vendor}`);
   const macs = await switchMacs(stores, macValues, sourceIp);
-  const node = (await nodeForMacs(stores, macs)) ?? (await discoverNode(stores, macs, now, "switch"));
+  const node = (await nodeForMacs(stores, macs)) ?? (await discoverSwitch(stores, vendor, macs, now));
   const mac = bootMacOf(node, macs);
   await recordAddress(stores, mac, node.id, sourceIp, now);
   const workflow = await activeWorkflowOf(stores, node, now);
