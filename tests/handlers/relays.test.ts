@@ -21,6 +21,12 @@ const as =
     });
 const operator = as(OPERATOR);
 
+/** Moves the clock the service reads (Date) on, leaving the timers real. */
+function advanceClock(ms: number): void {
+  jest.useFakeTimers({ now: Date.now() + ms, doNotFake: ["setTimeout", "setImmediate", "nextTick", "queueMicrotask", "performance"] });
+}
+afterEach(() => jest.useRealTimers());
+
 beforeEach(() => {
   for (const name of ["API_SERVER", "FILE_SERVER", "BOOT_VIA_RELAY", "RELAY_LEASE_SECONDS", "UEFI_LOADER"]) delete process.env[name];
   Object.assign(process.env, { DEMO_NODES: "off", PROVISIONING_AUTH: "on", AUTH_USERS: "ops:Op3rator-Pa55-Rl", LOG_REQUESTS: "off" });
@@ -99,6 +105,76 @@ describe("relay jobs", () => {
     expect(again.body.state).toBe("succeeded");
     expect((await relay("POST", `${A}/relay/jobs/unknown/result`, { leaseId: "x", ok: true, output: "" })).status).toBe(404);
     expect((await operator("GET", `${A}/nodes/${node.id}`)).body.power).toMatchObject({ state: "on" });
+  });
+
+  it("shows an overdue job failed, with why, to a read that writes nothing (issue 50: it answered 500)", async () => {
+    const { site, node } = await siteWithNode();
+    const job = (await operator("POST", `${A}/nodes/${node.id}/power`, { action: "on" })).body;
+    advanceClock(121_000);
+    const listed = await operator("GET", `${A}/sites/${site.id}/jobs`);
+    expect(listed.status).toBe(200);
+    expect(listed.body).toEqual([
+      expect.objectContaining({
+        id: job.id,
+        state: "failed",
+        result: expect.objectContaining({ relay: "service", error: expect.stringMatching(/^No relay online for site /) }),
+      }),
+    ]);
+  });
+
+  it("takes a result that came after its lease ran out and was given again, the BMC's own words (issue 50)", async () => {
+    process.env.RELAY_LEASE_SECONDS = "1";
+    const { site, node, relay } = await siteWithNode();
+    const job = (await operator("POST", `${A}/nodes/${node.id}/power`, { action: "off" })).body;
+    const [slow] = (await relay("POST", `${A}/relay/jobs/lease`, {})).body;
+    advanceClock(1_100);
+    const [again] = (await relay("POST", `${A}/relay/jobs/lease`, {})).body;
+    expect(again.lease.id).not.toBe(slow.lease.id);
+    const late = await relay("POST", `${A}/relay/jobs/${job.id}/result`, {
+      leaseId: slow.lease.id,
+      ok: false,
+      output: "",
+      error: "Unable to establish IPMI v2 / RMCP+ session",
+    });
+    expect(late.status).toBe(200);
+    expect(late.body).toMatchObject({ state: "failed", result: { error: "Unable to establish IPMI v2 / RMCP+ session" } });
+    // The second lease's result comes second: it changes nothing.
+    expect((await relay("POST", `${A}/relay/jobs/${job.id}/result`, { leaseId: again.lease.id, ok: true, output: "" })).body.state).toBe(
+      "failed",
+    );
+    // A lease the job never gave is refused.
+    expect((await relay("POST", `${A}/relay/jobs/${job.id}/result`, { leaseId: "forged", ok: true, output: "" })).status).toBe(409);
+    const [listed] = (await operator("GET", `${A}/sites/${site.id}/jobs`)).body;
+    expect(listed).toMatchObject({
+      attempts: 2,
+      pastLeases: [slow.lease.id],
+      result: { error: "Unable to establish IPMI v2 / RMCP+ session" },
+    });
+  });
+
+  it("keeps a result that came after the service failed the job beside the failure", async () => {
+    process.env.RELAY_LEASE_SECONDS = "1";
+    const { site, node, relay } = await siteWithNode();
+    const job = (await operator("POST", `${A}/nodes/${node.id}/power`, { action: "on" })).body;
+    const leases: string[] = [];
+    for (let attempt = 0; attempt < 3; attempt++) {
+      leases.push((await relay("POST", `${A}/relay/jobs/lease`, {})).body[0].lease.id);
+      advanceClock(1_050);
+    }
+    // The next lease request stores the failure.
+    expect((await relay("POST", `${A}/relay/jobs/lease`, {})).body).toEqual([]);
+    const late = await relay("POST", `${A}/relay/jobs/${job.id}/result`, {
+      leaseId: leases[0],
+      ok: true,
+      output: "Chassis Power Control: Up/On",
+    });
+    expect(late.status).toBe(200);
+    const [listed] = (await operator("GET", `${A}/sites/${site.id}/jobs`)).body;
+    expect(listed).toMatchObject({
+      state: "failed",
+      result: { relay: "service", error: expect.stringMatching(/took the job 3 times/) },
+      lateResult: { ok: true, output: "Chassis Power Control: Up/On" },
+    });
   });
 
   it("marks a reset as acting, so that it is never handed out twice", async () => {

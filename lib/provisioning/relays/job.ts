@@ -40,6 +40,14 @@ export interface RelayJob {
   /** Not taken by then: it fails. */
   deadline: string;
   lease?: { id: string; relay: string; until: string };
+  /**
+   * The leases handed out before the current one (at most MAX_ATTEMPTS): a relay whose lease ran
+   * out while its BMC was slow still reports the BMC's answer under one of them, and that result
+   * is the job's when it comes first.
+   */
+  pastLeases?: string[];
+  /** A relay's result that came after the service had already failed the job: kept, not dropped (the first of them). */
+  lateResult?: { ok: boolean; output: string; error?: string; relay: string; at: string };
   /** When the relay said it was about to act on a BMC for an action that must not run twice. */
   actingSince?: string;
   attempts: number;
@@ -103,6 +111,7 @@ export function leaseJob(job: RelayJob, relay: string, leaseId: string, now: Dat
   return {
     ...job,
     state: "leased",
+    ...(job.lease && { pastLeases: [...(job.pastLeases ?? []), job.lease.id].slice(-MAX_ATTEMPTS) }),
     lease: { id: leaseId, relay, until: new Date(now.getTime() + leaseMs).toISOString() },
     attempts: job.attempts + 1,
     updatedAt: stamp,
@@ -114,6 +123,9 @@ export function finishJob(job: RelayJob, result: { ok: boolean; output: string; 
   const stamp = now.toISOString();
   return { ...job, state: result.ok ? "succeeded" : "failed", result: { ...result, relay, at: stamp }, updatedAt: stamp };
 }
+
+/** Whether `leaseId` is a lease this job handed out: the current one or one before it. */
+export const isLeaseOf = (job: RelayJob, leaseId: string): boolean => job.lease?.id === leaseId || (job.pastLeases ?? []).includes(leaseId);
 
 /** What a job is, in words (the audit, a task's error). */
 export function describeAction(action: JobAction): string {

@@ -7,6 +7,8 @@ import { fitsKey } from "../recordSize";
 import {
   failureDue,
   finishJob,
+  isFinished,
+  isLeaseOf,
   isTakeable,
   type JobAction,
   LEASE_MS,
@@ -60,13 +62,20 @@ export async function enqueueJob(stores: ProvisioningStores, request: JobRequest
   }
 }
 
-/** A job as it is now: failed if its deadline or its attempts ran out (stored so). */
-export async function currentJob(stores: ProvisioningStores, job: RelayJob, now: Date): Promise<RelayJob> {
+/**
+ * A job as it is now, derived without a write: failed, by the service, if its deadline or its
+ * attempts ran out. What reads jobs (an operator's list) answers this; what writes them anyway
+ * (a lease, a workflow's relay task) stores it with `currentJob`.
+ */
+export function jobAsOf(job: RelayJob, now: Date): RelayJob {
   const why = failureDue(job, now);
-  if (!why) return job;
-  const fail = (stored: RelayJob) =>
-    failureDue(stored, now) ? finishJob(stored, { ok: false, output: "", error: why }, "service", now) : stored;
-  return (await stores.relayJobs.update(job.id, fail)) ?? job;
+  return why ? finishJob(job, { ok: false, output: "", error: why }, "service", now) : job;
+}
+
+/** A job as it is now, stored so when its deadline or its attempts ran out (a writer's view). */
+export async function currentJob(stores: ProvisioningStores, job: RelayJob, now: Date): Promise<RelayJob> {
+  if (!failureDue(job, now)) return job;
+  return (await stores.relayJobs.update(job.id, (stored) => jobAsOf(stored, now))) ?? job;
 }
 
 /** Most jobs one lease request takes. */
@@ -98,11 +107,14 @@ export async function leaseJobs(
   return leased;
 }
 
-/** Jobs of a site, newest first, brought up to date; an operator's view. */
-export async function siteJobs(stores: ProvisioningStores, siteId: string, now: Date): Promise<RelayJob[]> {
+/**
+ * Jobs of a site, newest first, as they are now; an operator's view. A read: an overdue job is
+ * shown failed (and why) but not stored so, since a site with no relay online is exactly when an
+ * operator reads this (the next lease or the workflow's relay task stores it).
+ */
+export async function siteJobs(stores: Pick<ProvisioningStores, "relayJobs">, siteId: string, now: Date): Promise<RelayJob[]> {
   const jobs = (await stores.relayJobs.list()).filter((job) => job.site === siteId);
-  const current = await Promise.all(jobs.map((job) => currentJob(stores, job, now)));
-  return current.reverse();
+  return jobs.map((job) => jobAsOf(job, now)).reverse();
 }
 
 export async function findJob(stores: ProvisioningStores, id: string): Promise<RelayJob> {
@@ -130,7 +142,10 @@ export async function startActing(
 /**
  * Records a relay's result: the first one wins, and the same result again changes nothing (it
  * answers the job as finished). A result from a relay of another site is refused as if the job
- * did not exist; one for a lease that ran out and was given to another relay is refused (409).
+ * did not exist; one for a lease this job never handed out is refused (409). A result under a
+ * lease that ran out, even one given again since, is the BMC's real answer and is taken when it
+ * comes first (issue 50: it was dropped, and the job failed saying no relay had reported); one
+ * that comes after the service failed the job is kept beside the failure (`lateResult`).
  */
 export async function recordResult(
   stores: ProvisioningStores,
@@ -141,15 +156,22 @@ export async function recordResult(
 ): Promise<{ job: RelayJob; first: boolean }> {
   const job = await findJob(stores, id);
   if (job.site !== relay.site) throw new NotFoundError(`Could not find job ${id}`);
-  if (job.state === "succeeded" || job.state === "failed") return { job, first: false };
-  if (job.lease?.id !== result.leaseId)
-    throw new ConflictError(`Job ${id} is no longer leased by ${result.leaseId}: another relay holds it`);
+  if (!isLeaseOf(job, result.leaseId)) throw new ConflictError(`Job ${id} never gave lease ${result.leaseId}`);
+  const reported = { ok: result.ok, output: result.output, ...(result.error && { error: result.error }) };
   let first = false;
-  const finish = (stored: RelayJob) => {
-    if (stored.lease?.id !== result.leaseId || stored.state !== "leased") return stored;
-    first = true;
-    return finishJob(stored, { ok: result.ok, output: result.output, ...(result.error && { error: result.error }) }, relay.id, now);
+  const finish = (stored: RelayJob): RelayJob => {
+    if (!isLeaseOf(stored, result.leaseId)) return stored;
+    if (!isFinished(stored)) {
+      first = true;
+      return finishJob(stored, reported, relay.id, now);
+    }
+    // Failed by the service (its leases ran out) before this relay's answer came: keep the answer.
+    if (stored.result?.relay === "service" && !stored.lateResult) {
+      return { ...stored, lateResult: { ...reported, relay: relay.id, at: now.toISOString() }, updatedAt: now.toISOString() };
+    }
+    return stored;
   };
+  if (isFinished(job) && (job.result?.relay !== "service" || job.lateResult)) return { job, first: false };
   const after = (await stores.relayJobs.update(id, finish)) ?? job;
   return { job: after, first };
 }

@@ -152,6 +152,12 @@ const jobAction = {
   properties: { kind: { enum: ["power", "bootDevice", "identify", "poll"] } },
   required: ["kind"],
 } as const;
+/** What a relay reported (or, from `service`, why the service failed the job). */
+const jobResult = {
+  type: "object",
+  properties: { ok: { type: "boolean" }, output: { type: "string" }, error: { type: "string" }, relay: { type: "string" }, at: isoTime },
+  required: ["ok", "output", "relay", "at"],
+} as const;
 const jobProperties = {
   id: { type: "string" },
   site: { type: "string" },
@@ -170,11 +176,9 @@ const jobProperties = {
   },
   actingSince: isoTime,
   attempts: { type: "integer" },
-  result: {
-    type: "object",
-    properties: { ok: { type: "boolean" }, output: { type: "string" }, error: { type: "string" }, relay: { type: "string" }, at: isoTime },
-    required: ["ok", "output", "relay", "at"],
-  },
+  pastLeases: { type: "array", items: { type: "string" } },
+  result: jobResult,
+  lateResult: jobResult,
 } as const;
 const jobRequired = [
   "id",

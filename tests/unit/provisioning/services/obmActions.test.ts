@@ -94,7 +94,12 @@ describe("switches and the microkernel's bootstrap.js", () => {
     expect(script).toContain(`/tasks/${node.id}`);
     expect(await switchProfile(stores, "arista", [], "10.0.0.7", api, later(1))).toContain(`/tasks/${node.id}`);
     expect(await stores.nodes.list()).toHaveLength(1);
-    await expect(switchProfile(stores, "juniper", [], "10.0.0.7", api, T0)).rejects.toThrow("Unknown switch vendor juniper");
+    // A vendor RackHD did not know creates no node, but a switch already known is answered whatever it names (RackHD 1.1).
+    await expect(switchProfile(stores, "juniper", ["52:54:00:00:00:bb"], "10.0.0.8", api, T0)).rejects.toThrow(
+      "Unknown switch vendor juniper",
+    );
+    expect(await switchProfile(stores, "juniper", [], "10.0.0.7", api, T0)).toContain(`/tasks/${node.id}`);
+    expect(await stores.nodes.list()).toHaveLength(1);
     await expect(switchProfile(stores, "cisco", [], "10.9.9.9", api, T0)).rejects.toThrow(/^Could not identify the switch/);
   });
 
