@@ -1,5 +1,5 @@
 import type middy from "@middy/core";
-import { ATTEMPT_LIMIT, attemptCounter, attemptKeys, windowOf } from "../../auth/attemptLimiter";
+import { attemptCounter, attemptKeys, isHeld, windowOf } from "../../auth/attemptLimiter";
 import { parseBasicAuth } from "../../auth/basicAuth";
 import { parseUsers, type UserTable } from "../../auth/users";
 import { type Settings, settings } from "../../config/settings";
@@ -66,7 +66,7 @@ export function basicAuth(isProtected: (config: Settings) => boolean): middy.Mid
       const counter = attemptCounter();
       const keys = attemptKeys(credentials.user, request.event.requestContext?.http?.sourceIp);
       const { window, left } = windowOf(new Date());
-      if ((await counter.failures(keys, window)).some((count) => count >= ATTEMPT_LIMIT)) {
+      if (isHeld(await counter.failures(keys, window))) {
         throw new TooManyAttemptsError("Too many failed sign-ins for this user or from this address: try again later", left);
       }
       if (!users.verify(credentials.user, credentials.password)) {

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ATTEMPT_LIMIT, ATTEMPT_WINDOW_SECONDS } from "../../../lib/auth/attemptLimiter";
+import { ATTEMPT_LIMIT, ATTEMPT_WINDOW_SECONDS, SOURCE_LIMIT } from "../../../lib/auth/attemptLimiter";
 import { settings } from "../../../lib/config/settings";
 import { MAX_ANSWER_BYTES, MAX_LIMIT } from "../../../lib/http/paging";
 import { NAME_MAX } from "../../../lib/http/provisioning/fields";
@@ -27,7 +27,7 @@ describe("the docs' limits table (docs/api.md)", () => {
     ["A whole list", `${MAX_ANSWER_BYTES} bytes`],
     ["A file in the body", `${S3_INLINE_MAX_BYTES} bytes`],
     ["A file through `?size=`", `${UPLOAD_MAX_BYTES} bytes`],
-    ["Failed sign-ins", `${ATTEMPT_LIMIT} in ${ATTEMPT_WINDOW_SECONDS} seconds`],
+    ["Failed sign-ins", `${ATTEMPT_LIMIT} in ${ATTEMPT_WINDOW_SECONDS} seconds; ${SOURCE_LIMIT} |`],
     [
       "A rule's pattern",
       `${PATTERN_MAX} characters (a hook filter's: ${HOOK_LIMITS.patternChars}); ${SUBJECT_MAX} characters of the value`,
