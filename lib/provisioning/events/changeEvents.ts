@@ -41,12 +41,19 @@ export function nodeChangeEvents(before: Node | undefined, after: Node | undefin
   if (!before && after) return [nodeEvent(after, "added", { name: after.name })];
   if (before && !after) return [nodeEvent(before, "removed", { name: before.name })];
   if (!before || !after) return [];
-  return NODE_ATTRIBUTES.flatMap((attribute) => {
-    const action = attributeAction(before[attribute], after[attribute]);
-    // The OBM settings hold credentials: the event says which services, never their configs.
-    const value = attribute === "obmSettings" ? after.obmSettings.map((obm) => obm.service) : after[attribute];
-    return action ? [nodeEvent(after, `${ATTRIBUTE_NAMES[attribute]}.${action}`, { [ATTRIBUTE_NAMES[attribute]]: value })] : [];
-  });
+  // A discovery found its BMC already another node's (obm/ipmiSettings.ts): the operator decides.
+  const conflict: EventDraft[] =
+    after.obmConflict && JSON.stringify(after.obmConflict) !== JSON.stringify(before.obmConflict)
+      ? [{ ...nodeEvent(after, "obms.conflict", { obmConflict: after.obmConflict }), severity: "warning" }]
+      : [];
+  return conflict.concat(
+    NODE_ATTRIBUTES.flatMap((attribute) => {
+      const action = attributeAction(before[attribute], after[attribute]);
+      // The OBM settings hold credentials: the event says which services, never their configs.
+      const value = attribute === "obmSettings" ? after.obmSettings.map((obm) => obm.service) : after[attribute];
+      return action ? [nodeEvent(after, `${ATTRIBUTE_NAMES[attribute]}.${action}`, { [ATTRIBUTE_NAMES[attribute]]: value })] : [];
+    }),
+  );
 }
 
 /** The node a graph event concerns: RackHD's null for a graph run with no target. */

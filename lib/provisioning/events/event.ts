@@ -41,6 +41,7 @@ export interface ServiceEvent extends EventDraft {
 export const EVENT_NAMES = [
   ...["added", "removed", "discovered"].map((action) => `node.${action}`),
   ...["sku", "obms", "tags"].flatMap((attribute) => ["assigned", "updated", "unassigned"].map((action) => `node.${attribute}.${action}`)),
+  "node.obms.conflict",
   "graph.started",
   "graph.progress.updated",
   "graph.finished",

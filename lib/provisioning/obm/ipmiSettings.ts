@@ -9,7 +9,10 @@ import { writeObmSettings } from "./writeObmSettings";
  * for another `ipmichannel`, or `rmm` for channel 3, as RackHD read it. The BMC's address is its
  * `IP Address` (RackHD took its `MAC Address` and resolved it through the lookups; the IP is what
  * the BMC answers on). RackHD then asked the BMC for its power state to test the setting; that
- * needs hardware on the site, so it is not done here.
+ * needs hardware on the site, so it is not done here. A BMC another node of the site already has
+ * is never given to a second one automatically: the task fails naming the conflict (not the other
+ * node's credentials), the node records it (`obmConflict`, the event `node.obms.conflict`), and
+ * only an operator's POST /nodes/{id}/obm assigns it.
  */
 export async function createIpmiObmSettings(
   stores: ProvisioningStores,
@@ -33,7 +36,39 @@ export async function createIpmiObmSettings(
       error: `No BMC credentials for node ${node.id}: give the task's user and password (a SKU's discoveryGraphOptions.defaults, or the workflow's options); none is guessed`,
     };
   }
+  const mac = typeof data["MAC Address"] === "string" ? data["MAC Address"] : undefined;
+  const holder = await bmcHolder(stores, node, [host, mac]);
+  if (holder) {
+    // What the discovering machine reported is not to be believed over a setting already in use:
+    // its microkernel may name a neighbour's BMC to get that BMC's credentials and power (issue 50).
+    const conflict = { host, ...(mac && { mac }), heldBy: holder.id, at: now.toISOString() };
+    await stores.nodes.update(node.id, (current) => ({ ...current, obmConflict: conflict, updatedAt: now.toISOString() }), node);
+    return {
+      state: "failed",
+      error: `The BMC at ${host} that node ${node.id}'s ${source} catalog names is already node ${holder.id}'s: not given to a second node; an operator who knows better sets it (POST /api/1.1/nodes/${node.id}/obm)`,
+    };
+  }
   const config = { host, user, password };
   await writeObmSettings(stores, node, [parseObmSetting({ service: "ipmi-obm-service", config })], now);
   return { state: "succeeded" };
+}
+
+/**
+ * Another node of the same site (BMC addresses are a site's own: two sites may both use 10.0.0.9)
+ * whose OBM setting already names this BMC, by address or MAC. Reads the site's nodes once: a
+ * discovery runs this once per machine.
+ */
+async function bmcHolder(stores: ProvisioningStores, node: Node, names: readonly (string | undefined)[]): Promise<Node | undefined> {
+  const wanted = new Set(names.filter((name): name is string => name !== undefined).map((name) => name.toLowerCase()));
+  const sameSite = (other: Node) => (other.site ?? null) === (node.site ?? null);
+  return (await stores.nodes.list()).find(
+    (other) =>
+      other.id !== node.id &&
+      sameSite(other) &&
+      other.obmSettings.some((setting) =>
+        ["host", "mac", "macAddress"].some(
+          (key) => typeof setting.config[key] === "string" && wanted.has(String(setting.config[key]).toLowerCase()),
+        ),
+      ),
+  );
 }

@@ -18,7 +18,9 @@ export function writeObmSettings(
     node.id,
     (current) => {
       assertServicesSupported(settings, current);
-      const next = { ...current, obmSettings: upsertObmSettings(current.obmSettings, settings), updatedAt: now.toISOString() };
+      // An operator's setting ends a conflict discovery recorded (ipmiSettings.ts).
+      const { obmConflict: _ended, ...rest } = current;
+      const next = { ...rest, obmSettings: upsertObmSettings(current.obmSettings, settings), updatedAt: now.toISOString() };
       assertRecordFits(next, "node");
       return next;
     },

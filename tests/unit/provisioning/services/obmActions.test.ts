@@ -5,6 +5,7 @@ import { recordAddress } from "../../../../lib/provisioning/lookups/lookupServic
 import { createNode } from "../../../../lib/provisioning/nodes/nodeService";
 import { identifyState, setIdentify } from "../../../../lib/provisioning/obm/identify";
 import { createIpmiObmSettings } from "../../../../lib/provisioning/obm/ipmiSettings";
+import { writeObmSettings } from "../../../../lib/provisioning/obm/writeObmSettings";
 import { setNodeSite } from "../../../../lib/provisioning/relays/nodeSite";
 import { createSite } from "../../../../lib/provisioning/relays/siteService";
 import { aCatalog, aNode, later, memoryStores, T0 } from "./setUp";
@@ -67,6 +68,50 @@ describe("IPMI settings from a BMC catalog (Job.Obm.Ipmi.CreateSettings)", () =>
     expect((await createIpmiObmSettings(stores, node, { user: "a", password: "b", ipmichannel: 2 }, later(3))).error).toMatch(
       /no bmc-2 catalog/,
     );
+  });
+});
+
+describe("a BMC another node already has (issue 50: a hostile microkernel named a neighbour's BMC)", () => {
+  it("is not given to a second node of the site: the task fails naming the conflict, the node records it, an operator assigns it", async () => {
+    const stores = memoryStores();
+    const secret = "Victim-Bmc-Pa55";
+    const victim = await createNode(stores, withObm("ipmi-obm-service", { host: "10.0.0.9", user: "admin", password: secret }), T0);
+    const hostile = await aNode(stores);
+    await stores.catalogs.add([aCatalog(hostile.id, "bmc", { "IP Address": "10.0.0.9", "MAC Address": "aa:bb:cc:dd:ee:01" }, "c1")]);
+    const outcome = await createIpmiObmSettings(stores, hostile, { user: "admin", password: "site-pw" }, later(1));
+    expect(outcome).toEqual({
+      state: "failed",
+      error: expect.stringContaining(`is already node ${victim.id}'s: not given to a second node`),
+    });
+    expect(outcome.error).not.toContain(secret);
+    const stored = await stores.nodes.get(hostile.id);
+    expect(stored?.obmSettings).toEqual([]);
+    expect(stored?.obmConflict).toEqual({ host: "10.0.0.9", mac: "aa:bb:cc:dd:ee:01", heldBy: victim.id, at: later(1).toISOString() });
+    const events = await stores.events.list(hostile.id);
+    expect(events.map((event) => `${event.type}.${event.action}:${event.severity}`)).toContain("node.obms.conflict:warning");
+    // By the BMC's MAC too, whatever its case.
+    const other = await aNode(stores, "n2", "52:54:00:00:00:77");
+    await createNode(stores, { ...withObm("ipmi-obm-service", { host: "AA:BB:CC:DD:EE:02", user: "u", password: "p" }), name: "m" }, T0);
+    await stores.catalogs.add([aCatalog(other.id, "bmc", { "IP Address": "10.0.0.77", "MAC Address": "aa:bb:cc:dd:ee:02" }, "c2")]);
+    expect((await createIpmiObmSettings(stores, other, { user: "a", password: "b" }, later(2))).state).toBe("failed");
+    // The operator's own setting is taken, and ends the conflict.
+    const assigned = await writeObmSettings(
+      stores,
+      stored!,
+      [{ service: "ipmi-obm-service", config: { host: "10.0.0.9", user: "a", password: "b" } }],
+      later(3),
+    );
+    expect(assigned?.obmConflict).toBeUndefined();
+  });
+
+  it("is given when the other node is in another site (a site's BMC addresses are its own)", async () => {
+    const stores = memoryStores();
+    const site = await createSite(stores, { name: "east" }, T0);
+    const elsewhere = await createNode(stores, withObm("ipmi-obm-service", { host: "10.0.0.9", user: "u", password: "p" }), T0);
+    await setNodeSite(stores, elsewhere.id, site.id, T0);
+    const node = await aNode(stores);
+    await stores.catalogs.add([aCatalog(node.id, "bmc", { "IP Address": "10.0.0.9" }, "c1")]);
+    expect(await createIpmiObmSettings(stores, node, { user: "a", password: "b" }, later(1))).toEqual({ state: "succeeded" });
   });
 });
 
