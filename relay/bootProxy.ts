@@ -31,6 +31,16 @@ const BOOT_PATHS = [
   /^\/api\/(1\.1|current|common)\/reports\/[^/]+(\/logs\/[^/]+)?$/,
 ];
 
+/**
+ * Bounds against a hostile host of the site (issue 50): connections at once, request bodies being
+ * read at once (each up to BODY_MAX_BYTES: a machine's catalogs or install log), and how long a
+ * request may take to arrive.
+ */
+export const MAX_CONNECTIONS = 256;
+export const MAX_BODIES = 4;
+export const BODY_MAX_BYTES = 8 << 20;
+const REQUEST_TIMEOUT_MS = 60_000;
+
 /** The answer's headers a machine gets. */
 const KEPT_HEADERS = ["content-type", "content-length", "content-disposition", "cache-control"];
 
@@ -44,13 +54,15 @@ export const listenAddress = (listen: string): { host: string; port: number } =>
 
 export async function startBootProxy(options: BootProxyOptions): Promise<{ server: Server; url: string; close: () => Promise<void> }> {
   const { host, port: listenPort } = listenAddress(options.listen);
-  const server = createServer((request, response) => {
-    void forward(options, request, response).catch((error: Error) => {
+  const bodies = { reading: 0 };
+  const server = createServer({ requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: REQUEST_TIMEOUT_MS / 2 }, (request, response) => {
+    void forward(options, request, response, bodies).catch((error: Error) => {
       options.log?.(`boot: ${request.method} ${request.url}: ${error.message}`);
       if (!response.headersSent) response.writeHead(502, { "content-type": "application/json" });
       response.end(JSON.stringify({ message: `The relay could not reach the provisioning service: ${error.message}` }));
     });
   });
+  server.maxConnections = MAX_CONNECTIONS;
   await new Promise<void>((resolve) => server.listen(listenPort, host, resolve));
   const { port } = server.address() as { port: number };
   const url = `http://${host === "0.0.0.0" ? "127.0.0.1" : host}:${port}`;
@@ -58,7 +70,12 @@ export async function startBootProxy(options: BootProxyOptions): Promise<{ serve
   return { server, url, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-async function forward(options: BootProxyOptions, request: IncomingMessage, response: ServerResponse): Promise<void> {
+async function forward(
+  options: BootProxyOptions,
+  request: IncomingMessage,
+  response: ServerResponse,
+  bodies: { reading: number },
+): Promise<void> {
   const url = new URL(request.url ?? "/", "http://relay");
   const method = request.method ?? "GET";
   if (!isBootPath(url.pathname) || !["GET", "HEAD", "POST"].includes(method)) {
@@ -67,7 +84,26 @@ async function forward(options: BootProxyOptions, request: IncomingMessage, resp
       .end(JSON.stringify({ message: "Not a boot route: the relay forwards only what a booting machine asks for" }));
     return;
   }
-  const body = method === "POST" ? await read(request) : undefined;
+  if (method === "POST" && (bodies.reading >= MAX_BODIES || Number(request.headers["content-length"] ?? 0) > BODY_MAX_BYTES)) {
+    const busy = bodies.reading >= MAX_BODIES;
+    response
+      .writeHead(busy ? 503 : 413, { "content-type": "application/json", ...(busy && { "retry-after": "1" }), connection: "close" })
+      .end(
+        JSON.stringify({
+          message: busy ? "The relay is reading other requests: try again" : `A boot request body is at most ${BODY_MAX_BYTES} bytes`,
+        }),
+      );
+    return;
+  }
+  let body: Buffer | undefined;
+  if (method === "POST") {
+    bodies.reading += 1;
+    try {
+      body = await read(request);
+    } finally {
+      bodies.reading -= 1;
+    }
+  }
   const passed: Record<string, string> = {};
   for (const name of ["content-type", "user-agent", "accept"]) {
     const value = request.headers[name];
@@ -145,7 +181,7 @@ async function read(request: IncomingMessage): Promise<Buffer> {
   let size = 0;
   for await (const chunk of request as AsyncIterable<Buffer>) {
     size += chunk.byteLength;
-    if (size > 8 << 20) throw new Error("a boot request body over 8 MB");
+    if (size > BODY_MAX_BYTES) throw new Error(`a boot request body over ${BODY_MAX_BYTES} bytes`);
     chunks.push(chunk);
   }
   return Buffer.concat(chunks);

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { startBootProxy } from "./bootProxy";
 import { defaultDrivers } from "./drivers";
+import { redact } from "./redact";
 import { runRelay } from "./relay";
 import { startTftpServer } from "./tftpServer";
 import { RELAY_VERSION } from "./version";
@@ -13,10 +14,21 @@ import { RELAY_VERSION } from "./version";
  */
 const USAGE = [
   "usage: relay --api https://service.example [--token-file FILE] [--listen 0.0.0.0:8080 [--public-url http://10.1.0.2:8080]",
-  "             [--tftp 0.0.0.0:69]] [--busy-poll-ms 500] [--idle-poll-ms 5000]",
+  "             [--tftp 0.0.0.0:69 [--dhcp-leases /var/lib/misc/dnsmasq.leases]]] [--busy-poll-ms 500] [--idle-poll-ms 5000]",
   "token: --token-file, or RELAY_TOKEN in the environment. --listen: serve the site's booting machines.",
   "--tftp: serve shim, GRUB and its scripts by TFTP to machines with Secure Boot on (needs --listen and --public-url).",
+  "--dhcp-leases: the site's dnsmasq leases, for machines that are not the relay host's neighbours (a machine's own",
+  "  GRUB script goes only to the address that holds its MAC: the neighbour table, else this file).",
 ].join("\n");
+
+/** The lease file, read when asked (dnsmasq rewrites it); empty while it cannot be read. */
+const leaseFile = (path: string) => () => {
+  try {
+    return readFileSync(path, "utf8");
+  } catch {
+    return "";
+  }
+};
 
 async function main(argv: string[]): Promise<number> {
   let values: Record<string, string | boolean | undefined>;
@@ -31,6 +43,7 @@ async function main(argv: string[]): Promise<number> {
         listen: { type: "string" },
         "public-url": { type: "string" },
         tftp: { type: "string" },
+        "dhcp-leases": { type: "string" },
         version: { type: "boolean" },
         help: { type: "boolean" },
       },
@@ -56,7 +69,8 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   const stop = new AbortController();
-  const log = (line: string) => process.stdout.write(`${new Date().toISOString()} ${line}\n`);
+  // Every line is redacted here, once: boot tokens and credentials never reach the log.
+  const log = (line: string) => process.stdout.write(`${new Date().toISOString()} ${redact(line)}\n`);
   // The boot server: the site's machines boot from it (their DHCP boot file points here).
   const boot =
     typeof values.listen === "string"
@@ -70,7 +84,14 @@ async function main(argv: string[]): Promise<number> {
       : undefined;
   const tftp =
     typeof values.tftp === "string"
-      ? await startTftpServer({ api: values.api, token, listen: values.tftp, publicUrl: String(values["public-url"]), log })
+      ? await startTftpServer({
+          api: values.api,
+          token,
+          listen: values.tftp,
+          publicUrl: String(values["public-url"]),
+          log,
+          ...(typeof values["dhcp-leases"] === "string" && { leases: leaseFile(values["dhcp-leases"]) }),
+        })
       : undefined;
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, () => stop.abort());
   await runRelay({

@@ -24,3 +24,16 @@ export function hostNeighbours(): string {
     return "";
   }
 }
+
+/**
+ * The MAC the site's DHCP server leased `address` to, from dnsmasq's lease file (one lease a line:
+ * expiry, MAC, address, host name, client id). For a machine that is not the relay's neighbour (a
+ * DHCP relay between). Undefined when no lease names the address.
+ */
+export function macOfLease(address: string, leases: string): string | undefined {
+  for (const line of leases.split("\n")) {
+    const [, mac, ip] = line.trim().split(/\s+/);
+    if (ip === address && /^[0-9a-f]{2}(:[0-9a-f]{2}){5}$/i.test(mac ?? "")) return mac.toLowerCase();
+  }
+  return undefined;
+}

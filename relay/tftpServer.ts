@@ -1,6 +1,6 @@
 import { createSocket, type RemoteInfo, type Socket } from "node:dgram";
-import { askService, type BootProxyOptions, isBootPath, listenAddress } from "./bootProxy";
-import { hostNeighbours, macOfAddress } from "./neighbours";
+import { askService, type BootProxyOptions, listenAddress } from "./bootProxy";
+import { hostNeighbours, macOfAddress, macOfLease } from "./neighbours";
 
 /**
  * The relay's TFTP server (issue 38): what a UEFI machine with Secure Boot on fetches before it
@@ -11,11 +11,19 @@ import { hostNeighbours, macOfAddress } from "./neighbours";
  * - `uefi.efi`: the loader the service chooses for the machine asking (`/profiles/loader`, by the MAC
  *   the host's neighbour table holds for its address): Debian's shim, or iPXE (`snponly.efi`);
  * - `grub/grub.cfg`: a few lines that send GRUB to its own machine's script, by the MAC it booted from;
- * - `grub/machine/<mac>`: that script, from the service (`/profiles?macs=<mac>&loader=grub`);
+ * - `grub/machine/<mac>`: that script, from the service (`/profiles?macs=<mac>&loader=grub`), only to
+ *   the address that holds that MAC (the host's neighbour table, or the site's DHCP leases where the
+ *   machine is not a neighbour): the script carries the machine's boot token, from which its install
+ *   script and credentials follow, so another host of the site asking by its MAC gets "Access violation";
  * - `shimx64.efi`, `grubx64.efi`, `mmx64.efi`: the signed loaders the service keeps at /common/, and
  *   iPXE's (`snponly.efi`, `ipxe.efi`, `undionly.kpxe`) where a site published them there;
- * - the HTTP boot server's paths (`/common/<file>`, …), fetched from the service as it fetches them.
- * Anything else is "File not found". A reply's packets go to where the last acknowledgement came
+ * - `common/<file>` and `api/<version>/files/<file>` (`/latest`, `md5/…`): the kernels and initrds
+ *   GRUB scripts name, the same for every machine.
+ * Anything else is "File not found": names are letters, digits, `.`, `_`, `-`, `:` and `/` only,
+ * with no `..` (a backslash is a separator to a URL parser: `common/..\api\…` reached any route).
+ * Bounded against a hostile host of the site (issue 50): at most MAX_TRANSFERS transfers at once
+ * (PER_CLIENT from one address), a client's `timeout` option up to MAX_TIMEOUT_S, the shared files
+ * kept up to SHARED_MAX_BYTES. A reply's packets go to where the last acknowledgement came
  * from (same host): a NAT between (QEMU's user network, some firewalls) may change the port.
  */
 export interface TftpOptions extends Pick<BootProxyOptions, "api" | "token" | "log"> {
@@ -27,19 +35,33 @@ export interface TftpOptions extends Pick<BootProxyOptions, "api" | "token" | "l
   timeoutMs?: number;
   /** The host's neighbour table, as /proc/net/arp holds it (the default), to find a machine's MAC by its address. */
   neighbours?: () => string;
+  /** The site's DHCP leases (dnsmasq's lease file), for machines that are not neighbours (a DHCP relay between). */
+  leases?: () => string;
 }
 
 /** The file every UEFI machine's DHCP may name: the loader the service chooses for it. */
 export const UEFI_FILE = "uefi.efi";
 
 const OP = { RRQ: 1, WRQ: 2, DATA: 3, ACK: 4, ERROR: 5, OACK: 6 } as const;
-const ERR = { undefined: 0, notFound: 1, illegal: 4 } as const;
+const ERR = { undefined: 0, notFound: 1, accessViolation: 2, illegal: 4 } as const;
 /** The loaders kept at /common/: Secure Boot's signed ones, and iPXE's for the machines without it (if published). */
 const LOADERS = new Set(["shimx64.efi", "grubx64.efi", "mmx64.efi", "snponly.efi", "ipxe.efi", "undionly.kpxe"]);
 const MAC_FILE = /^grub\/machine\/([0-9A-Fa-f]{2}(?::[0-9A-Fa-f]{2}){5})$/;
 /** The largest block it sends: a 1500-byte Ethernet frame's payload after the IP, UDP and TFTP headers. */
 const MAX_BLOCK = 1468;
 const RETRIES = 5;
+/** Transfers at once, and from one address: each holds a socket (an open file) until it ends. */
+export const MAX_TRANSFERS = 64;
+export const PER_CLIENT = 8;
+/** The longest wait for an acknowledgement a client may ask (RFC 2349 allows 255 s: six tries held a socket 25 minutes). */
+export const MAX_TIMEOUT_S = 5;
+/** The shared files kept, in bytes (a kernel and an initrd, a few times over). */
+export const SHARED_MAX_BYTES = 256 << 20;
+/** A TFTP name: the boot files' characters only, and no `..`. */
+const SAFE_NAME = /^[A-Za-z0-9_][A-Za-z0-9._:/-]{0,254}$/;
+const isSafeName = (name: string): boolean => SAFE_NAME.test(name) && !name.split("/").includes("..");
+/** The service's routes a TFTP client may name: the files every machine fetches alike. */
+const FILE_ROUTES = [/^common\/[^/]+$/, /^api\/(1\.1|current|common)\/files\/(md5\/)?[^/]+(\/latest)?$/];
 
 /** GRUB's first script, the same for every machine: it sources the one for the MAC it booted from. */
 export const GRUB_CFG = [
@@ -95,21 +117,51 @@ async function chosenLoader(options: TftpOptions, machine: string): Promise<{ fi
  * published again reaches the machines within the minute.
  */
 const SHARED_TTL_MS = 60_000;
-type SharedFiles = Map<string, { at: number; data: Promise<Buffer> }>;
+type SharedFiles = Map<string, { at: number; data: Promise<Buffer>; bytes: number }>;
 
 async function shared(files: SharedFiles, path: string, fetchIt: () => Promise<Buffer>): Promise<Buffer> {
   const kept = files.get(path);
   if (kept && Date.now() - kept.at < SHARED_TTL_MS) return kept.data;
   const data = fetchIt();
-  files.set(path, { at: Date.now(), data });
+  const entry = { at: Date.now(), data, bytes: 0 };
+  files.delete(path);
+  files.set(path, entry);
   // A failed fetch is not kept: the next request tries again.
-  data.catch(() => files.delete(path));
+  data.then(
+    (bytes) => {
+      entry.bytes = bytes.length;
+      trim(files);
+    },
+    () => files.get(path) === entry && files.delete(path),
+  );
   return data;
+}
+
+/** Drops what is past its minute, then the oldest, until the kept files fit SHARED_MAX_BYTES. */
+function trim(files: SharedFiles): void {
+  let total = 0;
+  for (const [path, entry] of files) {
+    if (Date.now() - entry.at >= SHARED_TTL_MS) files.delete(path);
+    else total += entry.bytes;
+  }
+  for (const [path, entry] of files) {
+    if (total <= SHARED_MAX_BYTES) break;
+    files.delete(path);
+    total -= entry.bytes;
+  }
+}
+
+/** Whether `machine` holds `mac`: by the host's neighbour table, else by the site's DHCP leases. */
+function holdsMac(options: TftpOptions, machine: string, mac: string): boolean {
+  const wanted = mac.toLowerCase();
+  if (macOfAddress(machine, (options.neighbours ?? hostNeighbours)()) === wanted) return true;
+  return options.leases !== undefined && macOfLease(machine, options.leases()) === wanted;
 }
 
 /** What a file name is, fetched from the service where it must be. */
 async function contents(options: TftpOptions, file: string, machine: string, files: SharedFiles): Promise<Buffer> {
   const name = file.replace(/^\/+/, "");
+  if (!isSafeName(name)) throw new TftpError(ERR.notFound, "File not found");
   if (name === "grub/grub.cfg") return Buffer.from(GRUB_CFG);
   if (name === UEFI_FILE) {
     const loader = await chosenLoader(options, machine);
@@ -117,11 +169,14 @@ async function contents(options: TftpOptions, file: string, machine: string, fil
     return contents(options, loader.file, machine, files);
   }
   const mac = MAC_FILE.exec(name)?.[1];
+  if (mac && !holdsMac(options, machine, mac)) {
+    throw new TftpError(ERR.accessViolation, "A machine's own script is served only to the address that holds its MAC");
+  }
   const path = mac
     ? `/api/current/profiles?macs=${mac.toLowerCase()}&loader=grub`
     : LOADERS.has(name)
       ? `/common/${name}`
-      : isBootPath(`/${name.split("?")[0]}`)
+      : FILE_ROUTES.some((route) => route.test(name))
         ? `/${name}`
         : undefined;
   if (!path) throw new TftpError(ERR.notFound, "File not found");
@@ -131,8 +186,8 @@ async function contents(options: TftpOptions, file: string, machine: string, fil
     if (!answer.ok) throw new TftpError(ERR.undefined, `The provisioning service answered ${answer.status}`);
     return Buffer.from(await answer.arrayBuffer());
   };
-  // A machine's own script, and what the service renders for it, are fetched for it alone.
-  return path.startsWith("/common/") ? shared(files, path, fetchIt) : fetchIt();
+  // A machine's own script is fetched for it alone; the files are the same for every machine.
+  return mac ? fetchIt() : shared(files, path, fetchIt);
 }
 
 /** The options it takes, as it answers them in its OACK; empty when the client asked none it knows. */
@@ -141,8 +196,9 @@ export function negotiate(asked: Record<string, string>, size: number): Record<s
   const blksize = Number(asked.blksize);
   if (Number.isInteger(blksize) && blksize >= 8) agreed.blksize = String(Math.min(blksize, MAX_BLOCK));
   if (asked.tsize !== undefined) agreed.tsize = String(size);
+  // A longer wait is not agreed (RFC 2347: the server leaves out an option it does not take).
   const timeout = Number(asked.timeout);
-  if (Number.isInteger(timeout) && timeout >= 1 && timeout <= 255) agreed.timeout = String(timeout);
+  if (Number.isInteger(timeout) && timeout >= 1 && timeout <= MAX_TIMEOUT_S) agreed.timeout = String(timeout);
   return agreed;
 }
 
@@ -201,13 +257,27 @@ export async function startTftpServer(options: TftpOptions): Promise<{ port: num
   const files: SharedFiles = new Map();
   /** The requests being answered, by client address, port and packet: a copy resent meanwhile is the same request. */
   const answering = new Set<string>();
+  /** Transfers under way, by client address. */
+  const perClient = new Map<string, number>();
   server.on("message", (message, client) => {
     const request = `${client.address}:${client.port} ${message.toString("latin1")}`;
     if (answering.has(request)) return;
+    const ofClient = perClient.get(client.address) ?? 0;
+    if (answering.size >= MAX_TRANSFERS || ofClient >= PER_CLIENT) {
+      // Answered from the server's own socket: a busy relay opens no socket for it.
+      server.send(errorPacket(ERR.undefined, "The relay is busy: try again"), client.port, client.address);
+      return;
+    }
     answering.add(request);
+    perClient.set(client.address, ofClient + 1);
     void serve(options, message, client, files)
       .catch((error: Error) => options.log?.(`tftp: ${client.address}: ${error.message}`))
-      .finally(() => answering.delete(request));
+      .finally(() => {
+        answering.delete(request);
+        const left = (perClient.get(client.address) ?? 1) - 1;
+        if (left > 0) perClient.set(client.address, left);
+        else perClient.delete(client.address);
+      });
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

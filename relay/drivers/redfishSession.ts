@@ -27,12 +27,12 @@ const SESSIONS = "/redfish/v1/SessionService/Sessions";
  * (its session limit: 503, or an error naming the limit), is driven with Basic credentials instead.
  */
 export async function connect(config: Record<string, unknown>, base: string, timeoutMs: number): Promise<Connection> {
-  const basic: Call = (method, path, body) => send(config, new URL(path, base), method, body, timeoutMs, basicHeader(config));
+  const basic: Call = (method, path, body) => send(config, onBmc(path, base), method, body, timeoutMs, basicHeader(config));
   const opened = await basic("POST", SESSIONS, { UserName: text(config, "user") ?? "", Password: text(config, "password") ?? "" });
   const token = header(opened, "x-auth-token");
   if (opened.status >= 300 || !token) return { call: basic, auth: "basic", close: async () => undefined };
   const session = header(opened, "location") ?? (opened.body["@odata.id"] as string | undefined);
-  const call: Call = (method, path, body) => send(config, new URL(path, base), method, body, timeoutMs, { "x-auth-token": token });
+  const call: Call = (method, path, body) => send(config, onBmc(path, base), method, body, timeoutMs, { "x-auth-token": token });
   return {
     call,
     auth: "session",
@@ -40,6 +40,17 @@ export async function connect(config: Record<string, unknown>, base: string, tim
       if (session) await call("DELETE", new URL(session, base).pathname).catch(() => undefined);
     },
   };
+}
+
+/**
+ * A path the BMC named (an `@odata.id`, a Location), on the BMC itself: a link to another host is
+ * refused, never followed with the BMC's credentials (issue 50: an absolute `@odata.id` sent them
+ * to whatever host it named).
+ */
+export function onBmc(path: string, base: string): URL {
+  const url = new URL(path, base);
+  if (url.origin !== new URL(base).origin) throw new Error(`The BMC named a link to another host (${url.origin}): not followed`);
+  return url;
 }
 
 const basicHeader = (config: Record<string, unknown>) => ({

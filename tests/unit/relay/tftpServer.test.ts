@@ -3,8 +3,8 @@ import { randomBytes } from "node:crypto";
 import { createSocket } from "node:dgram";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import { promisify } from "node:util";
-import { macOfAddress } from "../../../relay/neighbours";
-import { GRUB_CFG, negotiate, parseRequest, startTftpServer } from "../../../relay/tftpServer";
+import { macOfAddress, macOfLease } from "../../../relay/neighbours";
+import { GRUB_CFG, MAX_TIMEOUT_S, negotiate, PER_CLIENT, parseRequest, startTftpServer } from "../../../relay/tftpServer";
 
 const ARP_HEADER = "IP address       HW type     Flags       HW address            Mask     Device";
 
@@ -19,6 +19,8 @@ describe("the relay's TFTP server (Secure Boot machines' shim, GRUB and its scri
   const asked: { url: string; headers: IncomingHttpHeaders }[] = [];
   /** The host's neighbour table as /proc/net/arp prints it: the test's clients are at 127.0.0.1. */
   let neighbours = `${ARP_HEADER}\n127.0.0.1        0x1         0x2         52:54:00:5B:00:01     *        sb1\n`;
+  /** The site's dnsmasq leases, for machines that are not neighbours. */
+  let leases = "";
   let service: Server;
   let tftp: { port: number; close: () => Promise<void> };
 
@@ -28,6 +30,7 @@ describe("the relay's TFTP server (Secure Boot machines' shim, GRUB and its scri
       if (request.url === "/common/shimx64.efi") return response.end("SHIM");
       if (request.url === "/common/vmlinuz") return response.end(kernel);
       if (request.url?.startsWith("/api/current/profiles?macs=52:54:00:5b:00:01&loader=grub")) return response.end("echo 'hello'\n");
+      if (request.url?.startsWith("/api/current/profiles?macs=52:54:00:5b:00:02&loader=grub")) return response.end("echo 'victim'\n");
       if (request.url === "/api/current/profiles/loader?macs=52:54:00:5b:00:01")
         return response.end(JSON.stringify({ loader: "grub", file: "shimx64.efi", because: "secure-boot" }));
       if (request.url === "/api/current/profiles/loader") return response.end(JSON.stringify({ loader: "ipxe", file: "../etc/passwd" }));
@@ -43,6 +46,7 @@ describe("the relay's TFTP server (Secure Boot machines' shim, GRUB and its scri
       publicUrl: "http://10.1.0.2:8080",
       timeoutMs: 200,
       neighbours: () => neighbours,
+      leases: () => leases,
     });
   });
 
@@ -141,6 +145,68 @@ describe("the relay's TFTP server (Secure Boot machines' shim, GRUB and its scri
     expect(await refusal("common/broken")).toMatch(/\(0\) The provisioning service answered 503/);
   });
 
+  it("serves a machine's own script only to the address that holds its MAC: neighbour table, else the DHCP leases (issue 50)", async () => {
+    const violation = await answer(Buffer.from("\0\u0001grub/machine/52:54:00:5b:00:02\0octet\0", "latin1"));
+    expect([violation.readUInt16BE(0), violation.readUInt16BE(2)]).toEqual([5, 2]);
+    expect(asked.some((each) => each.url.includes("52:54:00:5b:00:02"))).toBe(false);
+    // Not a neighbour (a DHCP relay between): the lease the site's DHCP gave the address decides.
+    const before = neighbours;
+    neighbours = ARP_HEADER;
+    leases = "1790000000 52:54:00:5b:00:02 127.0.0.1 victim 01:52:54:00:5b:00:02\n";
+    try {
+      expect((await curl("grub/machine/52:54:00:5b:00:02")).toString()).toBe("echo 'victim'\n");
+      expect(macOfLease("127.0.0.2", leases)).toBeUndefined();
+    } finally {
+      neighbours = before;
+      leases = "";
+    }
+  });
+
+  it("serves only the files its docs list: a backslash, a dot-dot or a service route is File not found, and never asked (issue 50)", async () => {
+    const before = asked.length;
+    for (const file of [
+      "common/..\\api\\1.1\\nodes",
+      "common/../api/1.1/nodes",
+      "api/current/profiles",
+      "api/1.1/nodes",
+      "api/current/tasks/x",
+    ]) {
+      const refusal = await answer(Buffer.from(`\0\u0001${file}\0octet\0`, "latin1"));
+      expect([file, refusal.readUInt16BE(0), refusal.readUInt16BE(2)]).toEqual([file, 5, 1]);
+    }
+    expect(asked.length).toBe(before);
+  });
+
+  it(`holds at most ${PER_CLIENT} transfers from one address; the next is told the relay is busy, on no socket of its own`, async () => {
+    const clients = await Promise.all(
+      Array.from({ length: PER_CLIENT + 1 }, async () => {
+        const client = createSocket("udp4");
+        await new Promise<void>((resolve) => client.bind(0, "127.0.0.1", () => resolve()));
+        return client;
+      }),
+    );
+    const first = (client: (typeof clients)[number]) =>
+      new Promise<{ message: Buffer; port: number }>((resolve) =>
+        client.once("message", (message, from) => resolve({ message, port: from.port })),
+      );
+    // Clients that never acknowledge: each transfer waits for them.
+    const held = clients.slice(0, PER_CLIENT).map(first);
+    for (const client of clients.slice(0, PER_CLIENT))
+      client.send(Buffer.from("\0\u0001shimx64.efi\0octet\0", "latin1"), tftp.port, "127.0.0.1");
+    await Promise.all(held);
+    const busy = first(clients[PER_CLIENT]);
+    clients[PER_CLIENT].send(Buffer.from("\0\u0001shimx64.efi\0octet\0", "latin1"), tftp.port, "127.0.0.1");
+    const refused = await busy;
+    expect([refused.message.readUInt16BE(0), refused.message.subarray(4).toString("latin1")]).toEqual([
+      5,
+      "The relay is busy: try again\0",
+    ]);
+    expect(refused.port).toBe(tftp.port);
+    for (const client of clients) client.close();
+    // The held transfers give up after their retries (200 ms each, here): the next tests start clear.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+  });
+
   it("answers a request resent while it is answered once, and does not keep a failed fetch", async () => {
     const client = createSocket("udp4");
     await new Promise<void>((resolve) => client.bind(0, "127.0.0.1", () => resolve()));
@@ -168,6 +234,11 @@ describe("the relay's TFTP server (Secure Boot machines' shim, GRUB and its scri
     expect([write.readUInt16BE(0), write.readUInt16BE(2), write.subarray(4).toString()]).toEqual([5, 4, "Only reading is served\0"]);
     const malformed = await answer(Buffer.from("\0\x01file", "latin1"));
     expect([malformed.readUInt16BE(0), malformed.readUInt16BE(2)]).toEqual([5, 4]);
+  });
+
+  it(`does not agree a wait longer than ${MAX_TIMEOUT_S} s (a client asking 255 s held a socket 25 minutes)`, () => {
+    expect(negotiate({ timeout: String(MAX_TIMEOUT_S) }, 1)).toEqual({ timeout: String(MAX_TIMEOUT_S) });
+    expect(negotiate({ timeout: "255" }, 1)).toEqual({});
   });
 
   it("reads requests and agrees options as RFC 2347-2349 say", () => {
