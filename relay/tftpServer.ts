@@ -19,8 +19,8 @@ import { hostNeighbours, macOfAddress, macOfLease } from "./neighbours";
  *   iPXE's (`snponly.efi`, `ipxe.efi`, `undionly.kpxe`) where a site published them there;
  * - `common/<file>` and `api/<version>/files/<file>` (`/latest`, `md5/…`): the kernels and initrds
  *   GRUB scripts name, the same for every machine.
- * Anything else is "File not found": names are letters, digits, `.`, `_`, `-`, `:` and `/` only,
- * with no `..` (a backslash is a separator to a URL parser: `common/..\api\…` reached any route).
+ * Anything else is "File not found": names are letters, digits, `.`, `_`, `-`, `:` and `/` only
+ * (and a query of the same and `=&%~`, as GRUB scripts name a file with its machine's token), with no `..` (a backslash is a separator to a URL parser: `common/..\api\…` reached any route).
  * Bounded against a hostile host of the site (issue 50): at most MAX_TRANSFERS transfers at once
  * (PER_CLIENT from one address), a client's `timeout` option up to MAX_TIMEOUT_S, the shared files
  * kept up to SHARED_MAX_BYTES. A reply's packets go to where the last acknowledgement came
@@ -58,8 +58,8 @@ export const MAX_TIMEOUT_S = 5;
 /** The shared files kept, in bytes (a kernel and an initrd, a few times over). */
 export const SHARED_MAX_BYTES = 256 << 20;
 /** A TFTP name: the boot files' characters only, and no `..`. */
-const SAFE_NAME = /^[A-Za-z0-9_][A-Za-z0-9._:/-]{0,254}$/;
-const isSafeName = (name: string): boolean => SAFE_NAME.test(name) && !name.split("/").includes("..");
+const SAFE_NAME = /^[A-Za-z0-9_][A-Za-z0-9._:/-]{0,254}(\?[A-Za-z0-9._~:=&%-]{0,1024})?$/;
+const isSafeName = (name: string): boolean => SAFE_NAME.test(name) && !name.split("?")[0].split("/").includes("..");
 /** The service's routes a TFTP client may name: the files every machine fetches alike. */
 const FILE_ROUTES = [/^common\/[^/]+$/, /^api\/(1\.1|current|common)\/files\/(md5\/)?[^/]+(\/latest)?$/];
 
@@ -176,7 +176,7 @@ async function contents(options: TftpOptions, file: string, machine: string, fil
     ? `/api/current/profiles?macs=${mac.toLowerCase()}&loader=grub`
     : LOADERS.has(name)
       ? `/common/${name}`
-      : FILE_ROUTES.some((route) => route.test(name))
+      : FILE_ROUTES.some((route) => route.test(name.split("?")[0]))
         ? `/${name}`
         : undefined;
   if (!path) throw new TftpError(ERR.notFound, "File not found");

@@ -29,6 +29,7 @@ describe("the relay's TFTP server (Secure Boot machines' shim, GRUB and its scri
       asked.push({ url: request.url ?? "", headers: request.headers });
       if (request.url === "/common/shimx64.efi") return response.end("SHIM");
       if (request.url === "/common/vmlinuz") return response.end(kernel);
+      if (request.url === "/api/current/files/initrd.img/latest?nodeId=abc&token=t0k") return response.end("INITRD");
       if (request.url?.startsWith("/api/current/profiles?macs=52:54:00:5b:00:01&loader=grub")) return response.end("echo 'hello'\n");
       if (request.url?.startsWith("/api/current/profiles?macs=52:54:00:5b:00:02&loader=grub")) return response.end("echo 'victim'\n");
       if (request.url === "/api/current/profiles/loader?macs=52:54:00:5b:00:01")
@@ -175,6 +176,9 @@ describe("the relay's TFTP server (Secure Boot machines' shim, GRUB and its scri
       expect([file, refusal.readUInt16BE(0), refusal.readUInt16BE(2)]).toEqual([file, 5, 1]);
     }
     expect(asked.length).toBe(before);
+    // A file route with its query, as a GRUB script names it, is served.
+    const file = await answer(Buffer.from("\0\u0001api/current/files/initrd.img/latest?nodeId=abc&token=t0k\0octet\0", "latin1"));
+    expect([file.readUInt16BE(0), file.readUInt16BE(2), file.subarray(4).toString()]).toEqual([3, 1, "INITRD"]);
   });
 
   it(`holds at most ${PER_CLIENT} transfers from one address; the next is told the relay is busy, on no socket of its own`, async () => {
