@@ -20,6 +20,14 @@ const re2 = (): typeof RE2JS => {
 /** Longest pattern accepted, and how much of a subject is matched (bounds of work per match). */
 export const PATTERN_MAX = 256;
 export const SUBJECT_MAX = 4096;
+/**
+ * Most instructions a compiled pattern may have. RE2's work is its program's size times the
+ * subject's length: 256 characters can compile to 2,000 instructions (`(?i)(.{0,250}a){1,4}z`),
+ * and one 4 KB catalog value then cost 390 ms a match here (issue 50: a second for a few rules).
+ * At 400, the worst accepted pattern costs about a fifth of that; RackHD's own rules compile to
+ * under 40.
+ */
+export const PROGRAM_MAX = 400;
 
 /** A compiled pattern: whether it is found anywhere in the subject (as RegExp's test). */
 export type LinearMatcher = (subject: string) => boolean;
@@ -38,6 +46,7 @@ export function linearRegex(pattern: string): LinearMatcher | undefined {
   } catch {
     return undefined;
   }
+  if (regex.programSize() > PROGRAM_MAX) return undefined;
   const matcher: LinearMatcher = (subject) => regex.matcher(subject.slice(0, SUBJECT_MAX)).find();
   if (compiled.size >= CACHED) compiled.delete(compiled.keys().next().value as string);
   compiled.set(pattern, matcher);

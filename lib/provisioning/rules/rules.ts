@@ -1,7 +1,7 @@
 import { ValidationError } from "../../errors";
 import { isPlainObject } from "../../json";
 import { IPV4 } from "../ipAddress";
-import { linearRegex, PATTERN_MAX } from "./linearRegex";
+import { linearRegex, PATTERN_MAX, PROGRAM_MAX } from "./linearRegex";
 
 /**
  * The rule language of SKUs and tags (RackHD §4.1): `{path: "<source>.<key>…", <rule>: <arg>, …}`,
@@ -75,7 +75,7 @@ export function checkRules(rules: unknown, what: string): asserts rules is Rule[
         throw new ValidationError(`${what} rule ${i} has an unknown rule ${key}: one of ${RULE_NAMES.join(", ")}`);
       if ((key === "regex" || key === "notRegex") && !validPattern(arg)) {
         throw new ValidationError(
-          `${what} rule ${i}: ${key} must be a regular expression of at most ${PATTERN_MAX} characters, without back-references or look-around (RE2 syntax)`,
+          `${what} rule ${i}: ${key} must be a regular expression of at most ${PATTERN_MAX} characters, without back-references or look-around (RE2 syntax), and not past ${PROGRAM_MAX} compiled instructions (fewer or smaller counted repeats)`,
         );
       }
     }

@@ -8,7 +8,7 @@ import { DESCRIPTION_MAX, TITLE_MAX } from "../../../lib/http/tasks/schemas";
 import { UPLOAD_MAX_BYTES } from "../../../lib/provisioning/files/fileService";
 import { HOOK_LIMITS } from "../../../lib/provisioning/hooks/hook";
 import { KEY_MAX_BYTES, RECORD_MAX_BYTES } from "../../../lib/provisioning/recordSize";
-import { PATTERN_MAX, SUBJECT_MAX } from "../../../lib/provisioning/rules/linearRegex";
+import { PATTERN_MAX, PROGRAM_MAX, SUBJECT_MAX } from "../../../lib/provisioning/rules/linearRegex";
 import { S3_INLINE_MAX_BYTES } from "../../../lib/store/s3/fileBlobs";
 
 /** Issue 22 §12: the docs' table of limits says what the code enforces. */
@@ -30,7 +30,7 @@ describe("the docs' limits table (docs/api.md)", () => {
     ["Failed sign-ins", `${ATTEMPT_LIMIT} in ${ATTEMPT_WINDOW_SECONDS} seconds; ${SOURCE_LIMIT} |`],
     [
       "A rule's pattern",
-      `${PATTERN_MAX} characters (a hook filter's: ${HOOK_LIMITS.patternChars}); ${SUBJECT_MAX} characters of the value`,
+      `${PATTERN_MAX} characters (a hook filter's: ${HOOK_LIMITS.patternChars}); ${SUBJECT_MAX} characters of the value; ${PROGRAM_MAX} compiled instructions`,
     ],
   ])("%s: %s", (what, bound) => {
     expect(row(what)).toContain(bound);

@@ -14,6 +14,15 @@ describe("linearRegex", () => {
     expect(linearRegex("a".repeat(PATTERN_MAX + 1))).toBeUndefined();
   });
 
+  it("refuses a short pattern that compiles past PROGRAM_MAX instructions (its work per character of a value; issue 50)", () => {
+    const { linearRegex } = fresh();
+    // 21 characters, 2,010 instructions: 370 ms a 4 KB value here.
+    expect(linearRegex("(?i)(.{0,500}a){1,2}z")).toBeUndefined();
+    expect(linearRegex("(?i)(.{0,90}a){1,2}z")).toEqual(expect.any(Function));
+    // RackHD's own rules are far below.
+    expect(linearRegex("^Intel.*Xeon.*E5-26[0-9]{2}")).toEqual(expect.any(Function));
+  });
+
   it("searches the subject's first SUBJECT_MAX characters only", () => {
     const { linearRegex, SUBJECT_MAX } = fresh();
     const matches = linearRegex("needle")!;
