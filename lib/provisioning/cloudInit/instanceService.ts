@@ -52,7 +52,14 @@ export async function issueInstanceCredential(
   const record = await updateOrCreate(
     stores.instances,
     node.id,
-    (current) => ({ ...current, secretSha256, issuedAt: stamp, updatedAt: stamp, ...(reinstall && { instanceId: newInstanceId() }) }),
+    // A reinstall also ends the credentials the install before handed to the machine.
+    (current) => ({
+      ...current,
+      secretSha256,
+      issuedAt: stamp,
+      updatedAt: stamp,
+      ...(reinstall && { instanceId: newInstanceId(), machineSecrets: [] }),
+    }),
     () => blankRecord(node, now),
   );
   return { node: node.id, instanceId: record.instanceId, credential: token, seedUrl: seedUrlOf(context, token) };
@@ -95,15 +102,25 @@ const statusOf = (record: InstanceRecord | undefined): UserDataStatus =>
 
 /**
  * The machine holding `credential`, or a 404 that says no more (a wrong token is no oracle): the
- * operator's credential or one handed to the machine by its install workflow.
+ * operator's credential or one handed to the machine by its install workflow. A machine's
+ * credential lives as long as its install: once that workflow is cancelled, failed, timed out or
+ * gone, it reads nothing more (issue 50: it still read `user-data` after the install ended).
  */
 export async function instanceOf(stores: ProvisioningStores, credential: string): Promise<{ record: InstanceRecord; node: Node }> {
   const parsed = parseToken(credential);
   const record = parsed ? await stores.instances.get(parsed.id) : undefined;
-  const secrets = record ? [record.secretSha256, ...(record.machineSecrets ?? [])].filter((hash) => hash !== "") : [];
-  const node = parsed && secrets.some((hash) => secretMatches(parsed.secret, hash)) ? await stores.nodes.get(record!.id) : undefined;
+  const operators = record && record.secretSha256 !== "" && secretMatches(parsed!.secret, record.secretSha256);
+  const machines = record && !operators && (record.machineSecrets ?? []).some((hash) => secretMatches(parsed!.secret, hash));
+  const valid = operators || (machines && (await installLives(stores, record!.workflowId)));
+  const node = valid ? await stores.nodes.get(record!.id) : undefined;
   if (!record || !node) throw new NotFoundError("No such seed");
   return { record, node };
+}
+
+/** Whether the install workflow that handed out a machine's credentials is running or succeeded. */
+async function installLives(stores: ProvisioningStores, workflowId: string | undefined): Promise<boolean> {
+  const workflow = workflowId === undefined ? undefined : await stores.workflows.get(workflowId);
+  return workflow !== undefined && (workflow._status === "running" || workflow._status === "succeeded");
 }
 
 /** What an install workflow renders into the machine's kernel line or install script. */

@@ -24,7 +24,7 @@ export const postLogChunk = /* @__PURE__ */ provisioningRoute({
   handler: "handlers/provisioning/installReports/postLogChunk",
   auth: "boot",
   fileBody: true,
-  data: { read: ["instances", "nodes"], write: ["installReports"], logBytes: "write" },
+  data: { read: ["instances", "nodes", "workflows"], write: ["installReports"], logBytes: "write" },
   summary:
     "One chunk (`?seq=`, from 1) of the log `name` from the machine holding the credential: text of at most 256 KiB in the body, or `?size=` and no body → 307 to a presigned URL for a larger one (up to 16 MiB). Each chunk is accepted once (again: 200, `duplicate`); an install keeps at most 200 chunks and 64 MiB, for 14 days",
   request: { params: check.LogChunkParams, query: check.LogChunkQuery },

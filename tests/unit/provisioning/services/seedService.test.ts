@@ -1,9 +1,10 @@
 import { bootProfile } from "../../../../lib/provisioning/boot/bootService";
 import { issueInstanceCredential, machineCredential, setUserData } from "../../../../lib/provisioning/cloudInit/instanceService";
 import { seedDocument } from "../../../../lib/provisioning/cloudInit/seedService";
+import { cancelWorkflow } from "../../../../lib/provisioning/workflows/progress";
 import { startWorkflow } from "../../../../lib/provisioning/workflows/workflowService";
 import { API, aMachine, MAC } from "../installReports/support";
-import { aNode, later, memoryStores, T0 } from "./setUp";
+import { aNode, anInstall, later, memoryStores, T0 } from "./setUp";
 
 const seed = (stores: ReturnType<typeof memoryStores>, credential: string, path: string) => seedDocument(stores, credential, path, API, T0);
 
@@ -48,22 +49,41 @@ describe("the machine's credentials from its install workflow (issue 26)", () =>
   it("hands the same credential to every fetch of one install, starts a new instance per workflow, and ends the install before's", async () => {
     const stores = memoryStores();
     const node = await aNode(stores);
-    const install = { id: "wf-1", bootToken: "token-of-wf-1" };
+    const install = await anInstall(stores, node.id, "token-of-wf-1");
     const first = await machineCredential(stores, node, install, API, T0);
     const second = await machineCredential(stores, node, install, API, later(1));
     expect(second).toEqual(first);
     expect(await seed(stores, first.credential, "meta-data")).toContain(first.instanceId);
-    const next = await machineCredential(stores, node, { id: "wf-2", bootToken: "token-of-wf-2" }, API, later(2));
+    // The install succeeded (its credential still reads: the installed system's seed); then another.
+    await stores.workflows.update(install.id, (current) => ({ ...current, _status: "succeeded" }));
+    expect(await seed(stores, first.credential, "meta-data")).toContain(first.instanceId);
+    const next = await machineCredential(stores, node, await anInstall(stores, node.id, "token-of-wf-2"), API, later(2));
     expect(next.instanceId).not.toBe(first.instanceId);
     expect(next.credential).not.toBe(first.credential);
     await expect(seed(stores, first.credential, "meta-data")).rejects.toThrow("No such seed");
     expect(await seed(stores, next.credential, "meta-data")).toContain(next.instanceId);
   });
 
+  it("ends the machine's credential with its install: cancelled, or an operator's reinstall (issue 50)", async () => {
+    const stores = memoryStores();
+    const node = await aNode(stores);
+    const install = await anInstall(stores, node.id, "token-of-wf-1");
+    const held = await machineCredential(stores, node, install, API, T0);
+    expect(await seed(stores, held.credential, "meta-data")).toContain(held.instanceId);
+    await stores.workflows.update(install.id, (current) => cancelWorkflow(current, later(1)));
+    await expect(seed(stores, held.credential, "user-data")).rejects.toThrow("No such seed");
+    // A second install's credential, then the operator's reinstall: the machine's ends, the operator's new one reads.
+    const again = await machineCredential(stores, node, await anInstall(stores, node.id, "token-of-wf-2"), API, later(2));
+    expect(await seed(stores, again.credential, "meta-data")).toContain(again.instanceId);
+    const operators = await issueInstanceCredential(stores, node.id, API, later(3), true);
+    await expect(seed(stores, again.credential, "user-data")).rejects.toThrow("No such seed");
+    expect(await seed(stores, operators.credential, "meta-data")).toContain(operators.instanceId);
+  });
+
   it("keeps the installer's credential however often the machine asks again (issue 35 §3), writing nothing more", async () => {
     const stores = memoryStores();
     const node = await aNode(stores);
-    const install = { id: "wf-1", bootToken: "token-of-wf-1" };
+    const install = await anInstall(stores, node.id, "token-of-wf-1");
     const held = await machineCredential(stores, node, install, API, T0);
     const writes = jest.spyOn(stores.instances, "update");
     for (let index = 0; index < 20; index += 1) await machineCredential(stores, node, install, API, later(1 + index));
@@ -75,7 +95,8 @@ describe("the machine's credentials from its install workflow (issue 26)", () =>
     const stores = memoryStores();
     const node = await aNode(stores);
     const issued = [];
-    for (let index = 0; index < 9; index += 1) issued.push(await machineCredential(stores, node, { id: "wf-old" }, API, later(index)));
+    const install = await anInstall(stores, node.id);
+    for (let index = 0; index < 9; index += 1) issued.push(await machineCredential(stores, node, install, API, later(index)));
     expect(new Set(issued.map(({ credential }) => credential)).size).toBe(9);
     await expect(seed(stores, issued[0].credential, "meta-data")).rejects.toThrow("No such seed");
     expect(await seed(stores, issued[8].credential, "meta-data")).toContain(issued[0].instanceId);

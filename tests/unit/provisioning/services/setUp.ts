@@ -1,5 +1,8 @@
+import { apiContextFor } from "../../../../lib/provisioning/apiContext";
 import type { Catalog } from "../../../../lib/provisioning/catalogs/catalog";
+import { graphDefinition } from "../../../../lib/provisioning/graphs/graphLibrary";
 import { createNode } from "../../../../lib/provisioning/nodes/nodeService";
+import { buildWorkflow } from "../../../../lib/provisioning/workflows/buildWorkflow";
 import { memoryProvisioningStores } from "../../../../lib/store/memory/provisioningStores";
 
 /** The domain services' unit tests: the memory stores, and a clock in the test's hands. */
@@ -28,3 +31,11 @@ export const replacing = <K extends keyof Stores>(stores: Stores, store: K, meth
   ...stores,
   [store]: Object.assign(Object.create(stores[store]), methods),
 });
+
+/** A running workflow of the node, as an install's credentials name it: its id, and the boot token given (if any). */
+export async function anInstall(stores: Stores, node: string, bootToken?: string): Promise<{ id: string; bootToken?: string }> {
+  const workflow = await stores.workflows.create(
+    buildWorkflow(graphDefinition("Graph.Reboot.Node")!, {}, node, apiContextFor("http://x"), T0),
+  );
+  return { id: workflow.instanceId, ...(bootToken !== undefined && { bootToken }) };
+}
