@@ -22,8 +22,9 @@ const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
     if (error) return callback(error, "", 0);
     const blocked = addresses.find(({ address }) => nonPublicAddress(address) !== undefined);
     if (blocked || addresses.length === 0) {
+      // The kind of address, not the address: a hook's owner must not map the internal network by it (issue 50).
       const why = blocked
-        ? `${hostname} resolves to ${blocked.address}, ${nonPublicAddress(blocked.address)}`
+        ? `${hostname} resolves to a non-public address (${nonPublicAddress(blocked.address)})`
         : `${hostname} has no address`;
       return callback(Object.assign(new Error(why), { code: "EREFUSEDTARGET" }), "", 0);
     }
