@@ -215,7 +215,13 @@ run() {
     "sudo lsscsi --size") lsscsi_text ;;
     # The BMC's own answers, from inside (the KCS interface): RackHD's bmc catalog commands.
     "sudo ipmitool lan print" | "sudo ipmitool sel" | "sudo ipmitool mc info" | "sudo ipmitool fru")
-      [ -e /dev/ipmi0 ] && command -v ipmitool > /dev/null || return 127
+      # No BMC: nothing to catalog (127, as for a missing command). A BMC but no ipmitool: the task
+      # could not run, and says why (126: the service fails the task with this line).
+      [ -e /dev/ipmi0 ] || return 127
+      if ! command -v ipmitool > /dev/null; then
+        echo "A BMC is on its KCS interface (/dev/ipmi0), but the microkernel has no ipmitool: its discovery overlay (OVERLAYFS=) was not given or could not be fetched"
+        return 126
+      fi
       ipmitool ${1#sudo ipmitool } ;;
     *) return 127 ;;
   esac

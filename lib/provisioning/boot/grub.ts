@@ -1,5 +1,5 @@
 import type { ApiContext } from "../apiContext";
-import { installScriptUrl, microkernelArgs, oneLine, type ProfileContext } from "./ipxe";
+import { discoveryArgs, installScriptUrl, microkernelArgs, oneLine, type ProfileContext } from "./ipxe";
 import { grubWord } from "./scriptValues";
 
 /**
@@ -52,7 +52,7 @@ function bootKernel(title: string, kernel: string, initrd: string, args: readonl
 const GRUB_PROFILES: Record<string, (context: ProfileContext) => { title: string; args: string[]; what: string }> = {
   "linux.ipxe": (context) => ({
     title: `Starting the discovery microkernel for ${context.mac}`,
-    args: [],
+    args: discoveryArgs(context),
     what: "the discovery microkernel",
   }),
   "install-image.ipxe": (context) => ({

@@ -140,6 +140,23 @@ export const microkernelArgs = (context: ProfileContext): { initrd: string; args
   };
 };
 
+/**
+ * What the discovery microkernel takes beyond its own arguments, whichever loader boots it (iPXE,
+ * or GRUB under Secure Boot: issue 50, GRUB's profile had no OVERLAYFS, so a Secure Boot machine
+ * never got ipmitool and its BMC was never found): RackHD's callback address and syslog server,
+ * and the base and overlay file systems (the overlay carries ipmitool for a machine with a BMC).
+ */
+export const discoveryArgs = ({ options, api }: ProfileContext): string[] => {
+  const server = hostOf(api.server);
+  return [
+    "auto=true",
+    `SYSLOGSERVER=${server.host}`,
+    `API_CB=${server.hostAndPort}`,
+    `BASEFS=${lineToken(options.basefsUri)}`,
+    `OVERLAYFS=${lineToken(options.overlayfsUri)}`,
+  ];
+};
+
 const PROFILES: Record<string, (context: ProfileContext) => string[]> = {
   /** What every profile starts with (RackHD's boilerplate.ipxe, which its profiles were appended to), alone. */
   "boilerplate.ipxe": () => [],
@@ -148,21 +165,12 @@ const PROFILES: Record<string, (context: ProfileContext) => string[]> = {
    * the node's id and boot token, so that a microkernel needs no DNS or fixed port to call back.
    */
   "linux.ipxe": (context) => {
-    const { options, api, mac } = context;
-    const server = hostOf(api.server);
+    const { options, mac } = context;
     const {
       initrd,
       args: [initrdArg, ...ours],
     } = microkernelArgs(context);
-    const args = [
-      initrdArg,
-      "auto=true",
-      `SYSLOGSERVER=${server.host}`,
-      `API_CB=${server.hostAndPort}`,
-      ...ours,
-      `BASEFS=${lineToken(options.basefsUri)}`,
-      `OVERLAYFS=${lineToken(options.overlayfsUri)}`,
-    ];
+    const args = [initrdArg, ...discoveryArgs(context), ...ours];
     return [
       `echo Starting the discovery microkernel for ${mac}`,
       ...bootInstaller(

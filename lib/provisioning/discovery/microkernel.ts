@@ -194,13 +194,23 @@ function fits(catalog: ParsedCatalog): boolean {
   }
 }
 
-/** Job.Linux.Catalog: each command's output through its parser; what no parser reads is dropped. The task succeeds. */
+/** A command's exit code when it was found but could not run (POSIX shells' 126): its output says why. */
+const COULD_NOT_RUN = 126;
+
+/**
+ * Job.Linux.Catalog: each command's output through its parser; what no parser reads is dropped.
+ * The task succeeds (a machine without the device has nothing to catalog), unless a command could
+ * not run (exit 126: a BMC, but no ipmitool): then it fails saying why, not "succeeded" with no catalog.
+ */
 function catalogResults(results: CommandResult[]): { catalogs: ParsedCatalog[]; failure?: string } {
   const catalogs = results.flatMap((result) => {
-    const parsed = typeof result.stdout === "string" ? parseCommandOutput(result.cmd, result.stdout) : undefined;
+    const ran = exitCode(result.error) !== COULD_NOT_RUN;
+    const parsed = ran && typeof result.stdout === "string" ? parseCommandOutput(result.cmd, result.stdout) : undefined;
     return parsed ? [parsed] : [];
   });
-  return { catalogs };
+  const blocked = results.find((result) => exitCode(result.error) === COULD_NOT_RUN);
+  const why = blocked && typeof blocked.stdout === "string" ? blocked.stdout.replace(/\s+/g, " ").trim().slice(0, 300) : "";
+  return { catalogs, ...(blocked && { failure: `${blocked.cmd} could not run${why ? `: ${why}` : ""}` }) };
 }
 
 const exitCode = (error: unknown): number | undefined =>

@@ -13,6 +13,19 @@ const ACTIONS: Record<string, JobAction> = {
   powerOff: { kind: "power", action: "off" },
 };
 
+/**
+ * The relay action of an OBM task for this node. The one-time PXE boot is a UEFI one for a machine
+ * whose firmware is UEFI, as its microkernel reported (`secureBoot` enabled or disabled: BIOS says
+ * unsupported): a UEFI server told to boot PXE in legacy mode boots nothing (issue 50: the job said
+ * `"uefi": false` for a Secure Boot server).
+ */
+function actionFor(name: string, node: Node): JobAction | undefined {
+  const action = Object.hasOwn(ACTIONS, name) ? ACTIONS[name] : undefined;
+  if (action?.kind !== "bootDevice") return action;
+  const firmware = (node.secureBoot as { state?: unknown } | undefined)?.state;
+  return { ...action, uefi: firmware === "enabled" || firmware === "disabled" };
+}
+
 /** The workflow's tasks running on a relay job (a BMC action through the site's relay). */
 export const relayTasksRunning = (workflow: Workflow): WorkflowTask[] =>
   Object.values(workflow.tasks).filter((task) => task.state === "running" && task.relayJob);
@@ -48,7 +61,7 @@ async function outcomeOf(
   const id = task.relayJob as string;
   let job = await stores.relayJobs.get(id);
   if (!job) {
-    const action = ACTIONS[String(task.options.action)];
+    const action = actionFor(String(task.options.action), node);
     const wanted = task.options.obmServiceName;
     const obm = node.obmSettings.find((setting) => (typeof wanted === "string" && wanted !== "" ? setting.service === wanted : true));
     if (!action || !obm) return { taskId: task.instanceId, state: "failed", error: `No relay action for ${String(task.options.action)}` };

@@ -1,9 +1,13 @@
 import { apiContextFor } from "../../../lib/provisioning/apiContext";
+import { graphDefinition } from "../../../lib/provisioning/graphs/graphLibrary";
 import { LEASE_MS, MAX_ATTEMPTS, PICKUP_DEADLINE_MS } from "../../../lib/provisioning/relays/job";
 import { enqueueJob, leaseJobs, recordResult, siteJobs, startActing } from "../../../lib/provisioning/relays/jobService";
 import { setNodeSite } from "../../../lib/provisioning/relays/nodeSite";
 import { reportJobResult } from "../../../lib/provisioning/relays/relayResults";
+import { relayTaskOutcomes } from "../../../lib/provisioning/relays/relayTasks";
 import { authenticateRelay, createRelayCredential, createSite, deleteSite } from "../../../lib/provisioning/relays/siteService";
+import { buildWorkflow } from "../../../lib/provisioning/workflows/buildWorkflow";
+import { advanceWorkflow } from "../../../lib/provisioning/workflows/progress";
 import { refreshWorkflow, startWorkflow } from "../../../lib/provisioning/workflows/workflowService";
 import { memoryProvisioningStores } from "../../../lib/store/memory/provisioningStores";
 
@@ -43,6 +47,22 @@ describe("relay jobs", () => {
       enqueueJob(stores, { id, node, obm: node.obmSettings[0], action: { kind: "power", action: "on" }, requestedBy: "test" }, t0);
     return { stores, site, other, relayA, relayB, foreign, node, power };
   };
+
+  it.each([
+    ["enabled", true],
+    ["disabled", true],
+    ["unsupported", false],
+    [undefined, false],
+  ])("boots a machine whose firmware reported Secure Boot %s from PXE in UEFI mode: %s (issue 50)", async (state, uefi) => {
+    const { stores, node } = await setUp();
+    const machine = { ...node, ...(state && { secureBoot: { state, reportedAt: t0.toISOString() } }) };
+    const options = { "install-os": { image: "http://mirror.example/debian-12.raw.zst", installDisk: { byId: "ata-disk" } } };
+    const graph = buildWorkflow(graphDefinition("Graph.InstallImage")!, options, node.id, apiContextFor("http://x"), t0);
+    const workflow = advanceWorkflow(graph, node.obmSettings, t0);
+    expect(await relayTaskOutcomes(stores, workflow, machine, t0)).toEqual([]);
+    const [job] = await stores.relayJobs.list();
+    expect(job.action).toEqual({ kind: "bootDevice", device: "pxe", uefi, persistent: false });
+  });
 
   it("hands a job to one relay at a time: two relays polling at once never both take it", async () => {
     const { stores, relayA, relayB, power } = await setUp();

@@ -53,6 +53,11 @@ describe("GRUB's scripts, for machines with Secure Boot on (issue 38)", () => {
       "'BOOTIF=01-52-54-00-5b-00-01'",
       "'console=tty0'",
       "'console=ttyS0,115200n8'",
+      // The same discovery arguments as under iPXE: without OVERLAYFS a Secure Boot machine got no
+      // ipmitool, and its BMC was never found (issue 50).
+      "'OVERLAYFS=http://10.0.0.1:9080/common/discovery.overlay.cpio.gz'",
+      "'API_CB=10.0.0.1:9080'",
+      "'auto=true'",
     ])
       expect(linux).toContain(` ${arg}`);
     // iPXE's initrd= names the file its EFI stub loads: GRUB hands the initrd over itself.

@@ -60,6 +60,28 @@ describe("the microkernel's protocol (Graph.SKU.Discovery)", () => {
     expect(sources.has("secure-boot")).toBe(true);
   });
 
+  it("fails a catalog task whose command could not run (exit 126: a BMC but no ipmitool), saying why; the graph goes on (issue 50)", async () => {
+    const { stores, node, workflow, caller } = await discovering();
+    const why =
+      "A BMC is on its KCS interface (/dev/ipmi0), but the microkernel has no ipmitool: its discovery overlay (OVERLAYFS=) was not given or could not be fetched";
+    let at = 1;
+    for (let round = 0; round < 20; round += 1) {
+      const set = await nextCommands(stores, node.id, caller, later(at++));
+      if (!set) break;
+      const results = set.tasks.map((task) =>
+        task.cmd.startsWith("sudo ipmitool")
+          ? { cmd: task.cmd, stdout: `${why}\n`, stderr: "", error: { code: 126 } }
+          : { cmd: task.cmd, stdout: sample(task.cmd), stderr: "" },
+      );
+      await acceptResults(stores, node.id, results, caller, later(at++));
+    }
+    const done = await getWorkflow(stores, workflow.instanceId, later(at));
+    const bmc = Object.values(done.tasks).find((task) => task.label === "catalog-bmc");
+    expect(bmc).toMatchObject({ state: "failed", error: `sudo ipmitool lan print could not run: ${why}` });
+    expect((await stores.catalogs.forNode(node.id)).map((catalog) => catalog.source)).not.toContain("bmc");
+    expect(done._status).toBe("succeeded");
+  });
+
   it("never moves another node's lookup or identity to a machine whose lshw claims its MAC (issue 35 §4)", async () => {
     const { stores, node, caller } = await discovering();
     const VICTIM_MAC = "52:54:00:aa:bb:cc";
