@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { vendorData } from "../../lib/provisioning/cloudInit/seedService";
 import { http, type OfflineServer, rackhdApi, startOffline } from "../support/offlineServer";
 
 jest.setTimeout(180_000);
@@ -63,6 +64,20 @@ if (missing) process.stdout.write("cloud-init e2e: not run: Debian's cloud-init 
     );
   };
 
+  /** The parts of a vendor-data as cloud-init's UserDataProcessor makes them: each part's type and text. */
+  const vendorParts = async (document: string) => {
+    const script = [
+      "import json, sys, tempfile",
+      "from cloudinit import helpers, user_data",
+      "d = tempfile.mkdtemp()",
+      "message = user_data.UserDataProcessor(helpers.Paths({'cloud_dir': d, 'run_dir': d})).process(sys.stdin.buffer.read())",
+      "print(json.dumps([{'type': p.get_content_type(), 'payload': p.get_payload(decode=True).decode()} for p in message.walk() if p.get_content_maintype() != 'multipart']))",
+    ].join("\n");
+    const child = run(PYTHON, ["-c", script]);
+    child.child.stdin?.end(document);
+    return JSON.parse((await child).stdout) as { type: string; payload: string }[];
+  };
+
   it("gives cloud-init the instance id, host name, SSH key and user-data the service holds for the machine", async () => {
     const node = (await api("POST", "/nodes", { name: "web-1", identifiers: ["52:54:00:c1:0e:01"] })).body.id as string;
     const key = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIB5x3l4Zk2QxKq7nq9V0k0Yt2nM1o2Yl1mQz4c9bM2nX ops@lab";
@@ -76,11 +91,13 @@ if (missing) process.stdout.write("cloud-init e2e: not run: Debian's cloud-init 
     const seed = await readSeeded(issued.seedUrl);
     expect(seed.md).toEqual({ "instance-id": issued.instanceId, "local-hostname": "web-1", "public-keys": [key] });
     expect(seed.ud).toBe(userData);
-    expect(seed.vd).toBe(
-      `#cloud-config\n${JSON.stringify({ reporting: { provisioner: { type: "webhook", endpoint: issued.seedUrl.replace("/nocloud/", "/reports/").replace(/\/$/, "") } } }, null, 2)}\n`,
-    );
+    const reportUrl = issued.seedUrl.replace("/nocloud/", "/reports/").replace(/\/$/, "");
+    expect(seed.vd).toBe(vendorData(reportUrl));
     expect(await schemaErrors(seed.ud!, "user-data")).toBe("");
-    expect(await schemaErrors(seed.vd!, "vendor-data")).toBe("");
+    // cloud-init's own MIME reading finds its two parts: the reporting config (schema-valid) and the address script.
+    const parts = await vendorParts(seed.vd!);
+    expect(parts.map((part) => part.type)).toEqual(["text/cloud-config", "text/x-shellscript"]);
+    expect(await schemaErrors(parts[0].payload, "vendor-data")).toBe("");
   });
 
   it("gives an empty #cloud-config where the node has no user-data, and nothing to a credential that is not current", async () => {
@@ -116,6 +133,22 @@ if (missing) process.stdout.write("cloud-init e2e: not run: Debian's cloud-init 
     expect(timeline.entries.map((entry: { what: string }) => entry.what)).toEqual(["start init-network", "finish modules-final SUCCESS"]);
     expect(timeline.entries[1].event).toMatchObject({ origin: "cloudinit", description: "running modules for final" });
     expect((await api("GET", `/nodes/${node}/install-logs/cloud-init-output.log`)).raw).toBe("Cloud-init v. 22.4.2 finished\n");
+  });
+
+  it("runs the vendor-data's script as the installed system does: its NICs and addresses reach the node (issue 50)", async () => {
+    const node = (await api("POST", "/nodes", { name: "web-5", identifiers: ["52:54:00:c1:0e:06"] })).body.id as string;
+    const issued = (await api("POST", `/nodes/${node}/instance-credential`, {})).body;
+    const parts = await vendorParts((await readSeeded(issued.seedUrl)).vd!);
+    // This host's own `ip -j addr`: every Ethernet NIC it has, with its global addresses.
+    await run(PYTHON, ["-c", parts[1].payload]);
+    const expected = (JSON.parse((await run("ip", ["-j", "addr", "show"])).stdout) as { link_type: string; ifname: string }[])
+      .filter((link) => link.link_type === "ether")
+      .map((link) => link.ifname);
+    const shown = (await api("GET", `/nodes/${node}`)).body.addresses;
+    expect(shown).toMatchObject({ source: "installed-system", reportedAt: expect.any(String) });
+    expect(shown.nics.map((nic: { name: string }) => nic.name)).toEqual(expected.slice(0, 16));
+    const timeline = (await api("GET", `/nodes/${node}/timeline`)).body;
+    expect(timeline.entries.map((entry: { what: string }) => entry.what)).toContain("progress addresses");
   });
 
   it("serves an Ubuntu installer an autoinstall config that cloud-init's schema accepts", async () => {

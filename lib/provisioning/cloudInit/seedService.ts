@@ -39,13 +39,65 @@ interface Seed {
   context: ApiContext;
 }
 
+/** The vendor-data's parts are cut at this line (MIME multipart, as cloud-init reads vendor-data). */
+export const VENDOR_DATA_BOUNDARY = "==provisioning-service-vendor-data==";
+
 /**
- * The service's defaults for every installed system: cloud-init reports each stage to the
- * service (its `webhook` reporting handler), so the install's timeline shows the first boot and a
- * first boot that finishes can end the install.
+ * The installed system's first boot reports its addresses per NIC (issue 50: the address shown
+ * was the microkernel's lease, and SSH to it failed). A vendor script (cloud-init runs it once per
+ * instance, in its final stage, whatever the user-data's own `runcmd`): Python, which every system
+ * with cloud-init has, reads `ip -j addr` and posts the Ethernet NICs' global addresses to the
+ * reports route as a cloud-init-shaped `progress` event with an `addresses` field (at most 16
+ * NICs of 16 addresses: installReports/reportedAddresses.ts checks them). It tries five times,
+ * then leaves the boot alone.
+ */
+export const addressScript = (reportUrl: string): string =>
+  [
+    "#!/usr/bin/python3",
+    "# The provisioning service's: this system's addresses, per NIC, for its operators (how to reach it).",
+    "import json, subprocess, time, urllib.request",
+    // A JSON string is a Python string literal too: the URL cannot end it early.
+    `ENDPOINT = ${JSON.stringify(reportUrl)}`,
+    'links = json.loads(subprocess.run(["ip", "-j", "addr", "show"], capture_output=True, text=True, check=True).stdout)',
+    "nics = []",
+    "for link in links:",
+    '    if link.get("link_type") != "ether":',
+    "        continue",
+    '    found = [a["local"] + "/" + str(a["prefixlen"]) for a in link.get("addr_info", []) if a.get("scope") == "global"]',
+    '    nics.append({"name": link.get("ifname", ""), "mac": link.get("address", ""), "addresses": found[:16]})',
+    'event = {"event_type": "progress", "name": "addresses", "origin": "provisioning-service", "timestamp": time.time(),',
+    '         "description": "the installed system\'s addresses, per NIC", "addresses": nics[:16]}',
+    'request = urllib.request.Request(ENDPOINT, data=json.dumps(event).encode(), headers={"Content-Type": "application/json"})',
+    "for attempt in range(5):",
+    "    try:",
+    "        urllib.request.urlopen(request, timeout=10)",
+    "        break",
+    "    except Exception:",
+    "        time.sleep(2)",
+    "",
+  ].join("\n");
+
+/**
+ * The service's defaults for every installed system, two parts: cloud-init reports each stage to
+ * the service (its `webhook` reporting handler), so the install's timeline shows the first boot and
+ * a first boot that finishes can end the install; and the script above reports its addresses.
  */
 export const vendorData = (reportUrl: string): string =>
-  `#cloud-config\n${JSON.stringify({ reporting: { provisioner: { type: "webhook", endpoint: reportUrl } } }, null, 2)}\n`;
+  [
+    `Content-Type: multipart/mixed; boundary="${VENDOR_DATA_BOUNDARY}"`,
+    "MIME-Version: 1.0",
+    "",
+    `--${VENDOR_DATA_BOUNDARY}`,
+    'Content-Type: text/cloud-config; charset="utf-8"',
+    "",
+    `#cloud-config\n${JSON.stringify({ reporting: { provisioner: { type: "webhook", endpoint: reportUrl } } }, null, 2)}`,
+    `--${VENDOR_DATA_BOUNDARY}`,
+    'Content-Type: text/x-shellscript; charset="utf-8"',
+    "",
+    addressScript(reportUrl),
+    `--${VENDOR_DATA_BOUNDARY}--`,
+    "",
+  ].join("\n");
 
 /**
  * netplan v2 from what the service knows of the machine: its MACs, each by DHCP (the first one

@@ -1,6 +1,7 @@
 import { ValidationError } from "../../errors";
 import { isPlainObject } from "../../json";
 import { EVENT_RESULTS, EVENT_TYPES, type MachineEvent, REPORT_LIMITS } from "./installReport";
+import { parseReportedNics, type ReportedNic } from "./reportedAddresses";
 
 /** A file a webhook event carries (cloud-init's `post_files`): its path and its bytes. */
 export interface PostedFile {
@@ -33,9 +34,10 @@ function fileOf(value: unknown, index: number): PostedFile {
 /**
  * One event in cloud-init's webhook format: `event_type` (start, progress, finish), `name`,
  * `description`, `origin`, `timestamp`, `result` (finish: SUCCESS, WARN or FAIL), optional
- * `files`. Anything else is a 400 (the machine's script is wrong, and its operator should see so).
+ * `files`, and the installed system's `addresses` (this service's own, reportedAddresses.ts).
+ * Anything else is a 400 (the machine's script is wrong, and its operator should see so).
  */
-export function parseMachineEvent(body: unknown, now: Date): { event: MachineEvent; files: PostedFile[] } {
+export function parseMachineEvent(body: unknown, now: Date): { event: MachineEvent; files: PostedFile[]; addresses?: ReportedNic[] } {
   if (!isPlainObject(body)) throw new ValidationError("A report is a JSON object in cloud-init's webhook format");
   const type = body.event_type;
   if (!(EVENT_TYPES as readonly unknown[]).includes(type)) throw new ValidationError(`event_type must be one of ${EVENT_TYPES.join(", ")}`);
@@ -53,6 +55,7 @@ export function parseMachineEvent(body: unknown, now: Date): { event: MachineEve
   }
   if (body.files !== undefined && !Array.isArray(body.files)) throw new ValidationError("files must be an array");
   const files = ((body.files as unknown[] | undefined) ?? []).map(fileOf);
+  const addresses = body.addresses === undefined ? undefined : parseReportedNics(body.addresses);
   const event: MachineEvent = {
     at: now.toISOString(),
     type: type as MachineEvent["type"],
@@ -62,7 +65,7 @@ export function parseMachineEvent(body: unknown, now: Date): { event: MachineEve
     ...(origin !== undefined && { origin }),
     ...(typeof body.timestamp === "number" && { timestamp: body.timestamp }),
   };
-  return { event, files };
+  return { event, files, ...(addresses && { addresses }) };
 }
 
 /** A stage of its own (`modules-final`, `install`), not a step inside one (`modules-final/config-scripts-user`). */

@@ -10,6 +10,7 @@ import { activeWorkflowOf, settleEffects } from "../workflows/workflowService";
 import { applyMachineEvent } from "./installProgress";
 import { type InstallReport, LOG_NAME, type LogChunk, type MachineEvent, REPORT_LIMITS } from "./installReport";
 import { type PostedFile, parseMachineEvent } from "./machineEvent";
+import { keepReportedAddresses } from "./reportedAddresses";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -105,10 +106,11 @@ export interface ReportReceipt {
  * changes nothing.
  */
 export async function acceptEvent(stores: ProvisioningStores, credential: string, body: unknown, now: Date): Promise<ReportReceipt> {
-  const { event, files } = parseMachineEvent(body, now);
+  const { event, files, addresses } = parseMachineEvent(body, now);
   const { record: instance, node } = await instanceOf(stores, credential);
   const report = await changeReport(stores, node, instance, now, (current) => ({ ...withEvent(current, event), updatedAt: event.at }));
   for (const file of files) await keepPostedFile(stores, node, instance, file, now);
+  if (addresses) await keepReportedAddresses(stores, node, addresses, now);
   const workflow = await applyToWorkflow(stores, node, event, now);
   return { accepted: true, events: report.events.length, ...(workflow && { workflow: { id: workflow.id, status: workflow._status } }) };
 }

@@ -39,7 +39,7 @@ export interface NodeInput {
 }
 
 /** Keys the service owns: a client cannot set them (a whole-node echo sends them back unchanged). */
-const SERVER_KEYS = new Set(["id", "createdAt", "updatedAt", "workflows", "catalogs", "secureBoot", "obmConflict"]);
+const SERVER_KEYS = new Set(["id", "createdAt", "updatedAt", "workflows", "catalogs", "secureBoot", "obmConflict", "addresses"]);
 
 function nodeFields(body: NodeInput): Partial<Node> {
   const fields: Record<string, unknown> = {};

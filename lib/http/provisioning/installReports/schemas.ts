@@ -28,6 +28,8 @@ export const ReportEvent = {
     timestamp: { type: "number" },
     result: { enum: ["SUCCESS", "WARN", "FAIL", ""] },
     files: { type: "array", items: { type: "object" } },
+    /** This service's own: the installed system's NICs and their addresses (its vendor-data's script sends them on its first boot). */
+    addresses: { type: "array", items: { type: "object" } },
   },
   examples: [
     {

@@ -101,6 +101,29 @@ const node = {
       properties: { state: { enum: ["enabled", "disabled", "unsupported"] }, reportedAt: isoTime },
       required: ["state", "reportedAt"],
     },
+    /** The installed system's addresses per NIC, as its first boot reported them, and when (how to reach it). */
+    addresses: {
+      type: "object",
+      properties: {
+        nics: {
+          type: "array",
+          items: {
+            type: "object",
+            properties: { name: { type: "string" }, mac: { type: "string" }, addresses: { type: "array", items: { type: "string" } } },
+            required: ["name", "mac", "addresses"],
+          },
+        },
+        source: { const: "installed-system" },
+        reportedAt: isoTime,
+      },
+      required: ["nics", "source", "reportedAt"],
+    },
+    /** A BMC discovery found already another node's: not given to this one (the operator decides). */
+    obmConflict: {
+      type: "object",
+      properties: { host: { type: "string" }, mac: { type: "string" }, heldBy: { type: "string" }, at: isoTime },
+      required: ["host", "heldBy", "at"],
+    },
     createdAt: isoTime,
     updatedAt: isoTime,
   },

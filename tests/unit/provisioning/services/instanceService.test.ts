@@ -1,7 +1,8 @@
 import fc from "fast-check";
 import { apiContextFor } from "../../../../lib/provisioning/apiContext";
 import { issueInstanceCredential, setUserData, userDataStatus } from "../../../../lib/provisioning/cloudInit/instanceService";
-import { seedDocument as seedAt } from "../../../../lib/provisioning/cloudInit/seedService";
+import { addressScript, seedDocument as seedAt, VENDOR_DATA_BOUNDARY } from "../../../../lib/provisioning/cloudInit/seedService";
+import { ADDRESS_LIMITS } from "../../../../lib/provisioning/installReports/reportedAddresses";
 import { deleteNode } from "../../../../lib/provisioning/nodes/deleteNode";
 import { aNode, later, memoryStores, T0 } from "./setUp";
 
@@ -29,9 +30,19 @@ describe("instance credentials and cloud-init's NoCloud seed", () => {
       `instance-id: "${instanceId}"\nlocal-hostname: "web-01-rack-2"\npublic-keys: []\n`,
     );
     expect(await seedDocument(stores, credential, "user-data")).toBe("#cloud-config\n{}\n");
-    expect(await seedDocument(stores, credential, "vendor-data")).toBe(
-      `#cloud-config\n${JSON.stringify({ reporting: { provisioner: { type: "webhook", endpoint: `http://svc.example/api/current/reports/${credential}` } } }, null, 2)}\n`,
+    const vendor = await seedDocument(stores, credential, "vendor-data");
+    const reportUrl = `http://svc.example/api/current/reports/${credential}`;
+    // Two parts: the reporting config, and the script that reports the installed system's addresses (issue 50).
+    const parts = vendor.split(`--${VENDOR_DATA_BOUNDARY}`);
+    expect(parts[0]).toBe(`Content-Type: multipart/mixed; boundary="${VENDOR_DATA_BOUNDARY}"\nMIME-Version: 1.0\n\n`);
+    expect(parts[1]).toBe(
+      `\nContent-Type: text/cloud-config; charset="utf-8"\n\n#cloud-config\n${JSON.stringify({ reporting: { provisioner: { type: "webhook", endpoint: reportUrl } } }, null, 2)}\n`,
     );
+    expect(parts[2]).toBe(`\nContent-Type: text/x-shellscript; charset="utf-8"\n\n${addressScript(reportUrl)}\n`);
+    expect(parts[3]).toBe("--\n");
+    expect(addressScript(reportUrl)).toContain(`ENDPOINT = "${reportUrl}"`);
+    expect(addressScript(reportUrl)).toContain(`nics[:${ADDRESS_LIMITS.nics}]`);
+    expect(addressScript(reportUrl)).toContain(`found[:${ADDRESS_LIMITS.addressesPerNic}]`);
     expect(JSON.parse(await seedDocument(stores, credential, "network-config"))).toEqual({
       version: 2,
       ethernets: { nic0: { match: { macaddress: "52:54:00:00:00:01" }, "set-name": "nic0", dhcp4: true } },
