@@ -52,7 +52,8 @@ export function parseReportedNics(value: unknown): ReportedNic[] {
   return value.map((nic, i) => {
     const where = `addresses[${i}]`;
     if (!isPlainObject(nic)) throw new ValidationError(`${where} must be an object with name, mac and addresses`);
-    if (typeof nic.name !== "string" || !INTERFACE_NAME.test(nic.name)) throw new ValidationError(`${where}.name must be an interface name`);
+    if (typeof nic.name !== "string" || !INTERFACE_NAME.test(nic.name))
+      throw new ValidationError(`${where}.name must be an interface name`);
     const mac = typeof nic.mac === "string" ? normalizeMac(nic.mac) : undefined;
     if (!mac) throw new ValidationError(`${where}.mac must be a MAC address`);
     if (!Array.isArray(nic.addresses) || nic.addresses.length > ADDRESS_LIMITS.addressesPerNic) {
@@ -68,7 +69,12 @@ export function parseReportedNics(value: unknown): ReportedNic[] {
  * installed system's. A NIC whose MAC is not one of the node's identifiers is shown on the node but
  * moves no lookup: what a machine says never changes another node's identity.
  */
-export async function keepReportedAddresses(stores: ProvisioningStores, node: Node, nics: readonly ReportedNic[], now: Date): Promise<void> {
+export async function keepReportedAddresses(
+  stores: ProvisioningStores,
+  node: Node,
+  nics: readonly ReportedNic[],
+  now: Date,
+): Promise<void> {
   const addresses: NodeAddresses = { nics: [...nics], source: "installed-system", reportedAt: now.toISOString() };
   await stores.nodes.update(node.id, (current) => ({ ...current, addresses, updatedAt: now.toISOString() }), node);
   const own = new Set(node.identifiers.map((identifier) => normalizeMac(identifier)).filter(Boolean));
