@@ -55,12 +55,20 @@ function ObmForm({ node, onSaved }: { node: MachineNode; onSaved: () => void }) 
   const [error, setError] = useState<string>();
   const [saved, setSaved] = useState(false);
   const entry = library.data?.find((candidate) => candidate.service === service);
+  /** The stored setting of the chosen service: the form shows its values (issue 50: it showed the defaults), its secrets never. */
+  const stored: Record<string, unknown> = node.obmSettings.find((setting) => setting.service === service)?.config ?? {};
+  const shown = (key: string): string | undefined => {
+    const value = stored[key];
+    return value === undefined || value === "REDACTED" || typeof value === "object" ? undefined : String(value);
+  };
   const submit = async (event: Event) => {
     event.preventDefault();
     const form = new FormData(event.target as HTMLFormElement);
     const config: Record<string, unknown> = {};
     for (const [key, field] of Object.entries(entry?.config ?? {})) {
       const value = String(form.get(key) ?? "");
+      // A secret left blank keeps the stored one (the service keeps a "REDACTED" value's secret).
+      if (value === "" && stored[key] === "REDACTED") config[key] = "REDACTED";
       if (value === "") continue;
       config[key] = field.type === "integer" ? Number(value) : field.type === "boolean" ? value === "true" : value;
     }
@@ -93,7 +101,18 @@ function ObmForm({ node, onSaved }: { node: MachineNode; onSaved: () => void }) 
       </label>
       {Object.entries(entry?.config ?? {}).map(([key, field]) => (
         <label key={`${service}.${key}`}>
-          {key} <Field name={key} placeholder={field.default === undefined ? "" : String(field.default)} />
+          {key}{" "}
+          <Field
+            name={key}
+            defaultValue={shown(key)}
+            placeholder={
+              stored[key] === "REDACTED"
+                ? "stored (not shown): leave blank to keep"
+                : field.default === undefined
+                  ? ""
+                  : String(field.default)
+            }
+          />
         </label>
       ))}
       <button type="submit">Save OBM setting</button>
@@ -200,18 +219,40 @@ export function Machine({ nodeId }: { nodeId: string }) {
         <p class="muted">Now: {machine.obmSettings.map((setting) => setting.service).join(", ") || "none"} (secrets are never shown).</p>
         <ObmForm node={machine} onSaved={node.reload} />
       </Section>
-      <Section title="Lookups (MAC / IP)">
+      <Section title="Addresses (how to reach it)">
+        {machine.addresses ? (
+          <>
+            <p class="muted">
+              As its installed system reported them, <Time iso={machine.addresses.reportedAt} />:
+            </p>
+            <ul>
+              {machine.addresses.nics.map((nic) => (
+                <li key={nic.mac} class="mono">
+                  {nic.name} ({nic.mac}) → {nic.addresses.join(", ") || "no address"}
+                </li>
+              ))}
+            </ul>
+          </>
+        ) : (
+          <p class="muted">Its installed system has not reported its addresses (it reports them on its first boot).</p>
+        )}
         <ErrorNote error={lookups.error} />
         {(lookups.data ?? []).length === 0 ? (
-          <p class="muted">None recorded.</p>
+          <p class="muted">No lookups recorded.</p>
         ) : (
-          <ul>
-            {lookups.data!.map((lookup) => (
-              <li key={lookup.id} class="mono">
-                {lookup.macAddress} → {lookup.ipAddress ?? "no IP yet"}
-              </li>
-            ))}
-          </ul>
+          <>
+            <p class="muted">Lookups: the address each MAC was last seen at (a boot's DHCP lease, or the installed system's report):</p>
+            <ul>
+              {lookups.data!.map((lookup) => (
+                <li key={lookup.id} class="mono">
+                  {lookup.macAddress} → {lookup.ipAddress ?? "no IP yet"}{" "}
+                  <span class="muted">
+                    (<Time iso={lookup.updatedAt} />)
+                  </span>
+                </li>
+              ))}
+            </ul>
+          </>
         )}
       </Section>
       <EventList path={`nodes/${encodeURIComponent(machine.id)}/events`} running={false} pollMs={0} title="Events" />

@@ -71,6 +71,8 @@ describe("the operator console in a real browser", () => {
     await page.getByRole("heading", { name: MAC }).waitFor();
     // What its firmware said of Secure Boot (the simulator's machine is a BIOS one).
     await page.getByText("not offered by its firmware").waitFor();
+    // How to reach it: no installed system has reported its addresses yet; the lookup, with when it was seen.
+    await page.getByText("Its installed system has not reported its addresses").waitFor();
     // Catalogs, collapsed and searchable.
     await page.getByText("dmi", { exact: true }).waitFor();
     await page.getByLabel("Search the catalogs").fill("Product Name");
@@ -284,6 +286,20 @@ describe("the operator console in a real browser", () => {
     await call("PUT", `/nodes/${node.id}/site`, { site: site[0].id });
     await page.goto(`${server.baseUrl}/console#/machines/${node.id}`);
     await page.getByText("Power: unknown").waitFor();
+    // The OBM form shows the stored setting, never its secret (issue 50: it showed the defaults);
+    // saved with the password left blank, the stored password stays.
+    await page.locator('input[name="host"]').waitFor();
+    expect(await page.locator('input[name="host"]').inputValue()).toBe("10.0.0.9");
+    expect(await page.locator('input[name="user"]').inputValue()).toBe("admin");
+    expect(await page.locator('input[name="password"]').inputValue()).toBe("");
+    expect(await page.locator('input[name="password"]').getAttribute("placeholder")).toMatch(/^stored \(not shown\)/);
+    await page.getByRole("button", { name: "Save OBM setting" }).click();
+    await page.getByRole("status").filter({ hasText: "Saved." }).waitFor();
+    expect((await call("GET", `/nodes/${node.id}/obm`, undefined))[0].config).toEqual({
+      host: "10.0.0.9",
+      user: "admin",
+      password: "REDACTED",
+    });
     page.once("dialog", (dialog) => void dialog.dismiss());
     await page.getByRole("button", { name: "Power off" }).click();
     expect(await page.getByRole("list", { name: "Recent power jobs" }).count()).toBe(0);
