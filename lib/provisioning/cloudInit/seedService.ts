@@ -78,9 +78,20 @@ export const addressScript = (reportUrl: string): string =>
   ].join("\n");
 
 /**
- * The service's defaults for every installed system, two parts: cloud-init reports each stage to
- * the service (its `webhook` reporting handler), so the install's timeline shows the first boot and
- * a first boot that finishes can end the install; and the script above reports its addresses.
+ * The cloud-config part: cloud-init reports each stage to the service (its `webhook` reporting
+ * handler), so the install's timeline shows the first boot and a first boot that finishes can end
+ * the install; and it writes /etc/hosts with the host name it sets (issue 50: an image's own
+ * /etc/hosts did not name it, and every `sudo` printed "unable to resolve host"). A user-data's
+ * own `manage_etc_hosts` wins.
+ */
+export const vendorConfig = (reportUrl: string) => ({
+  reporting: { provisioner: { type: "webhook", endpoint: reportUrl } },
+  manage_etc_hosts: true,
+});
+
+/**
+ * The service's defaults for every installed system, two parts: the cloud-config above, and the
+ * script that reports its addresses.
  */
 export const vendorData = (reportUrl: string): string =>
   [
@@ -90,7 +101,7 @@ export const vendorData = (reportUrl: string): string =>
     `--${VENDOR_DATA_BOUNDARY}`,
     'Content-Type: text/cloud-config; charset="utf-8"',
     "",
-    `#cloud-config\n${JSON.stringify({ reporting: { provisioner: { type: "webhook", endpoint: reportUrl } } }, null, 2)}`,
+    `#cloud-config\n${JSON.stringify(vendorConfig(reportUrl), null, 2)}`,
     `--${VENDOR_DATA_BOUNDARY}`,
     'Content-Type: text/x-shellscript; charset="utf-8"',
     "",

@@ -36,7 +36,7 @@ describe("instance credentials and cloud-init's NoCloud seed", () => {
     const parts = vendor.split(`--${VENDOR_DATA_BOUNDARY}`);
     expect(parts[0]).toBe(`Content-Type: multipart/mixed; boundary="${VENDOR_DATA_BOUNDARY}"\nMIME-Version: 1.0\n\n`);
     expect(parts[1]).toBe(
-      `\nContent-Type: text/cloud-config; charset="utf-8"\n\n#cloud-config\n${JSON.stringify({ reporting: { provisioner: { type: "webhook", endpoint: reportUrl } } }, null, 2)}\n`,
+      `\nContent-Type: text/cloud-config; charset="utf-8"\n\n#cloud-config\n${JSON.stringify({ reporting: { provisioner: { type: "webhook", endpoint: reportUrl } }, manage_etc_hosts: true }, null, 2)}\n`,
     );
     expect(parts[2]).toBe(`\nContent-Type: text/x-shellscript; charset="utf-8"\n\n${addressScript(reportUrl)}\n`);
     expect(parts[3]).toBe("--\n");
