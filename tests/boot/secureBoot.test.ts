@@ -2,9 +2,10 @@ import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from "
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { publishMicrokernel } from "../../microkernel/cli";
-import { buildMicrokernelInitramfs } from "../../microkernel/initramfs";
+import { buildMicrokernelInitramfs, buildOverlay } from "../../microkernel/initramfs";
 import { publishFile } from "../../microkernel/publish";
 import { publishSecureBoot, secureBootFiles } from "../../microkernel/secureBoot";
+import { bmcDevices, freeBmcAddress, type IpmiSim, startIpmiSim } from "../support/ipmiSim";
 import { freePort, type OfflineServer, rackhdApi, startOffline } from "../support/offlineServer";
 import { type RelayProcess, startRelayProcess } from "../support/relayProcess";
 import { type BootAssets, bootAssets } from "./support/bootAssets";
@@ -31,11 +32,19 @@ jest.setTimeout(900_000);
  * Secure Boot still on, and the test logs in over SSH at the address the site's DHCP gave it. This
  * is also the boot tier's UEFI install of the image (imageInstall.test.ts installs it in BIOS mode):
  * OVMF boots the installed disk the same way with Secure Boot off, and an iPXE-booted microkernel
- * under OVMF is networkBoot.test.ts's and uefiHttpBoot.test.ts's.
+ * under OVMF is networkBoot.test.ts's and uefiHttpBoot.test.ts's. The machine has a BMC on its KCS
+ * interface (ipmi_sim, as in hardwareMatrix.test.ts): GRUB's microkernel fetches the discovery
+ * overlay for ipmitool, so the node gets its bmc catalog, its SKU's IPMI OBM setting and its
+ * pollers (issue 50: under GRUB it got none), and its install's PXE boot and reboot go through the
+ * relay to that BMC (a UEFI boot: its firmware reported Secure Boot). The installed system reports
+ * its addresses: the node shows the one SSH reaches.
  */
 const MAC = "52:54:00:5b:00:01";
 /** The address the site's DHCP gives the machine: the test logs in there. */
 const MACHINE_IP = "10.98.0.60";
+/** The BMC's LAN MAC, and its credentials (the SKU's discovery graph gives them to the node). */
+const BMC_MAC = "52:54:00:5b:0b:01";
+const BMC_PASSWORD = "Secure-Bmc-1";
 /** A second machine with Secure Boot on, which the site's DHCP offers iPXE (unsigned). */
 const UNSIGNED_MAC = "52:54:00:5b:00:02";
 /** Debian's iPXE for UEFI (unsigned), which a machine with Secure Boot on must refuse. */
@@ -64,6 +73,10 @@ if (missing.length > 0) process.stdout.write(`secureBoot: not run here: needs ${
     let record: BootRecord;
     let disk: string;
     let repo: StaticServer;
+    let bmc: IpmiSim & { state: string };
+    let bmcAddress: string;
+    /** The QEMU arguments of the machine's BMC (its KCS interface), at discovery and at the install. */
+    let bmcHardware: string[];
     const machines = new Set<RunningMachine>();
     const timings: string[] = [];
     const api = rackhdApi(() => server.baseUrl);
@@ -75,6 +88,7 @@ if (missing.length > 0) process.stdout.write(`secureBoot: not run here: needs ${
       // request sent after seconds of a blocked event loop can take a kept-alive connection the server
       // is closing at that moment ("other side closed", seen in CI).
       const microkernel = buildMicrokernelInitramfs(assets, join(scratch, "mk.img"));
+      const overlay = buildOverlay(assets.busybox, join(scratch, "overlay.cpio.gz"));
       const signed = secureBootFiles();
       const image = debianImage();
       const port = await freePort();
@@ -83,12 +97,32 @@ if (missing.length > 0) process.stdout.write(`secureBoot: not run here: needs ${
       await publishMicrokernel(server.baseUrl, {
         kernel: assets.kernel,
         initrd: microkernel,
+        overlay,
       }).catch((error: Error) => {
         throw new Error(`${error.message} (${String(error.cause)}); the server said:\n${server.output().slice(-4000)}`);
       });
       await publishSecureBoot({ api: server.baseUrl }, signed);
       await publishFile({ api: server.baseUrl }, "snponly.efi", readFileSync(IPXE_EFI));
       site = (await api("POST", "/sites", { name: "secure-lab" })).body.id;
+      // The machine's BMC: its LAN on a loopback address the relay reaches, its system interface for the machine's KCS.
+      bmcAddress = await freeBmcAddress();
+      const systemInterfacePort = await freePort();
+      bmc = await startIpmiSim(BMC_PASSWORD, { systemInterfacePort, lan: { address: bmcAddress, port: 623 } });
+      for (const setting of [
+        ["ipsrc", "static"],
+        ["ipaddr", bmcAddress],
+        ["macaddr", BMC_MAC],
+      ])
+        bmc.ipmitool(["lan", "set", "1", ...setting]);
+      bmcHardware = bmcDevices(systemInterfacePort);
+      // The operator's SKU for the site's servers with this BMC: their IPMI OBM setting, with these credentials.
+      const sku = await api("POST", "/skus", {
+        name: "Secure Boot servers",
+        rules: [{ path: "bmc.IP Address", equals: bmcAddress }],
+        discoveryGraphName: "Graph.Obm.Ipmi.CreateSettings",
+        discoveryGraphOptions: { defaults: { user: "admin", password: BMC_PASSWORD } },
+      });
+      expect(sku.status).toBe(200);
       // The site's network: its DHCP sends every UEFI machine to the relay's uefi.efi, the loader
       // the service chooses for it (docs/boot.md); the relay knows the machine by its MAC. Two
       // machines run at once (the install and the refused one), each on its own cable.
@@ -119,7 +153,9 @@ if (missing.length > 0) process.stdout.write(`secureBoot: not run here: needs ${
         mac: MAC,
         bootUrl: "uefi.efi",
         tap: network.taps[0],
-        hardware: { storage: ["-drive", `file=${disk},format=raw,if=none,id=target`, ...DISK_DEVICES.sata("target"), ...OTHER_DISKS] },
+        hardware: {
+          storage: ["-drive", `file=${disk},format=raw,if=none,id=target`, ...DISK_DEVICES.sata("target"), ...OTHER_DISKS, ...bmcHardware],
+        },
         until: /MICROKERNEL: (told to reboot|FAILED)|No bootable option or device was found|starting Boot0000 "UiApp"/,
         timeoutMs: 600_000,
       });
@@ -129,6 +165,7 @@ if (missing.length > 0) process.stdout.write(`secureBoot: not run here: needs ${
       for (const machine of machines) machine.stop();
       await repo?.close();
       relay?.stop();
+      await bmc?.stop();
       network?.close();
       await server?.stop();
       if (scratch) rmSync(scratch, { recursive: true, force: true });
@@ -162,6 +199,26 @@ if (missing.length > 0) process.stdout.write(`secureBoot: not run here: needs ${
         text: "SecureBoot enabled",
       });
       expect(node.body.secureBoot).toMatchObject({ state: "enabled" });
+
+      // Its BMC, found from inside under GRUB as under iPXE: the overlay's ipmitool, the bmc catalog.
+      expect(serial).toMatch(/MICROKERNEL: BMC found; overlay unpacked: \S*ipmitool/);
+      expect((await api("GET", `/nodes/${node.body.id}/catalogs/bmc`)).body).toMatchObject({
+        source: "bmc",
+        data: { "IP Address": bmcAddress, "MAC Address": BMC_MAC },
+      });
+      // Its SKU's discovery graph gave it its IPMI OBM setting, and discovery its default pollers.
+      let obmGraph: { _status?: string } | undefined;
+      for (let tries = 0; tries < 60 && obmGraph?._status !== "succeeded"; tries += 1) {
+        if (tries > 0) await new Promise((resolve) => setTimeout(resolve, 1000));
+        const workflows = (await api("GET", `/nodes/${node.body.id}/workflows`)).body as { injectableName: string; _status: string }[];
+        obmGraph = workflows.find((workflow) => workflow.injectableName === "Graph.Obm.Ipmi.CreateSettings");
+      }
+      expect(obmGraph?._status).toBe("succeeded");
+      expect((await api("GET", `/nodes/${node.body.id}/obm`)).body).toEqual([
+        expect.objectContaining({ service: "ipmi-obm-service", config: { host: bmcAddress, user: "admin", password: "REDACTED" } }),
+      ]);
+      const pollers = (await api("GET", `/nodes/${node.body.id}/pollers`)).body as { config: { command: string } }[];
+      expect(pollers.map((poller) => poller.config.command)).toEqual(expect.arrayContaining(["sdr", "chassis", "selInformation"]));
     });
 
     // The install's CPU fills the refused machine's idle wait: the two run side by side.
@@ -169,7 +226,6 @@ if (missing.length > 0) process.stdout.write(`secureBoot: not run here: needs ${
       const node = (await api("GET", `/nodes/${MAC}`)).body.id as string;
       const key = join(scratch, "id_ed25519");
       expect((await api("PUT", `/nodes/${node}/user-data`, { userData: opsUserData("signed-1", newSshKey(key)) })).status).toBe(200);
-      expect((await api("POST", `/nodes/${node}/obm`, { service: "noop-obm-service", config: {} })).status).toBe(201);
       const workflow = await api("POST", `/nodes/${node}/workflows`, {
         name: "Graph.InstallImage",
         options: {
@@ -181,6 +237,23 @@ if (missing.length > 0) process.stdout.write(`secureBoot: not run here: needs ${
         },
       });
       expect(workflow.status).toBe(201);
+      // Its one-time PXE boot and its reboot go through the site's relay to its BMC: a UEFI PXE boot,
+      // as its firmware reported. The machine is started once the BMC was told.
+      const until = Date.now() + 120_000;
+      let steps = (await api("GET", `/workflows/${workflow.body.instanceId}`)).body;
+      const stateOf = (label: string) =>
+        (Object.values(steps.tasks) as { label: string; state: string }[]).find((task) => task.label === label)?.state;
+      while (stateOf("reboot") !== "succeeded" && Date.now() < until) {
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        steps = (await api("GET", `/workflows/${workflow.body.instanceId}`)).body;
+      }
+      expect([stateOf("set-boot-pxe"), stateOf("reboot")]).toEqual(["succeeded", "succeeded"]);
+      const jobs = (await api("GET", `/sites/${site}/jobs`)).body as { action: { kind: string }; state: string }[];
+      expect(jobs.find((job) => job.action.kind === "bootDevice")).toMatchObject({
+        action: { device: "pxe", uefi: true },
+        state: "succeeded",
+      });
+      expect(bmc.calls().join("\n")).toMatch(/set boot pxe/);
       const started = performance.now();
       const machine = startMachine(assets, {
         firmware: "uefi-secure-boot",
@@ -189,7 +262,7 @@ if (missing.length > 0) process.stdout.write(`secureBoot: not run here: needs ${
         tap: network.taps[0],
         disk,
         diskBus: "sata",
-        hardware: { storage: OTHER_DISKS },
+        hardware: { storage: [...OTHER_DISKS, ...bmcHardware] },
         serialLog: join(tmpdir(), "secure-boot-install.serial.log"),
       });
       machines.add(machine);
@@ -214,6 +287,15 @@ if (missing.length > 0) process.stdout.write(`secureBoot: not run here: needs ${
       const login = { host: MACHINE_IP, user: "ops" };
       expect((await sshRun(key, login, "hostname")).trim()).toBe("signed-1");
       expect((await sshRun(key, login, "mokutil --sb-state")).trim()).toBe("SecureBoot enabled");
+      // Its /etc/hosts names it: sudo says nothing of resolving its host (issue 50).
+      expect(await sshRun(key, login, "sudo -n true 2>&1")).toBe("");
+      // The address the node shows is the one SSH reached: the installed system reported it, per NIC (issue 50).
+      const shown = (await api("GET", `/nodes/${node}`)).body.addresses;
+      expect(shown).toMatchObject({ source: "installed-system", reportedAt: expect.any(String) });
+      expect(shown.nics).toEqual(
+        expect.arrayContaining([expect.objectContaining({ mac: MAC, addresses: expect.arrayContaining([`${MACHINE_IP}/24`]) })]),
+      );
+      expect((await api("GET", `/lookups?q=${MAC}`)).body).toEqual([expect.objectContaining({ ipAddress: MACHINE_IP })]);
       machine.stop();
       machines.delete(machine);
     });
