@@ -7,6 +7,7 @@ import { LIMITS_HEADING, limitsSection } from "./fleetLimits";
 import { LINEAR_RULES_HEADING, linearRulesSection } from "./linearRules";
 import { LIST_HEADING, listSection } from "./listPages";
 import { MICROKERNEL_HEADING, microkernelSection } from "./microkernel";
+import { HOSTILE_HEADING, hostileSection } from "./relayHostile";
 import { RELAY_HEADING, relaySection } from "./relayPickup";
 import { type Results, renderReport } from "./report";
 import { withSection } from "./sections";
@@ -23,6 +24,7 @@ const OWN_SECTIONS: [string, (root: string) => string[]][] = [
   [LIMITS_HEADING, limitsSection],
   [EVENT_HEADING, eventSection],
   [RELAY_HEADING, relaySection],
+  [HOSTILE_HEADING, hostileSection],
   [LINEAR_RULES_HEADING, linearRulesSection],
   [START_HEADING, startSection],
   [MICROKERNEL_HEADING, microkernelSection],
