@@ -37,6 +37,8 @@ export interface TftpOptions extends Pick<BootProxyOptions, "api" | "token" | "l
   neighbours?: () => string;
   /** The site's DHCP leases (dnsmasq's lease file), for machines that are not neighbours (a DHCP relay between). */
   leases?: () => string;
+  /** The most bytes of shared files kept (default SHARED_MAX_BYTES). */
+  sharedMaxBytes?: number;
 }
 
 /** The file every UEFI machine's DHCP may name: the loader the service chooses for it. */
@@ -55,8 +57,8 @@ export const MAX_TRANSFERS = 64;
 export const PER_CLIENT = 8;
 /** The longest wait for an acknowledgement a client may ask (RFC 2349 allows 255 s: six tries held a socket 25 minutes). */
 export const MAX_TIMEOUT_S = 5;
-/** The shared files kept, in bytes (a kernel and an initrd, a few times over). */
-export const SHARED_MAX_BYTES = 256 << 20;
+/** The shared files kept, in bytes: a kernel and an initrd or two (the relay stays well under 150 MB with them). */
+export const SHARED_MAX_BYTES = 64 << 20;
 /** A TFTP name: the boot files' characters only, and no `..`. */
 const SAFE_NAME = /^[A-Za-z0-9_][A-Za-z0-9._:/-]{0,254}(\?[A-Za-z0-9._~:=&%-]{0,1024})?$/;
 const isSafeName = (name: string): boolean => SAFE_NAME.test(name) && !name.split("?")[0].split("/").includes("..");
@@ -119,7 +121,7 @@ async function chosenLoader(options: TftpOptions, machine: string): Promise<{ fi
 const SHARED_TTL_MS = 60_000;
 type SharedFiles = Map<string, { at: number; data: Promise<Buffer>; bytes: number }>;
 
-async function shared(files: SharedFiles, path: string, fetchIt: () => Promise<Buffer>): Promise<Buffer> {
+async function shared(files: SharedFiles, path: string, fetchIt: () => Promise<Buffer>, maxBytes: number): Promise<Buffer> {
   const kept = files.get(path);
   if (kept && Date.now() - kept.at < SHARED_TTL_MS) return kept.data;
   const data = fetchIt();
@@ -130,22 +132,22 @@ async function shared(files: SharedFiles, path: string, fetchIt: () => Promise<B
   data.then(
     (bytes) => {
       entry.bytes = bytes.length;
-      trim(files);
+      trim(files, maxBytes);
     },
     () => files.get(path) === entry && files.delete(path),
   );
   return data;
 }
 
-/** Drops what is past its minute, then the oldest, until the kept files fit SHARED_MAX_BYTES. */
-function trim(files: SharedFiles): void {
+/** Drops what is past its minute, then the oldest, until the kept files fit `maxBytes`. */
+function trim(files: SharedFiles, maxBytes: number): void {
   let total = 0;
   for (const [path, entry] of files) {
     if (Date.now() - entry.at >= SHARED_TTL_MS) files.delete(path);
     else total += entry.bytes;
   }
   for (const [path, entry] of files) {
-    if (total <= SHARED_MAX_BYTES) break;
+    if (total <= maxBytes) break;
     files.delete(path);
     total -= entry.bytes;
   }
@@ -187,7 +189,7 @@ async function contents(options: TftpOptions, file: string, machine: string, fil
     return Buffer.from(await answer.arrayBuffer());
   };
   // A machine's own script is fetched for it alone; the files are the same for every machine.
-  return mac ? fetchIt() : shared(files, path, fetchIt);
+  return mac ? fetchIt() : shared(files, path, fetchIt, options.sharedMaxBytes ?? SHARED_MAX_BYTES);
 }
 
 /** The options it takes, as it answers them in its OACK; empty when the client asked none it knows. */

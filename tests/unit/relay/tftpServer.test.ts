@@ -211,6 +211,36 @@ describe("the relay's TFTP server (Secure Boot machines' shim, GRUB and its scri
     await new Promise((resolve) => setTimeout(resolve, 1_500));
   });
 
+  it("keeps the shared files up to a bound in bytes, dropping the oldest (issue 50: every name was kept a minute, unbounded)", async () => {
+    const small = await startTftpServer({
+      api: `http://127.0.0.1:${(service.address() as { port: number }).port}`,
+      token: "relay-token",
+      listen: "127.0.0.1:0",
+      publicUrl: "http://10.1.0.2:8080",
+      timeoutMs: 200,
+      neighbours: () => neighbours,
+      sharedMaxBytes: kernel.length + 2,
+    });
+    const fetches = (url: string) => asked.filter((each) => each.url === url).length;
+    const get = (file: string) =>
+      run("curl", ["-sS", "--max-time", "10", `tftp://127.0.0.1:${small.port}/${file}`], { encoding: "buffer" }).then(
+        ({ stdout }) => stdout,
+      );
+    try {
+      const [shim, vmlinuz] = [fetches("/common/shimx64.efi"), fetches("/common/vmlinuz")];
+      await get("shimx64.efi");
+      await get("shimx64.efi");
+      expect(fetches("/common/shimx64.efi") - shim).toBe(1);
+      // The kernel and the shim do not both fit: the shim, the older, goes.
+      expect((await get("common/vmlinuz")).equals(kernel)).toBe(true);
+      await get("shimx64.efi");
+      expect(fetches("/common/shimx64.efi") - shim).toBe(2);
+      expect(fetches("/common/vmlinuz") - vmlinuz).toBe(1);
+    } finally {
+      await small.close();
+    }
+  });
+
   it("answers a request resent while it is answered once, and does not keep a failed fetch", async () => {
     const client = createSocket("udp4");
     await new Promise<void>((resolve) => client.bind(0, "127.0.0.1", () => resolve()));
