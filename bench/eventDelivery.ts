@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { freePort, http, startOffline } from "../tests/support/offlineServer";
 import { percentile } from "./percentile";
 import { runBench } from "./runBench";
-import { withSection } from "./sections";
+import { savedResults, withSection } from "./sections";
 
 export const EVENT_HEADING = "## Event delivery";
 
@@ -144,12 +144,8 @@ async function measure(): Promise<{ calm: Latency; busy: Latency }> {
 
 /** The BENCHMARKS.md section, from the saved results (empty before the first run). */
 export function eventSection(root: string): string[] {
-  let r: EventResults;
-  try {
-    r = JSON.parse(readFileSync(join(root, "bench", "event-results.json"), "utf8"));
-  } catch {
-    return [];
-  }
+  const r = savedResults<EventResults>(root, "event-results.json");
+  if (!r) return [];
   const row = (name: string, l: Latency) => `| ${name} | ${l.events} | ${l.p50Ms} ms | ${l.p95Ms} ms | ${l.p99Ms} ms | ${l.maxMs} ms |`;
   return [
     `${EVENT_HEADING}: from a change to its first delivery attempt, and the cost per million events`,

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { reportLines, runSwarm, type SwarmReport } from "../scripts/swarm";
 import { freePort } from "../tests/support/offlineServer";
 import { runBench } from "./runBench";
-import { withSection } from "./sections";
+import { savedResults, withSection } from "./sections";
 
 /**
  * `npm run bench:fleet -- [--machines N] [--ramp S] [--fail P]` (issue 28): the swarm against
@@ -49,12 +49,8 @@ export function fleetCost(report: SwarmReport): { perInstall: number; lines: str
 
 /** The BENCHMARKS.md section, from the saved results (empty before the first run). */
 export function fleetSection(root: string): string[] {
-  let r: FleetResults;
-  try {
-    r = JSON.parse(readFileSync(join(root, "bench", "fleet-results.json"), "utf8"));
-  } catch {
-    return [];
-  }
+  const r = savedResults<FleetResults>(root, "fleet-results.json");
+  if (!r) return [];
   const top = r.report.routes.slice(0, 12);
   return [
     `${FLEET_HEADING}: ${r.report.machines} machines discovered and installed by the swarm`,

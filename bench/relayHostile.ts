@@ -8,7 +8,7 @@ import { freePort, http, startOffline } from "../tests/support/offlineServer";
 import { startRelayProcess } from "../tests/support/relayProcess";
 import { percentile } from "./percentile";
 import { runBench } from "./runBench";
-import { withSection } from "./sections";
+import { savedResults, withSection } from "./sections";
 
 export const HOSTILE_HEADING = "## Relay under a hostile site";
 
@@ -189,12 +189,8 @@ async function main(): Promise<void> {
 
 /** The BENCHMARKS.md section, from the saved results (empty before the first run). */
 export function hostileSection(root: string): string[] {
-  let r: HostileResults;
-  try {
-    r = JSON.parse(readFileSync(join(root, "bench", "relay-hostile-results.json"), "utf8"));
-  } catch {
-    return [];
-  }
+  const r = savedResults<HostileResults>(root, "relay-hostile-results.json");
+  if (!r) return [];
   const total = Object.values(r.attack).reduce((sum, n) => sum + n, 0);
   const row = (name: string, p: Phase) =>
     `| ${name} | ${p.jobs} | ${p.pickupP50Ms} ms | ${p.pickupP95Ms} ms | ${p.pickupMaxMs} ms | ${p.rssMb} MB | ${p.peakRssMb} MB |`;

@@ -5,7 +5,7 @@ import { runRelay } from "../relay/relay";
 import { http, startOffline } from "../tests/support/offlineServer";
 import { percentile } from "./percentile";
 import { runBench } from "./runBench";
-import { withSection } from "./sections";
+import { savedResults, withSection } from "./sections";
 
 export const RELAY_HEADING = "## Relay pickup";
 
@@ -125,12 +125,8 @@ async function main(): Promise<void> {
 
 /** The BENCHMARKS.md section, from the saved results (empty before the first run). */
 export function relaySection(root: string): string[] {
-  let r: RelayResults;
-  try {
-    r = JSON.parse(readFileSync(join(root, "bench", "relay-results.json"), "utf8"));
-  } catch {
-    return [];
-  }
+  const r = savedResults<RelayResults>(root, "relay-results.json");
+  if (!r) return [];
   return [
     `${RELAY_HEADING} and cost per relay-month`,
     "",

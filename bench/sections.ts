@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 /**
  * BENCHMARKS.md's sections written by their own benches (`bench:relay`, `bench:events`,
  * `bench:fleet`), each from its saved results: a section is replaced where it stands, or added
@@ -10,4 +12,13 @@ export function withSection(report: string, heading: string, section: string[]):
   const rest = report.indexOf("\n## ", start + 3);
   const joined = `${report.slice(0, start + 1)}${section.join("\n")}${rest < 0 ? "" : `\n${report.slice(rest + 1)}`}`;
   return `${joined.trimEnd()}\n`;
+}
+
+/** A bench's saved results (bench/<file>), or undefined before its first run: its section is then left out. */
+export function savedResults<T>(root: string, file: string): T | undefined {
+  try {
+    return JSON.parse(readFileSync(join(root, "bench", file), "utf8")) as T;
+  } catch {
+    return undefined;
+  }
 }

@@ -5,6 +5,16 @@ import { BODY_MAX_BYTES, MAX_BODIES, startBootProxy } from "../../../relay/bootP
 import { onBmc } from "../../../relay/drivers/redfishSession";
 import { redact } from "../../../relay/redact";
 
+/** The service's stand-in listening on loopback, and the relay's boot server in front of it. */
+async function relayBefore(service: Server): Promise<{ url: string; close: () => Promise<void> }> {
+  await new Promise<void>((resolve) => service.listen(0, "127.0.0.1", resolve));
+  return startBootProxy({
+    api: `http://127.0.0.1:${(service.address() as { port: number }).port}`,
+    token: "relay-token",
+    listen: "127.0.0.1:0",
+  });
+}
+
 /**
  * The relay's boot server hands a machine the service's bytes with their length, as iPXE reads
  * them fastest: the service's side is a small HTTP server that compresses when asked (as
@@ -35,12 +45,7 @@ describe("the relay's boot server: a file's bytes and their length", () => {
       response.writeHead(200, { "content-type": "application/octet-stream", "content-length": initrd.length });
       response.end(initrd);
     });
-    await new Promise<void>((resolve) => service.listen(0, "127.0.0.1", resolve));
-    relay = await startBootProxy({
-      api: `http://127.0.0.1:${(service.address() as { port: number }).port}`,
-      token: "relay-token",
-      listen: "127.0.0.1:0",
-    });
+    relay = await relayBefore(service);
   });
 
   afterAll(async () => {
@@ -85,12 +90,7 @@ describe("the relay's boot server under a hostile host of its site (issue 50)", 
       request.resume();
       request.on("end", () => response.end("{}"));
     });
-    await new Promise<void>((resolve) => service.listen(0, "127.0.0.1", resolve));
-    relay = await startBootProxy({
-      api: `http://127.0.0.1:${(service.address() as { port: number }).port}`,
-      token: "relay-token",
-      listen: "127.0.0.1:0",
-    });
+    relay = await relayBefore(service);
   });
 
   afterAll(async () => {
