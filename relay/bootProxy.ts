@@ -1,11 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { isBootRoute } from "../lib/wire/relay";
 
 /**
  * The relay's boot server: its site's machines boot from it on the local network, and it forwards
  * their boot requests to the service with its credential, so that with BOOT_VIA_RELAY=on nothing
- * about booting faces the internet. Only the routes a booting machine uses pass (profiles,
- * templates, the notification, the microkernel's tasks, the file byte routes, /common, cloud-init's
- * seed and the machine's reports); each goes
+ * about booting faces the internet. Only the routes a booting machine uses pass (the registry's
+ * boot routes, each with its method: profiles, templates, the notification, the microkernel's
+ * tasks, the file byte routes, /common, cloud-init's seed and the machine's reports; generated into
+ * lib/wire, so a new one passes with no edit here); each goes
  * with the machine's address (X-Forwarded-For) and the relay's own URL (X-Relay-Base), which the
  * service renders into the scripts so that every later request comes here too. A file the service
  * answers with a redirect (a large one, in its bucket) is fetched here and streamed on: a machine
@@ -21,16 +23,6 @@ export interface BootProxyOptions {
   log?: (line: string) => void;
 }
 
-const BOOT_PATHS = [
-  /^\/api\/(1\.1|current|common)\/(profiles|profiles\/loader|profiles\/switch\/[^/]+|notification|tasks\/bootstrap\.js|tasks\/[^/]+)$/,
-  /^\/api\/(1\.1|current|common)\/templates\/[^/]+$/,
-  /^\/api\/(1\.1|current|common)\/files\/(md5\/)?[^/]+(\/latest)?$/,
-  /^\/common\/[^/]+$/,
-  // cloud-init's seed and the machine's reports and logs (issue 26): the installed system talks to the relay too.
-  /^\/api\/(1\.1|current|common)\/nocloud\/[^/]+\/[^?]+$/,
-  /^\/api\/(1\.1|current|common)\/reports\/[^/]+(\/logs\/[^/]+)?$/,
-];
-
 /**
  * Bounds against a hostile host of the site (issue 50): connections at once, request bodies being
  * read at once (each up to BODY_MAX_BYTES: a machine's catalogs or install log), and how long a
@@ -43,8 +35,6 @@ const REQUEST_TIMEOUT_MS = 60_000;
 
 /** The answer's headers a machine gets. */
 const KEPT_HEADERS = ["content-type", "content-length", "content-disposition", "cache-control"];
-
-export const isBootPath = (path: string): boolean => BOOT_PATHS.some((pattern) => pattern.test(path));
 
 /** `host:port` (a bare port: every address), as --listen and --tftp take it; the port after the last colon. */
 export const listenAddress = (listen: string): { host: string; port: number } => {
@@ -78,7 +68,7 @@ async function forward(
 ): Promise<void> {
   const url = new URL(request.url ?? "/", "http://relay");
   const method = request.method ?? "GET";
-  if (!isBootPath(url.pathname) || !["GET", "HEAD", "POST"].includes(method)) {
+  if (!isBootRoute(method, url.pathname)) {
     response
       .writeHead(404, { "content-type": "application/json" })
       .end(JSON.stringify({ message: "Not a boot route: the relay forwards only what a booting machine asks for" }));

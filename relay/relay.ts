@@ -1,12 +1,8 @@
-import type { RelayJob } from "../lib/provisioning/relays/job";
+import { type LeasedJob, RELAY_ROUTES } from "../lib/wire/relay";
 import type { Driver, DriverResult } from "./drivers/driver";
 import { RELAY_VERSION } from "./version";
 
-/** A job as a relay gets it: with its lease and the OBM setting's config. */
-export type LeasedJob = Omit<RelayJob, "obm" | "lease"> & {
-  obm: { service: string; config: Record<string, unknown> };
-  lease: { id: string };
-};
+export type { LeasedJob };
 
 export interface RelayOptions {
   /** The service's base URL (any stage prefix included). */
@@ -69,7 +65,7 @@ export async function runRelay(options: RelayOptions): Promise<void> {
 }
 
 async function lease(options: RelayOptions, max: number): Promise<LeasedJob[]> {
-  const answer = await fetch(`${options.api.replace(/\/$/, "")}/api/1.1/relay/jobs/lease`, {
+  const answer = await fetch(`${options.api.replace(/\/$/, "")}${RELAY_ROUTES.lease}`, {
     method: "POST",
     headers: { authorization: `Bearer ${options.token}`, "content-type": "application/json" },
     body: JSON.stringify({ max: Math.min(max, 8), version: RELAY_VERSION }),
@@ -104,7 +100,7 @@ async function work(options: RelayOptions, job: LeasedJob, log: (line: string) =
 /** Tells the service the relay is about to act; false when it no longer holds the job (another relay does). */
 async function sayActing(options: RelayOptions, job: LeasedJob, log: (line: string) => void): Promise<boolean> {
   try {
-    const answer = await fetch(`${options.api.replace(/\/$/, "")}/api/1.1/relay/jobs/${encodeURIComponent(job.id)}/acting`, {
+    const answer = await fetch(`${options.api.replace(/\/$/, "")}${RELAY_ROUTES.acting(job.id)}`, {
       method: "POST",
       headers: { authorization: `Bearer ${options.token}`, "content-type": "application/json" },
       body: JSON.stringify({ leaseId: job.lease.id }),
@@ -128,7 +124,7 @@ async function report(options: RelayOptions, job: LeasedJob, result: DriverResul
   });
   for (let attempt = 1; !options.signal?.aborted; attempt += 1) {
     try {
-      const answer = await fetch(`${options.api.replace(/\/$/, "")}/api/1.1/relay/jobs/${encodeURIComponent(job.id)}/result`, {
+      const answer = await fetch(`${options.api.replace(/\/$/, "")}${RELAY_ROUTES.result(job.id)}`, {
         method: "POST",
         headers: { authorization: `Bearer ${options.token}`, "content-type": "application/json" },
         body,

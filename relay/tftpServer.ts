@@ -1,4 +1,5 @@
 import { createSocket, type RemoteInfo, type Socket } from "node:dgram";
+import { GRUB_MACHINE_FILE, isSharedFilePath, RELAY_ROUTES, TFTP_FILES } from "../lib/wire/relay";
 import { askService, type BootProxyOptions, listenAddress } from "./bootProxy";
 import { hostNeighbours, macOfAddress, macOfLease } from "./neighbours";
 
@@ -42,13 +43,12 @@ export interface TftpOptions extends Pick<BootProxyOptions, "api" | "token" | "l
 }
 
 /** The file every UEFI machine's DHCP may name: the loader the service chooses for it. */
-export const UEFI_FILE = "uefi.efi";
+export const UEFI_FILE = TFTP_FILES.uefiLoader;
 
 const OP = { RRQ: 1, WRQ: 2, DATA: 3, ACK: 4, ERROR: 5, OACK: 6 } as const;
 const ERR = { undefined: 0, notFound: 1, accessViolation: 2, illegal: 4 } as const;
 /** The loaders kept at /common/: Secure Boot's signed ones, and iPXE's for the machines without it (if published). */
 const LOADERS = new Set(["shimx64.efi", "grubx64.efi", "mmx64.efi", "snponly.efi", "ipxe.efi", "undionly.kpxe"]);
-const MAC_FILE = /^grub\/machine\/([0-9A-Fa-f]{2}(?::[0-9A-Fa-f]{2}){5})$/;
 /** The largest block it sends: a 1500-byte Ethernet frame's payload after the IP, UDP and TFTP headers. */
 const MAX_BLOCK = 1468;
 const RETRIES = 5;
@@ -62,13 +62,11 @@ export const SHARED_MAX_BYTES = 64 << 20;
 /** A TFTP name: the boot files' characters only, and no `..`. */
 const SAFE_NAME = /^[A-Za-z0-9_][A-Za-z0-9._:/-]{0,254}(\?[A-Za-z0-9._~:=&%-]{0,1024})?$/;
 const isSafeName = (name: string): boolean => SAFE_NAME.test(name) && !name.split("?")[0].split("/").includes("..");
-/** The service's routes a TFTP client may name: the files every machine fetches alike. */
-const FILE_ROUTES = [/^common\/[^/]+$/, /^api\/(1\.1|current|common)\/files\/(md5\/)?[^/]+(\/latest)?$/];
 
 /** GRUB's first script, the same for every machine: it sources the one for the MAC it booted from. */
 export const GRUB_CFG = [
   "# The relay's: each machine's own GRUB script comes from the provisioning service, by the MAC it booted from.",
-  "source (tftp)/grub/machine/$net_default_mac",
+  `source (tftp)/${TFTP_FILES.grubMachine("$net_default_mac")}`,
   "echo 'The provisioning service gave no GRUB script for this machine through the relay'",
   "sleep 5",
   "exit",
@@ -101,7 +99,7 @@ const errorPacket = (code: number, message: string): Buffer =>
 /** The loader the service chooses for the machine at `machine`: its file's name, and why that one. */
 async function chosenLoader(options: TftpOptions, machine: string): Promise<{ file: string; because: string }> {
   const mac = macOfAddress(machine, (options.neighbours ?? hostNeighbours)());
-  const answer = await askService(options, `/api/current/profiles/loader${mac ? `?macs=${mac}` : ""}`, {
+  const answer = await askService(options, RELAY_ROUTES.loader(mac), {
     machine,
     base: options.publicUrl,
   });
@@ -164,21 +162,21 @@ function holdsMac(options: TftpOptions, machine: string, mac: string): boolean {
 async function contents(options: TftpOptions, file: string, machine: string, files: SharedFiles): Promise<Buffer> {
   const name = file.replace(/^\/+/, "");
   if (!isSafeName(name)) throw new TftpError(ERR.notFound, "File not found");
-  if (name === "grub/grub.cfg") return Buffer.from(GRUB_CFG);
+  if (name === TFTP_FILES.grubConfig) return Buffer.from(GRUB_CFG);
   if (name === UEFI_FILE) {
     const loader = await chosenLoader(options, machine);
     options.log?.(`tftp: ${machine} ${UEFI_FILE} is ${loader.file} (${loader.because})`);
     return contents(options, loader.file, machine, files);
   }
-  const mac = MAC_FILE.exec(name)?.[1];
+  const mac = GRUB_MACHINE_FILE.exec(name)?.[1];
   if (mac && !holdsMac(options, machine, mac)) {
     throw new TftpError(ERR.accessViolation, "A machine's own script is served only to the address that holds its MAC");
   }
   const path = mac
-    ? `/api/current/profiles?macs=${mac.toLowerCase()}&loader=grub`
+    ? RELAY_ROUTES.grubScript(mac)
     : LOADERS.has(name)
       ? `/common/${name}`
-      : FILE_ROUTES.some((route) => route.test(name.split("?")[0]))
+      : isSharedFilePath(`/${name.split("?")[0]}`)
         ? `/${name}`
         : undefined;
   if (!path) throw new TftpError(ERR.notFound, "File not found");

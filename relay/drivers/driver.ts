@@ -1,11 +1,7 @@
-import type { JobAction } from "../../lib/provisioning/relays/job";
+import type { JobAction, JobResult } from "../../lib/wire/relay";
 
-/** What a driver answers for one action: what the BMC said, and its own error text when it refused. */
-export interface DriverResult {
-  ok: boolean;
-  output: string;
-  error?: string;
-}
+/** What a driver answers for one action: what the BMC said, and its own error text when it refused (the wire's result). */
+export type DriverResult = JobResult;
 
 /** Drives one kind of BMC (IPMI, Redfish) with an OBM setting's config. */
 export type Driver = (config: Record<string, unknown>, action: JobAction) => Promise<DriverResult>;

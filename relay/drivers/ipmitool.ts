@@ -1,6 +1,5 @@
 import { execFile } from "node:child_process";
-import { IPMITOOL_POLL_ARGS, type IpmiPollCommand } from "../../lib/provisioning/pollers/ipmiSamples";
-import type { JobAction } from "../../lib/provisioning/relays/job";
+import { IPMITOOL_POLL_ARGS, type IpmiPollCommand, type JobAction } from "../../lib/wire/relay";
 import { type Driver, type DriverResult, failed, text } from "./driver";
 
 /**

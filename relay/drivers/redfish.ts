@@ -1,4 +1,4 @@
-import type { JobAction } from "../../lib/provisioning/relays/job";
+import type { JobAction } from "../../lib/wire/relay";
 import { type Driver, type DriverResult, failed, text } from "./driver";
 import { type Answer, type Call, connect, header, messageOf } from "./redfishSession";
 

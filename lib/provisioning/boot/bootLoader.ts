@@ -1,4 +1,5 @@
 import { ValidationError } from "../../errors";
+import { TFTP_FILES } from "../../wire/relay";
 import type { ApiContext } from "../apiContext";
 import type { Node } from "../nodes/node";
 import { grubMessageScript } from "./grub";
@@ -34,7 +35,7 @@ export const LOADER_SCRIPTS: Record<BootLoader, LoaderScripts> = {
   ipxe: { redirect: redirectScript, discovered: discoveredScript, message: messageScript },
   grub: {
     // GRUB's request names its file by the MAC it booted from: it never comes without one.
-    redirect: () => grubMessageScript("GRUB's request named no MAC: its file is grub/grub.cfg-01-<mac>"),
+    redirect: () => grubMessageScript(`GRUB's request named no MAC: its file is ${TFTP_FILES.grubMachine("<mac>")}`),
     discovered: (nodeId, macs) => grubMessageScript(`Discovered node ${nodeId} (${macs.join(",")}). No workflow is active for this node`),
     message: grubMessageScript,
   },

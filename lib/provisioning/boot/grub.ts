@@ -5,8 +5,9 @@ import { grubWord } from "./scriptValues";
 /**
  * GRUB scripts, for UEFI machines with Secure Boot on (issue 38): their firmware runs only signed
  * code, so they boot Debian's shim (signed by the UEFI CA), then Debian's signed network GRUB,
- * which fetches its configuration per machine (`grub/grub.cfg-01-<mac>`) over TFTP from its
- * site's relay; the relay asks this service for it (`/profiles?loader=grub`). Debian's signed
+ * which fetches its first script (`grub/grub.cfg`) and then its machine's own (`grub/machine/<mac>`,
+ * by the MAC it booted from: the names are the wire's, lib/wire/relay.ts) over TFTP from its
+ * site's relay; the relay asks this service for the machine's (`/profiles?loader=grub`). Debian's signed
  * GRUB has no HTTP, so what it loads comes over TFTP too: a URL of this service becomes
  * `(tftp)/<path>`, which the relay fetches for it. Under Secure Boot GRUB boots only a kernel
  * signed by a key shim trusts (Debian's): the microkernel and the image installer (both Debian's

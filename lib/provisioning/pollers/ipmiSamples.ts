@@ -3,17 +3,10 @@
  * samples: the commands RackHD's ipmitool helper ran and the shapes its parser gave. Written from
  * RackHD's documented shapes; each parser takes any text and never throws (a BMC's output is input).
  */
-export const IPMI_POLL_COMMANDS = ["sdr", "sel", "selInformation", "chassis", "driveHealth"] as const;
-export type IpmiPollCommand = (typeof IPMI_POLL_COMMANDS)[number];
+/** The polls and their ipmitool arguments are the wire's (lib/wire/relay.ts): the relay runs them as listed there. */
+import type { IpmiPollCommand } from "../../wire/relay";
 
-/** The ipmitool arguments of each poll, as RackHD ran them. */
-export const IPMITOOL_POLL_ARGS: Record<IpmiPollCommand, string[]> = {
-  sdr: ["-v", "sdr"],
-  sel: ["-c", "sel", "list", "last", "25"],
-  selInformation: ["sel"],
-  chassis: ["raw", "0x00", "0x01"],
-  driveHealth: ["-c", "sdr", "type", "0xd"],
-};
+export { IPMI_POLL_COMMANDS, IPMITOOL_POLL_ARGS, type IpmiPollCommand } from "../../wire/relay";
 
 const lines = (text: string): string[] =>
   text

@@ -5,8 +5,10 @@ import { isPlainObject } from "../../json";
  * chassis' Thermal and Power resources) as the poller's samples. The relay sends the resources'
  * JSON; only the fields below are kept, each checked for its type (a BMC's answer is input).
  */
-export const REDFISH_POLL_COMMANDS = ["powerState", "thermal", "power"] as const;
-export type RedfishPollCommand = (typeof REDFISH_POLL_COMMANDS)[number];
+/** The Redfish polls are the wire's (lib/wire/relay.ts): the relay reads them as listed there. */
+import type { RedfishPollCommand } from "../../wire/relay";
+
+export { REDFISH_POLL_COMMANDS, type RedfishPollCommand } from "../../wire/relay";
 
 const MAX_READINGS = 64;
 const NAME_MAX = 128;

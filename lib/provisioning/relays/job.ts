@@ -1,58 +1,22 @@
-import type { IpmiPollCommand } from "../pollers/ipmiSamples";
-import type { RedfishPollCommand } from "../pollers/redfishSamples";
+import type { JobAction, RelayJob } from "../../wire/relay";
 import type { RecordStore } from "../recordStore";
 
 /**
  * Work for a site's relays: one BMC action on one node. A job is handed to one relay at a time
  * (its lease); a relay that dies lets the lease run out and another relay takes the job again.
  * The first result wins and a result sent again changes nothing. A job no relay takes before its
- * deadline fails, saying no relay of the site is online.
+ * deadline fails, saying no relay of the site is online. Its shape is the wire's (lib/wire/relay.ts):
+ * the relay reads it as the service writes it.
  */
-/** `reboot`: on when the machine is off, else reset (RackHD's reboot of a machine that may be off). */
-export const POWER_ACTIONS = ["on", "off", "cycle", "reset", "soft", "status", "reboot"] as const;
-export type PowerAction = (typeof POWER_ACTIONS)[number];
-export const BOOT_DEVICES = ["pxe", "disk", "http"] as const;
-export type BootDevice = (typeof BOOT_DEVICES)[number];
-
-export type JobAction =
-  | { kind: "power"; action: PowerAction }
-  | { kind: "bootDevice"; device: BootDevice; uefi: boolean; persistent: false; uri?: string }
-  | { kind: "identify"; on: boolean }
-  /** A poller's run: the command RackHD's IPMI poller ran (pollers/ipmiSamples.ts), or a Redfish read (redfishSamples.ts). */
-  | { kind: "poll"; command: IpmiPollCommand | RedfishPollCommand; poller: string };
-
-export type JobState = "queued" | "leased" | "succeeded" | "failed";
-
-export interface RelayJob {
-  id: string;
-  site: string;
-  node: string;
-  action: JobAction;
-  /** The OBM setting the relay drives the BMC with (credentials included: only the site's relays get it). */
-  obm: { service: string; config: Record<string, unknown> };
-  /** The workflow task this job runs, if a workflow asked for it. */
-  task?: { workflow: string; taskId: string };
-  /** Who asked (a user, or the workflow), for the audit of power actions. */
-  requestedBy: string;
-  state: JobState;
-  createdAt: string;
-  updatedAt: string;
-  /** Not taken by then: it fails. */
-  deadline: string;
-  lease?: { id: string; relay: string; until: string };
-  /**
-   * The leases handed out before the current one (at most MAX_ATTEMPTS): a relay whose lease ran
-   * out while its BMC was slow still reports the BMC's answer under one of them, and that result
-   * is the job's when it comes first.
-   */
-  pastLeases?: string[];
-  /** A relay's result that came after the service had already failed the job: kept, not dropped (the first of them). */
-  lateResult?: { ok: boolean; output: string; error?: string; relay: string; at: string };
-  /** When the relay said it was about to act on a BMC for an action that must not run twice. */
-  actingSince?: string;
-  attempts: number;
-  result?: { ok: boolean; output: string; error?: string; relay: string; at: string };
-}
+export {
+  BOOT_DEVICES,
+  type BootDevice,
+  type JobAction,
+  type JobState,
+  POWER_ACTIONS,
+  type PowerAction,
+  type RelayJob,
+} from "../../wire/relay";
 
 /** How long a relay holds a job before another may take it, and how long a job waits for a relay. */
 export const LEASE_MS = 60_000;

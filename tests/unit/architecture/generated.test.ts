@@ -1,6 +1,13 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { DOC_PAGES, generateOpenApi, generateReadme, generateRouteTable, generateValidators } from "../../../scripts/generate";
+import {
+  DOC_PAGES,
+  generateBootRoutes,
+  generateOpenApi,
+  generateReadme,
+  generateRouteTable,
+  generateValidators,
+} from "../../../scripts/generate";
 
 const ROOT = join(__dirname, "../../..");
 const read = (file: string) => readFileSync(join(ROOT, file), "utf8");
@@ -13,6 +20,10 @@ describe("generated sources", () => {
 
   it("has the catch-all's route table of the registry", () => {
     expect(read("lib/http/routes/routeTable.generated.ts")).toBe(generateRouteTable());
+  });
+
+  it("has the boot routes a site's relay forwards, of the registry (lib/wire)", () => {
+    expect(read("lib/wire/bootRoutes.generated.ts")).toBe(generateBootRoutes());
   });
 
   it.each(["tasks", "provisioning"] as const)("has the %s service's OpenAPI document of the registry and schemas", (service) => {

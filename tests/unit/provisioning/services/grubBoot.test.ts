@@ -91,7 +91,7 @@ describe("GRUB's scripts, for machines with Secure Boot on (issue 38)", () => {
     expect(await bootProfile(stores, [MAC], undefined, api, T0, { graph: undefined }, "grub")).toMatch(
       /^echo 'Unable to locate active workflow.'/,
     );
-    expect(await bootProfile(stores, [], undefined, api, T0, { graph: undefined }, "grub")).toContain("grub.cfg-01-<mac>");
+    expect(await bootProfile(stores, [], undefined, api, T0, { graph: undefined }, "grub")).toContain("its file is grub/machine/<mac>");
   });
 
   it("keeps a message one inert word whatever it holds", () => {
