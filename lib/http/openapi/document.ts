@@ -118,6 +118,14 @@ function responseObject(status: number, name: string | undefined, paged = false)
 /** Every status the code can give for an entry, with its schema: the declared ones and those of the shared stack. */
 function responses(service: ServiceInfo, entry: Endpoint): Record<string, unknown> {
   const statuses = new Map<number, string>(Object.entries(entry.responses).map(([status, name]) => [Number(status), name]));
+  // A name no schemas.ts exports would be written as a dangling reference (issue 51): stop, by name.
+  for (const name of statuses.values()) {
+    if (name !== "NoContent" && !Object.hasOwn(service.schemas, name)) {
+      throw new Error(
+        `Registry entry ${entry.function} answers schema ${name}, which no schemas.ts of the ${service.title} exports: export it beside the entry (its resource's schemas.ts) or fix the entry's responses`,
+      );
+    }
+  }
   const add = (status: number) => statuses.has(status) || statuses.set(status, service.error);
   if (entry.request.params) add(404);
   if (entry.request.query || entry.request.body) add(400);
