@@ -1,4 +1,4 @@
-import { shellWord } from "../boot/scriptValues";
+import { shellWord } from "../scriptValues";
 import { machineFunctions, SEED_CONFIG_PATH, seedConfig } from "./seedConfig";
 
 /** What the Ubuntu installer's seed is made from, beside the install task's options. */

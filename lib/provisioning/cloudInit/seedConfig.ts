@@ -1,4 +1,4 @@
-import { shellWord } from "../boot/scriptValues";
+import { shellWord } from "../scriptValues";
 
 /**
  * What an installer writes into the installed system so that its cloud-init finds the service

@@ -1,6 +1,6 @@
 import { ValidationError } from "../../errors";
 import { parseDiskRule } from "../boot/installDisk";
-import { isHttpUrl } from "../boot/scriptValues";
+import { isHttpUrl } from "../scriptValues";
 import { USER_DATA_MAX_BYTES } from "../cloudInit/instance";
 import type { TaskDefinition } from "../graphs/graphTypes";
 
@@ -27,7 +27,7 @@ const HOST = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,62})(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{
 /**
  * The options an install renders into a script, kernel line, kickstart, preseed or cloud-config,
  * and what each must be (issue 35 §5). A value of another form is refused when the workflow
- * starts; the rendering quotes each for its language as well (boot/scriptValues.ts).
+ * starts; the rendering quotes each for its language as well (scriptValues.ts).
  */
 const RENDERED: Record<string, { test: (value: string) => boolean; is: string }> = {
   hostname: { test: (value) => HOST.test(value) && value.length <= 253, is: "a host name" },

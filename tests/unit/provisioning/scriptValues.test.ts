@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { unpacker } from "../../../lib/provisioning/boot/cloudInitTemplates";
 import { renderInstallTemplate } from "../../../lib/provisioning/boot/installTemplates";
 import { oneLine } from "../../../lib/provisioning/boot/ipxe";
-import { lineToken, shellWord } from "../../../lib/provisioning/boot/scriptValues";
+import { lineToken, shellWord } from "../../../lib/provisioning/scriptValues";
 import { builtInTask, resolveTask } from "../../../lib/provisioning/graphs/taskDefinitions";
 import { checkInstallOptions } from "../../../lib/provisioning/workflows/installOptions";
 import { api, instance } from "./renderContext";
