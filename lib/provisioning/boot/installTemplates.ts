@@ -1,7 +1,7 @@
+import { lineToken, shellWord } from "../scriptValues";
 import { bootQuery } from "./bootToken";
 import { CLOUD_INIT_TEMPLATES } from "./cloudInitTemplates";
 import { oneLine, type ProfileContext } from "./ipxe";
-import { lineToken, shellWord } from "../scriptValues";
 
 /** What a template renders with: the same as a profile (the task's options, the servers, the node, its credentials). */
 export type TemplateContext = ProfileContext;

@@ -1,8 +1,8 @@
 import { ValidationError } from "../../errors";
 import { parseDiskRule } from "../boot/installDisk";
-import { isHttpUrl } from "../scriptValues";
 import { USER_DATA_MAX_BYTES } from "../cloudInit/instance";
 import type { TaskDefinition } from "../graphs/graphTypes";
+import { isHttpUrl } from "../scriptValues";
 
 /**
  * An install task's `userData` option: the user-data its installed system gets in place of the

@@ -3,8 +3,8 @@ import fc from "fast-check";
 import { unpacker } from "../../../lib/provisioning/boot/cloudInitTemplates";
 import { renderInstallTemplate } from "../../../lib/provisioning/boot/installTemplates";
 import { oneLine } from "../../../lib/provisioning/boot/ipxe";
-import { lineToken, shellWord } from "../../../lib/provisioning/scriptValues";
 import { builtInTask, resolveTask } from "../../../lib/provisioning/graphs/taskDefinitions";
+import { lineToken, shellWord } from "../../../lib/provisioning/scriptValues";
 import { checkInstallOptions } from "../../../lib/provisioning/workflows/installOptions";
 import { api, instance } from "./renderContext";
 
