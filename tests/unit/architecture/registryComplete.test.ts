@@ -22,7 +22,7 @@ const isEntry = (value: unknown): value is Endpoint =>
   typeof value === "object" && value !== null && "function" in value && "path" in value && "method" in value;
 
 /** Step: the resource's routes.ts is re-exported by its service's routes.ts. */
-export function unreachedEntries(modules: readonly RoutesModule[], routes: readonly Endpoint[]): string[] {
+function unreachedEntries(modules: readonly RoutesModule[], routes: readonly Endpoint[]): string[] {
   const reached = new Set<unknown>(routes);
   return modules.flatMap(({ file, entries }) =>
     Object.entries(entries)
@@ -32,7 +32,7 @@ export function unreachedEntries(modules: readonly RoutesModule[], routes: reado
 }
 
 /** Step: the entry's export name is its function name (one name in every layer). */
-export function misnamedEntries(modules: readonly RoutesModule[]): string[] {
+function misnamedEntries(modules: readonly RoutesModule[]): string[] {
   return modules.flatMap(({ file, entries }) =>
     Object.entries(entries)
       .filter(([name, entry]) => isEntry(entry) && entry.function !== name)
@@ -41,7 +41,7 @@ export function misnamedEntries(modules: readonly RoutesModule[]): string[] {
 }
 
 /** Steps: the handler file exists; every handler file is named by exactly one registry entry (or a scheduled or triggered function). */
-export function handlerProblems(named: readonly { function: string; handler: string }[], files: readonly string[]): string[] {
+function handlerProblems(named: readonly { function: string; handler: string }[], files: readonly string[]): string[] {
   const problems: string[] = [];
   for (const { function: name, handler } of named) {
     if (!files.includes(handler)) problems.push(`${name} names handler ${handler}, which is not there: write ${handler}.ts`);
