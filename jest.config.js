@@ -41,8 +41,9 @@ module.exports = {
   // build fails under these floors, one per part of the code and none a global average (issue 51:
   // one floor over lib/ hid the relay at 41 % and a domain at 99 %). Each is the part's own figure
   // measured on 2026-11-27 (lines / branches: domain 98.98 / 93.81, HTTP adapter 98.37 / 89.20,
-  // store adapters 85.08 / 71.35, relay 50.79 / 37.56, microkernel 44.95 / 36.08, deploy 51.68 /
-  // 53.33, the rest of lib/ 98.00 / 92.59), a little under it; raise a floor when its part's tests
+  // store adapters 85.08 / 71.35, relay 70.09 / 55.06 (50.79 / 37.56 before the Redfish driver's
+  // unit tests), microkernel 44.95 / 36.08, deploy 51.68 / 53.33, the rest of lib/ 98.00 / 92.59),
+  // a little under it; raise a floor when its part's tests
   // grow, never lower one. The other tiers run the code in serverless offline's processes, QEMU
   // machines and the relay's own process, out of jest's sight.
   collectCoverageFrom: ["lib/**/*.ts", "!lib/**/*.generated.ts", "relay/**/*.ts", "microkernel/**/*.ts", "deploy/**/*.js"],
@@ -52,7 +53,7 @@ module.exports = {
     "./lib/tasks/": { statements: 100, branches: 100, functions: 100, lines: 100 },
     "./lib/http/": { statements: 97.5, branches: 89, functions: 97.7, lines: 98.1 },
     "./lib/store/": { statements: 82.6, branches: 71.1, functions: 79.4, lines: 84.8 },
-    "./relay/": { statements: 48.9, branches: 37.3, functions: 44.8, lines: 50.5 },
+    "./relay/": { statements: 68, branches: 54.8, functions: 72.7, lines: 69.8 },
     "./microkernel/": { statements: 42.4, branches: 35.8, functions: 31.5, lines: 44.7 },
     "./deploy/": { statements: 51.1, branches: 53.1, functions: 47.8, lines: 51.4 },
     // What no path above names: lib/'s auth, config, idempotency, lambda, deploy and wire, and its root.
