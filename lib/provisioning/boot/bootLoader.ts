@@ -1,7 +1,7 @@
 import { ValidationError } from "../../errors";
 import { TFTP_FILES } from "../../wire/relay";
 import type { ApiContext } from "../apiContext";
-import type { Node } from "../nodes/node";
+import { type Node, secureBootOf } from "../nodes/node";
 import { grubMessageScript } from "./grub";
 import { discoveredScript, messageScript, oneLine, redirectScript } from "./ipxe";
 
@@ -64,7 +64,6 @@ const choice = (loader: BootLoader, because: LoaderChoice["because"]): LoaderCho
 export function chooseLoader(node: Node | undefined, setting: BootLoader): LoaderChoice {
   const named = node?.bootLoader;
   if (isBootLoader(named)) return choice(named, "node");
-  const secureBoot = node?.secureBoot as { state?: unknown } | undefined;
-  if (secureBoot?.state === "enabled") return choice("grub", "secure-boot");
+  if (secureBootOf(node) === "enabled") return choice("grub", "secure-boot");
   return choice(setting, "setting");
 }

@@ -30,7 +30,7 @@ export interface NodeAddresses {
 
 export const ADDRESS_LIMITS = { nics: 16, addressesPerNic: 16, nameChars: 32 } as const;
 
-const INTERFACE_NAME = /^[A-Za-z0-9._:@-]{1,32}$/;
+const INTERFACE_NAME = new RegExp(`^[A-Za-z0-9._:@-]{1,${ADDRESS_LIMITS.nameChars}}$`);
 
 function addressOf(value: unknown, where: string): string {
   if (typeof value !== "string" || value.length > 64) throw new ValidationError(`${where} must be an address with its prefix length`);

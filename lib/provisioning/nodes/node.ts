@@ -38,6 +38,9 @@ export interface NodeInput {
   [extra: string]: unknown;
 }
 
+/** What the node's microkernel read of its firmware's Secure Boot (`enabled`, `disabled`, `unsupported`: BIOS), if it has reported. */
+export const secureBootOf = (node: Node | undefined): unknown => (node?.secureBoot as { state?: unknown } | undefined)?.state;
+
 /** Keys the service owns: a client cannot set them (a whole-node echo sends them back unchanged). */
 const SERVER_KEYS = new Set(["id", "createdAt", "updatedAt", "workflows", "catalogs", "secureBoot", "obmConflict", "addresses"]);
 

@@ -140,6 +140,12 @@ export async function startActing(
 }
 
 /**
+ * Whether a relay's result still changes the job: it is not finished, or the service failed it (its
+ * leases ran out) before any relay's answer came, which is then kept beside that failure.
+ */
+const takesResult = (job: RelayJob): boolean => !isFinished(job) || (job.result?.relay === "service" && !job.lateResult);
+
+/**
  * Records a relay's result: the first one wins, and the same result again changes nothing (it
  * answers the job as finished). A result from a relay of another site is refused as if the job
  * did not exist; one for a lease this job never handed out is refused (409). A result under a
@@ -160,18 +166,15 @@ export async function recordResult(
   const reported = { ok: result.ok, output: result.output, ...(result.error && { error: result.error }) };
   let first = false;
   const finish = (stored: RelayJob): RelayJob => {
-    if (!isLeaseOf(stored, result.leaseId)) return stored;
+    if (!isLeaseOf(stored, result.leaseId) || !takesResult(stored)) return stored;
     if (!isFinished(stored)) {
       first = true;
       return finishJob(stored, reported, relay.id, now);
     }
-    // Failed by the service (its leases ran out) before this relay's answer came: keep the answer.
-    if (stored.result?.relay === "service" && !stored.lateResult) {
-      return { ...stored, lateResult: { ...reported, relay: relay.id, at: now.toISOString() }, updatedAt: now.toISOString() };
-    }
-    return stored;
+    return { ...stored, lateResult: { ...reported, relay: relay.id, at: now.toISOString() }, updatedAt: now.toISOString() };
   };
-  if (isFinished(job) && (job.result?.relay !== "service" || job.lateResult)) return { job, first: false };
+  // The same result again (a relay that did not hear the answer) writes nothing.
+  if (!takesResult(job)) return { job, first: false };
   const after = (await stores.relayJobs.update(id, finish)) ?? job;
   return { job: after, first };
 }

@@ -1,5 +1,5 @@
 import { isDomainError } from "../../errors";
-import type { Node } from "../nodes/node";
+import { type Node, secureBootOf } from "../nodes/node";
 import type { ProvisioningStores } from "../ports";
 import type { Workflow, WorkflowTask } from "../workflows/workflow";
 import { describeAction, type JobAction } from "./job";
@@ -22,7 +22,7 @@ const ACTIONS: Record<string, JobAction> = {
 function actionFor(name: string, node: Node): JobAction | undefined {
   const action = Object.hasOwn(ACTIONS, name) ? ACTIONS[name] : undefined;
   if (action?.kind !== "bootDevice") return action;
-  const firmware = (node.secureBoot as { state?: unknown } | undefined)?.state;
+  const firmware = secureBootOf(node);
   return { ...action, uefi: firmware === "enabled" || firmware === "disabled" };
 }
 
