@@ -32,7 +32,7 @@ export const rackhdDocs = /* @__PURE__ */ consoleRoute({
   function: "rackhdDocs",
   method: "GET",
   path: "/docs",
-  handler: "handlers/docs/rackhdDocs",
+  handler: "handlers/console/rackhdDocs",
   summary: "RackHD's docs address: 302 to the provisioning API's docs page (/api/1.1/docs)",
   request: { query: check.Query },
   responses: { 302: "PageRedirect" },

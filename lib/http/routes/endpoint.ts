@@ -3,6 +3,7 @@ import type { DataAccess } from "../../dataAccess";
 import type * as provisioningSchemas from "../provisioning/schemas";
 import type * as taskSchemas from "../tasks/schemas";
 import type { CompiledSchema } from "../validation";
+import type { HandlerFile } from "./handlerFiles.generated";
 
 type Schemas = typeof taskSchemas & typeof provisioningSchemas;
 /** The name of a schema lib/http/schemas exports (responses name theirs, so no bundle holds them). */
@@ -38,8 +39,8 @@ export interface Endpoint {
    * serverless offline's server answers HEAD from the GET route itself). The answer has no body.
    */
   head?: true;
-  /** The module exporting `handler`, from the repository root, without extension. */
-  handler: string;
+  /** The module exporting `handler`, from the repository root, without extension (a file that is not there fails the type check). */
+  handler: HandlerFile;
   service: Service;
   auth: AuthRule;
   /**
@@ -78,7 +79,7 @@ export interface Endpoint {
 /** The catch-all `$default` function: preflight, 405 with Allow, JSON 404, HEAD of templates. */
 export interface CatchAll {
   function: string;
-  handler: string;
+  handler: HandlerFile;
   data: DataAccess;
   summary: string;
 }

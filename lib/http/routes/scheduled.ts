@@ -1,11 +1,12 @@
 import type { DataAccess } from "../../dataAccess";
 import { POLLING } from "../provisioning/shared/dataAccess";
+import type { HandlerFile } from "./handlerFiles.generated";
 
 /** A function that runs on a schedule (EventBridge on AWS; serverless offline runs it too under `npm start`). */
 export interface ScheduledFunction {
   function: string;
-  /** The module exporting `handler`, from the repository root, without extension. */
-  handler: string;
+  /** The module exporting `handler`, from the repository root, without extension (a file that is not there fails the type check). */
+  handler: HandlerFile;
   /** What it may do with the data (lib/dataAccess.ts). */
   data: DataAccess;
   /** An EventBridge schedule expression. */

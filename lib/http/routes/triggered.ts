@@ -1,4 +1,5 @@
 import type { DataAccess } from "../../dataAccess";
+import type { HandlerFile } from "./handlerFiles.generated";
 
 /**
  * Functions a deployed stack's queues and streams run (STORE=dynamodb): the table's stream of new
@@ -8,8 +9,8 @@ import type { DataAccess } from "../../dataAccess";
  */
 export interface TriggeredFunction {
   function: string;
-  /** The module exporting `handler`, from the repository root, without extension. */
-  handler: string;
+  /** The module exporting `handler`, from the repository root, without extension (a file that is not there fails the type check). */
+  handler: HandlerFile;
   data: DataAccess;
   trigger: "eventStream" | "deliveryQueue";
   /** Seconds: a delivery waits up to 10 s for its receiver, and a batch holds 10 (sent at once). */

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import {
   DOC_PAGES,
   generateBootRoutes,
+  generateHandlerFiles,
   generateOpenApi,
   generateReadme,
   generateRouteTable,
@@ -20,6 +21,10 @@ describe("generated sources", () => {
 
   it("has the catch-all's route table of the registry", () => {
     expect(read("lib/http/routes/routeTable.generated.ts")).toBe(generateRouteTable());
+  });
+
+  it("has the type of the handler modules on disk, which an entry's handler must be", () => {
+    expect(read("lib/http/routes/handlerFiles.generated.ts")).toBe(generateHandlerFiles());
   });
 
   it("has the boot routes a site's relay forwards, of the registry (lib/wire)", () => {

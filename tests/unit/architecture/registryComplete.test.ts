@@ -1,10 +1,11 @@
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { openApiDocument } from "../../../lib/http/openapi/document";
 import type { Endpoint } from "../../../lib/http/routes/endpoint";
 import { CATCH_ALL, ROUTES } from "../../../lib/http/routes/index";
 import { SCHEDULED } from "../../../lib/http/routes/scheduled";
 import { TRIGGERED } from "../../../lib/http/routes/triggered";
+import { handlerFiles } from "../../../scripts/generate";
 
 const ROOT = join(__dirname, "../../..");
 
@@ -40,6 +41,19 @@ function misnamedEntries(modules: readonly RoutesModule[]): string[] {
   );
 }
 
+/** Step: the handler lives in its resource's folder (lib/http/<resource>/routes.ts → handlers/<resource>/): one name in every layer. */
+function misplacedHandlers(modules: readonly RoutesModule[]): string[] {
+  return modules.flatMap(({ file, entries }) => {
+    const folder = `handlers/${file.replace(/^lib\/http\//, "").replace(/\/routes\.ts$/, "")}/`;
+    return Object.values(entries)
+      .filter(
+        (entry): entry is Endpoint =>
+          isEntry(entry) && !(entry.handler.startsWith(folder) && !entry.handler.slice(folder.length).includes("/")),
+      )
+      .map((entry) => `${entry.function} (${file}) has its handler at ${entry.handler}: move it to ${folder}, its resource's folder`);
+  });
+}
+
 /** Steps: the handler file exists; every handler file is named by exactly one registry entry (or a scheduled or triggered function). */
 function handlerProblems(named: readonly { function: string; handler: string }[], files: readonly string[]): string[] {
   const problems: string[] = [];
@@ -67,12 +81,6 @@ const routesModules = (): RoutesModule[] =>
     .filter((path) => path.endsWith("/routes.ts") && !path.endsWith("lib/http/provisioning/routes.ts"))
     .map((path) => ({ file: relative(ROOT, path), entries: require(path) as Record<string, unknown> }));
 
-/** The handler files (those exporting `handler`; a helper two handlers share exports none), as entries name them. */
-const handlerFiles = (): string[] =>
-  walk(join(ROOT, "handlers"))
-    .filter((path) => path.endsWith(".ts") && /^export (const|async function|function) handler\b/m.test(readFileSync(path, "utf8")))
-    .map((path) => relative(ROOT, path).replace(/\.ts$/, ""));
-
 const everyFunction = () => [...ROUTES, ...SCHEDULED, ...TRIGGERED, CATCH_ALL];
 
 describe("the registry cannot be half-declared (issue 51)", () => {
@@ -83,6 +91,10 @@ describe("the registry cannot be half-declared (issue 51)", () => {
 
   it("names each entry's export after its function", () => {
     expect(misnamedEntries(routesModules())).toEqual([]);
+  });
+
+  it("keeps each handler in its resource's folder", () => {
+    expect(misplacedHandlers(routesModules())).toEqual([]);
   });
 
   it("has each entry's handler file, and no handler file that no entry names", () => {
@@ -107,6 +119,14 @@ describe("the registry cannot be half-declared (issue 51)", () => {
       const [name, entry] = Object.entries(module.entries)[0];
       expect(misnamedEntries([{ file: module.file, entries: { [`${name}Typo`]: entry } }])).toEqual([
         `${module.file} exports ${name}Typo as function ${name}: name the export after its function`,
+      ]);
+    });
+
+    it("a handler outside its resource's folder", () => {
+      const [name, entry] = Object.entries(module.entries)[0] as [string, Endpoint];
+      const moved = { ...entry, handler: entry.handler.replace("/tags/", "/nodes/") };
+      expect(misplacedHandlers([{ file: module.file, entries: { [name]: moved } }])).toEqual([
+        `${name} (${module.file}) has its handler at ${moved.handler}: move it to handlers/provisioning/tags/, its resource's folder`,
       ]);
     });
 

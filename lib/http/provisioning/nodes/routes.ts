@@ -67,7 +67,7 @@ export const getNodeSsh = /* @__PURE__ */ provisioningRoute({
   function: "getNodeSsh",
   method: "GET",
   path: "/api/{version}/nodes/{identifier}/ssh",
-  handler: "handlers/provisioning/operations/getSsh",
+  handler: "handlers/provisioning/nodes/getSsh",
   data: { read: ["nodes"] },
   summary: "The node's SSH settings, password and private key redacted; 204 when it has none (RackHD era C)",
   request: { params: check.NodeParams, query: check.Query },
@@ -78,7 +78,7 @@ export const setNodeSsh = /* @__PURE__ */ provisioningRoute({
   function: "setNodeSsh",
   method: "POST",
   path: "/api/{version}/nodes/{identifier}/ssh",
-  handler: "handlers/provisioning/operations/setSsh",
+  handler: "handlers/provisioning/nodes/setSsh",
   data: { write: ["nodes"] },
   idempotent: true,
   summary:
