@@ -1,4 +1,3 @@
-import type { Hook } from "../hooks/hook";
 import type { Node } from "../nodes/node";
 import type { RelayJob } from "../relays/job";
 import { type RelayCredential, wasOffline } from "../relays/site";
@@ -204,8 +203,20 @@ export function relayJobChangeEvents(before: RelayJob | undefined, after: RelayJ
   ];
 }
 
+/**
+ * What a hook's change event reads of it: declared here, not imported from hooks/, because hooks/
+ * reads this folder's events (a hook wants some of them) and the two folders must not import each
+ * other; a Hook is one of these.
+ */
+export interface DisablableHook {
+  id: string;
+  url: string;
+  disabledAt?: string;
+  disabledReason?: string;
+}
+
 /** A hook the service disabled (it failed for a day): its owner hears it on the bus and in the hook's events. */
-export function hookChangeEvents(before: Hook | undefined, after: Hook | undefined): EventDraft[] {
+export function hookChangeEvents(before: DisablableHook | undefined, after: DisablableHook | undefined): EventDraft[] {
   if (!after?.disabledAt || before?.disabledAt || !before) return [];
   return [
     {

@@ -1,9 +1,9 @@
-import type { Hook } from "../hooks/hook";
 import type { Node } from "../nodes/node";
 import type { RelayJob } from "../relays/job";
 import type { RelayCredential } from "../relays/site";
 import type { Workflow } from "../workflows/workflow";
 import {
+  type DisablableHook,
   hookChangeEvents,
   nodeChangeEvents,
   relayCredentialChangeEvents,
@@ -21,7 +21,7 @@ export const JOURNALED = {
   workflows: workflowChangeEvents as ChangeEvents<Workflow>,
   relayJobs: relayJobChangeEvents as ChangeEvents<RelayJob>,
   relayCredentials: relayCredentialChangeEvents as ChangeEvents<RelayCredential>,
-  hooks: hookChangeEvents as ChangeEvents<Hook>,
+  hooks: hookChangeEvents as ChangeEvents<DisablableHook>,
 } as const;
 
 export type JournaledStore = keyof typeof JOURNALED;

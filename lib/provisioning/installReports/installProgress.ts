@@ -1,4 +1,4 @@
-import type { ObmSetting } from "../obm/obmSetting";
+import type { ObmSetting } from "../obmServices/obmSetting";
 import { finishTask, markFromMachine } from "../workflows/progress";
 import type { Workflow } from "../workflows/workflow";
 import type { MachineEvent } from "./installReport";

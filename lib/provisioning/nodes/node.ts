@@ -1,5 +1,5 @@
 import { normalizeIdentifier } from "../mac";
-import { type ObmSetting, type ObmSettingInput, parseObmSettings } from "../obm/obmSetting";
+import { type ObmSetting, type ObmSettingInput, parseObmSettings } from "../obmServices/obmSetting";
 
 export const NODE_TYPES = ["compute", "switch", "dae", "pdu", "mgmt", "enclosure"] as const;
 export type NodeType = (typeof NODE_TYPES)[number];

@@ -2,7 +2,7 @@ import { NotFoundError } from "../../errors";
 import { newObjectId } from "../ids";
 import { filteredPage, type Page, type PageRequest, recordPosition } from "../listPage";
 import { normalizeIdentifier } from "../mac";
-import { assertServicesSupported, upsertObmSettings } from "../obm/obmSetting";
+import { assertServicesSupported, upsertObmSettings } from "../obmServices/obmSetting";
 import type { ProvisioningStores } from "../ports";
 import { matchesFilters } from "../queryFilters";
 import { assertRecordFits } from "../recordSize";

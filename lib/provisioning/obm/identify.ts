@@ -1,9 +1,9 @@
 import { UnprocessableError } from "../../errors";
 import { findNode } from "../nodes/findNode";
 import type { Node } from "../nodes/node";
+import { runObmAction } from "../obmServices/obmAction";
 import type { ProvisioningStores } from "../ports";
 import { enqueueJob } from "../relays/jobService";
-import { runObmAction } from "../workflows/obmAction";
 
 /** The chassis identify light as last asked for, kept on the node. */
 export interface IdentifyState {

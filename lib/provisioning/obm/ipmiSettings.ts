@@ -1,6 +1,6 @@
 import type { Node } from "../nodes/node";
+import { parseObmSetting } from "../obmServices/obmSetting";
 import type { ProvisioningStores } from "../ports";
-import { parseObmSetting } from "./obmSetting";
 import { writeObmSettings } from "./writeObmSettings";
 
 /**

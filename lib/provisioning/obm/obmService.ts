@@ -1,9 +1,9 @@
 import { NotFoundError } from "../../errors";
 import { findNode } from "../nodes/findNode";
 import type { Node } from "../nodes/node";
+import { OBM_LIBRARY, type ObmServiceEntry, obmServiceEntry } from "../obmServices/obmLibrary";
+import { type ObmSetting, type ObmSettingInput, parseObmSettings } from "../obmServices/obmSetting";
 import type { ProvisioningStores } from "../ports";
-import { OBM_LIBRARY, type ObmServiceEntry, obmServiceEntry } from "./obmLibrary";
-import { type ObmSetting, type ObmSettingInput, parseObmSettings } from "./obmSetting";
 import { writeObmSettings } from "./writeObmSettings";
 
 export const obmLibrary = (): readonly ObmServiceEntry[] => OBM_LIBRARY;

@@ -1,7 +1,7 @@
 import type { Node } from "../nodes/node";
+import { assertServicesSupported, type ObmSetting, upsertObmSettings } from "../obmServices/obmSetting";
 import type { ProvisioningStores } from "../ports";
 import { assertRecordFits } from "../recordSize";
-import { assertServicesSupported, type ObmSetting, upsertObmSettings } from "./obmSetting";
 
 /**
  * The settings upserted on the node, one per service, in one atomic update of the node: 400 for a

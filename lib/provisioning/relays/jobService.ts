@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { ConflictError, isDomainError, NotFoundError, ValidationError } from "../../errors";
 import type { Node } from "../nodes/node";
-import type { ObmSetting } from "../obm/obmSetting";
+import type { ObmSetting } from "../obmServices/obmSetting";
 import type { ProvisioningStores } from "../ports";
 import { fitsKey } from "../recordSize";
 import {

@@ -1,9 +1,9 @@
 import { ValidationError } from "../../errors";
 import { findNode } from "../nodes/findNode";
 import type { Node } from "../nodes/node";
-import type { ObmSetting } from "../obm/obmSetting";
+import { RELAY_SERVICES } from "../obmServices/obmAction";
+import type { ObmSetting } from "../obmServices/obmSetting";
 import type { ProvisioningStores } from "../ports";
-import { RELAY_SERVICES } from "../workflows/obmAction";
 import { BOOT_DEVICES, type BootDevice, type JobAction, POWER_ACTIONS, type PowerAction, type RelayJob, viewJob } from "./job";
 import { enqueueJob } from "./jobService";
 import { getSite } from "./siteService";

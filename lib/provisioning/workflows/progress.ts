@@ -1,7 +1,7 @@
 import type { TaskKind } from "../graphs/baseTasks";
-import type { ObmSetting } from "../obm/obmSetting";
+import { runObmAction } from "../obmServices/obmAction";
+import type { ObmSetting } from "../obmServices/obmSetting";
 import { failureOf, timeoutOf } from "./failure";
-import { runObmAction } from "./obmAction";
 import { type FailureReason, isTerminal, type TaskState, type Workflow, type WorkflowTask } from "./workflow";
 
 /**

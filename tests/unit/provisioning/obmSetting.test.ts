@@ -1,6 +1,6 @@
 import { ValidationError } from "../../../lib/errors";
-import { serviceSupportsNode } from "../../../lib/provisioning/obm/obmLibrary";
-import { assertServicesSupported, parseObmSettings, upsertObmSettings } from "../../../lib/provisioning/obm/obmSetting";
+import { serviceSupportsNode } from "../../../lib/provisioning/obmServices/obmLibrary";
+import { assertServicesSupported, parseObmSettings, upsertObmSettings } from "../../../lib/provisioning/obmServices/obmSetting";
 
 describe("OBM settings", () => {
   it("parse one setting or an array, defaulting config to {}", () => {

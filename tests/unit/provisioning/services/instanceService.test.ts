@@ -3,7 +3,7 @@ import { apiContextFor } from "../../../../lib/provisioning/apiContext";
 import { issueInstanceCredential, setUserData, userDataStatus } from "../../../../lib/provisioning/cloudInit/instanceService";
 import { addressScript, seedDocument as seedAt, VENDOR_DATA_BOUNDARY } from "../../../../lib/provisioning/cloudInit/seedService";
 import { ADDRESS_LIMITS } from "../../../../lib/provisioning/installReports/reportedAddresses";
-import { deleteNode } from "../../../../lib/provisioning/nodes/deleteNode";
+import { deleteNode } from "../../../../lib/provisioning/lifecycle/deleteNode";
 import { aNode, later, memoryStores, T0 } from "./setUp";
 
 const API = apiContextFor("http://svc.example");

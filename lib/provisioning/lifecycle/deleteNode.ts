@@ -1,14 +1,16 @@
 import { ConflictError, NotFoundError } from "../../errors";
 import { forgetNode } from "../lookups/lookupService";
+import { findNode } from "../nodes/findNode";
+import type { Node } from "../nodes/node";
 import { removeNodePollers } from "../pollers/pollerService";
 import type { ProvisioningStores } from "../ports";
 import { refreshWorkflow } from "../workflows/workflowService";
-import { findNode } from "./findNode";
-import type { Node } from "./node";
 
 /**
  * Node deletion, a use case of its own because it cascades: it asks the workflow service whether
- * the node is busy, then removes its lookups, catalogs and pollers.
+ * the node is busy, then removes its lookups, catalogs and pollers. It lives in lifecycle/, the
+ * folder above nodes, pollers and workflows (each of which reads nodes), so that nodes/ imports
+ * none of them back (the folder-knot check, tests/unit/architecture/boundaries.test.ts).
  */
 /** Refused (409) while a workflow is active on the node; RackHD answered 500 here. */
 export async function deleteNode(stores: ProvisioningStores, identifier: string, now: Date): Promise<Node> {

@@ -1,5 +1,5 @@
-import { NOOP_OBM_SERVICE } from "../obm/obmLibrary";
-import type { ObmSetting } from "../obm/obmSetting";
+import { NOOP_OBM_SERVICE } from "./obmLibrary";
+import type { ObmSetting } from "./obmSetting";
 
 export type ObmOutcome = { ok: true; service: string; relay?: boolean } | { ok: false; error: string };
 
