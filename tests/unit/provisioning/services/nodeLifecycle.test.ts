@@ -1,6 +1,6 @@
 import { apiContextFor } from "../../../../lib/provisioning/apiContext";
-import { findLookups, recordAddress } from "../../../../lib/provisioning/lookups/lookupService";
 import { deleteNode } from "../../../../lib/provisioning/lifecycle/deleteNode";
+import { findLookups, recordAddress } from "../../../../lib/provisioning/lookups/lookupService";
 import { createNode } from "../../../../lib/provisioning/nodes/nodeService";
 import { createPoller, nodePollers } from "../../../../lib/provisioning/pollers/pollerService";
 import { requestNodeAction, setNodeSite } from "../../../../lib/provisioning/relays/nodeSite";
