@@ -5,7 +5,8 @@
  * break threshold, as the full run does.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { type MutationReport, scoreTable } from "./mutationReport";
 
 const DOMAIN = /^lib\/(provisioning|tasks)\/.+(?<!\.generated)\.ts$/;
 
@@ -24,4 +25,8 @@ if (files.length === 0) {
 }
 console.log(`mutation: ${files.length} domain file(s) changed since ${base}: ${files.join(", ")}`);
 const run = spawnSync("npx", ["stryker", "run", "--mutate", files.join(",")], { stdio: "inherit" });
+// StrykerJS's table leaves the ignored mutants out: print each file's score beside them.
+const REPORT = "reports/mutation/mutation.json";
+if (existsSync(REPORT))
+  console.log(`mutation scores with the ignored shown:\n${scoreTable(JSON.parse(readFileSync(REPORT, "utf8")) as MutationReport)}`);
 process.exit(run.status ?? 1);

@@ -89,6 +89,31 @@ export function mutationScore(report: Pick<MutationReport, "files">): { score: n
   return { score: valid === 0 ? Number.NaN : (100 * detected) / valid, counts };
 }
 
+/**
+ * Each file's score beside its ignored mutants (issue 51: a score that leaves mutants out says so):
+ * the score StrykerJS gives, the score with the ignored counted as undetected (a static mutant the
+ * run did not judge, or one a `// Stryker disable` comment calls equivalent, with its reason
+ * there), and how many were ignored. The last row is the whole report's.
+ */
+export function scoreTable(report: Pick<MutationReport, "files">): string {
+  const row = (name: string, files: Pick<MutationReport, "files">) => {
+    const { score, counts } = mutationScore(files);
+    const ignored = counts.Ignored ?? 0;
+    const detected = (counts.Killed ?? 0) + (counts.Timeout ?? 0);
+    const judged = detected + (counts.Survived ?? 0) + (counts.NoCoverage ?? 0);
+    const counted = judged + ignored === 0 ? Number.NaN : (100 * detected) / (judged + ignored);
+    return `| ${name} | ${score.toFixed(2)} % | ${counted.toFixed(2)} % | ${ignored} | ${judged + ignored} |`;
+  };
+  return [
+    "| file | score | ignored counted as undetected | ignored | mutants (judged and ignored) |",
+    "|---|---:|---:|---:|---:|",
+    ...Object.keys(report.files)
+      .sort()
+      .map((path) => row(path, { files: { [path]: report.files[path] } })),
+    row("all", report),
+  ].join("\n");
+}
+
 if (require.main === module) {
   const args = process.argv.slice(2);
   const at = args.indexOf("--out");
@@ -98,4 +123,5 @@ if (require.main === module) {
   writeFileSync(out, JSON.stringify(merged));
   const { score, counts } = mutationScore(merged);
   console.log(`${Object.keys(merged.files).length} files, ${JSON.stringify(counts)}: mutation score ${score.toFixed(2)} % (${out})`);
+  console.log(scoreTable(merged));
 }

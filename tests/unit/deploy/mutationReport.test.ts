@@ -1,4 +1,4 @@
-import { type MutationReport, mergeReports, mutationScore } from "../../../scripts/mutationReport";
+import { type MutationReport, mergeReports, mutationScore, scoreTable } from "../../../scripts/mutationReport";
 
 /** A report of one part: `files` with their mutants, and the tests it ran under its own ids. */
 const part = (files: MutationReport["files"], tests: Record<string, string[]>): MutationReport => ({
@@ -60,5 +60,24 @@ describe("the domain's mutation report merged from its parts (scripts/mutationRe
     expect(score).toBe(50);
     expect(counts).toEqual({ Killed: 1, Timeout: 1, Survived: 1, NoCoverage: 1, Ignored: 1, RuntimeError: 1 });
     expect(mutationScore({ files: {} }).score).toBeNaN();
+  });
+
+  it("shows each file's ignored mutants beside its score, and the score they would make counted as undetected", () => {
+    const report = {
+      files: {
+        "lib/b.ts": {
+          source: "b",
+          mutants: [mutant("1", "Killed"), mutant("2", "Ignored"), mutant("3", "Ignored"), mutant("4", "Survived")],
+        },
+        "lib/a.ts": { source: "a", mutants: [mutant("5", "Timeout"), mutant("6", "NoCoverage"), mutant("7", "CompileError")] },
+      },
+    };
+    expect(scoreTable(report).split("\n")).toEqual([
+      "| file | score | ignored counted as undetected | ignored | mutants (judged and ignored) |",
+      "|---|---:|---:|---:|---:|",
+      "| lib/a.ts | 50.00 % | 50.00 % | 0 | 2 |",
+      "| lib/b.ts | 50.00 % | 25.00 % | 2 | 4 |",
+      "| all | 50.00 % | 33.33 % | 2 | 6 |",
+    ]);
   });
 });
