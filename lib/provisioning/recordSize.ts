@@ -25,3 +25,9 @@ export function assertRecordFits(record: object, what: string): void {
 export const KEY_MAX_BYTES = 1024;
 
 export const fitsKey = (key: string): boolean => Buffer.byteLength(key) <= KEY_MAX_BYTES;
+
+/**
+ * The most user-data a node keeps (cloud-init reads far less; an item must fit DynamoDB's 400 KB):
+ * the seed's and an install's alike (cloudInit/, workflows/).
+ */
+export const USER_DATA_MAX_BYTES = 64 * 1024;

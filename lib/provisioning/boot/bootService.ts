@@ -1,5 +1,6 @@
 import { ForbiddenError, isDomainError, NotFoundError, ValidationError } from "../../errors";
 import type { ApiContext } from "../apiContext";
+import { tokenMatches } from "../bootToken";
 import { type MachineCredential, machineCredential } from "../cloudInit/instanceService";
 import { nodeIdForMac } from "../ids";
 import type { LibraryRecord } from "../library/libraryRecord";
@@ -15,7 +16,6 @@ import { bootingTask, markFromMachine, waitingInstallTask } from "../workflows/p
 import { ACTIVE_CONFLICT, type Workflow } from "../workflows/workflow";
 import { activeWorkflowOf, completeNodeInstall, startWorkflow } from "../workflows/workflowService";
 import { type BootLoader, chooseLoader, LOADER_SCRIPTS, type LoaderChoice } from "./bootLoader";
-import { tokenMatches } from "./bootToken";
 import { grubMessageScript, grubProfileScript } from "./grub";
 import { optionsWithInstallDisk } from "./installDiskChoice";
 import { isTemplateName, renderInstallTemplate, type TemplateContext } from "./installTemplates";

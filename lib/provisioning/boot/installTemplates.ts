@@ -1,5 +1,5 @@
+import { bootQuery } from "../bootToken";
 import { lineToken, shellWord } from "../scriptValues";
-import { bootQuery } from "./bootToken";
 import { CLOUD_INIT_TEMPLATES } from "./cloudInitTemplates";
 import { oneLine, type ProfileContext } from "./ipxe";
 

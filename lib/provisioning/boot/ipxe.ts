@@ -1,7 +1,7 @@
 import type { ApiContext } from "../apiContext";
+import { bootQuery } from "../bootToken";
 import type { MachineCredential } from "../cloudInit/instanceService";
 import { lineToken } from "../scriptValues";
-import { bootQuery } from "./bootToken";
 
 /**
  * iPXE scripts served to booting machines (RackHD's data/profiles, rewritten). Every option put

@@ -1,11 +1,11 @@
 import { ValidationError } from "../../errors";
 import type { ApiContext } from "../apiContext";
+import { bootQuery } from "../bootToken";
 import { recordAddress } from "../lookups/lookupService";
 import type { ProvisioningStores } from "../ports";
 import { bootingTask } from "../workflows/progress";
 import { activeWorkflowOf } from "../workflows/workflowService";
 import { bootMacOf, discoverNode, issuerFor, nodeForMacs, parseMacs, taskProfile } from "./bootService";
-import { bootQuery } from "./bootToken";
 import { taskRunnerScript } from "./taskRunner";
 
 /** The vendors whose zero-touch provisioning RackHD answered (Cisco POAP, Arista and Brocade ZTP). */

@@ -28,9 +28,6 @@ export interface InstanceRecord {
 /** How many credentials handed to the machine stay valid at once (one per boot or script fetch). */
 export const MACHINE_SECRETS_KEPT = 8;
 
-/** The most user-data a node keeps (cloud-init reads far less; an item must fit DynamoDB's 400 KB). */
-export const USER_DATA_MAX_BYTES = 64 * 1024;
-
 /** The documents of cloud-init's NoCloud datasource that the seed URL serves. */
 export const SEED_DOCUMENTS = ["meta-data", "user-data", "vendor-data", "network-config"] as const;
 export type SeedDocument = (typeof SEED_DOCUMENTS)[number];

@@ -5,8 +5,9 @@ import { derivedToken, newToken, parseToken, secretMatches, sha256 } from "../cr
 import { findNode } from "../nodes/findNode";
 import type { Node } from "../nodes/node";
 import type { ProvisioningStores } from "../ports";
+import { USER_DATA_MAX_BYTES } from "../recordSize";
 import { updateOrCreate } from "../recordStore";
-import { type InstanceRecord, MACHINE_SECRETS_KEPT, USER_DATA_MAX_BYTES } from "./instance";
+import { type InstanceRecord, MACHINE_SECRETS_KEPT } from "./instance";
 
 /** What an operator is given once: the token, and the seed URL cloud-init is pointed at (`ds=nocloud;s=<seedUrl>`). */
 export interface IssuedCredential {

@@ -1,6 +1,6 @@
 import { ForbiddenError, isDomainError } from "../../errors";
 import { isPlainObject } from "../../json";
-import { tokenMatches } from "../boot/bootToken";
+import { tokenMatches } from "../bootToken";
 import { newCatalogs } from "../catalogs/catalog";
 import { recordAddress } from "../lookups/lookupService";
 import { normalizeMac } from "../mac";

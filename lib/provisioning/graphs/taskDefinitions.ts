@@ -6,7 +6,7 @@ import { deepMerge } from "../../json";
 import { baseTask } from "./baseTasks";
 import { CLOUD_INIT_TASKS } from "./cloudInitTasks";
 import { DISCOVERY_TASKS } from "./discoveryTasks";
-import type { LibraryTask, TaskDefinition } from "./graphTypes";
+import type { GraphTaskEntry, LibraryTask, TaskDefinition } from "./graphTypes";
 import { installTask } from "./installTask";
 
 /** Finds a library task by injectableName (the built-in ones, or the library a caller holds). */
@@ -126,3 +126,7 @@ export const builtInTask: TaskFinder = (name) => byName.get(name);
 
 /** A built-in task, joined with its base task. */
 export const taskDefinition = (name: string): TaskDefinition | undefined => resolveTask(byName.get(name));
+
+/** The task an entry runs: its inline definition, or the library task it names. */
+export const entryTask = (entry: GraphTaskEntry, tasks: TaskFinder): TaskDefinition | undefined =>
+  resolveTask(entry.taskDefinition ?? (typeof entry.taskName === "string" ? tasks(entry.taskName) : undefined));

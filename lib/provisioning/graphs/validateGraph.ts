@@ -1,11 +1,10 @@
 import { ValidationError } from "../../errors";
 import { deepMerge, isPlainObject } from "../../json";
-import { entryTask } from "../workflows/buildWorkflow";
-import { mergeGraphOptions, resolveTaskOptions } from "../workflows/options";
 import { baseTask } from "./baseTasks";
 import type { LibraryTask } from "./graphTypes";
 import { type GraphDefinition, type GraphTaskEntry, labelOf } from "./graphTypes";
-import type { TaskFinder } from "./taskDefinitions";
+import { mergeGraphOptions, resolveTaskOptions } from "./options";
+import { entryTask, type TaskFinder } from "./taskDefinitions";
 
 function fail(message: string): never {
   throw new ValidationError(message);

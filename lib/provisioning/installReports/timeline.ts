@@ -49,7 +49,8 @@ function workflowEntries(workflow: Workflow): TimelineEntry[] {
       const at = task[field];
       if (typeof at === "string") entries.push({ at, source: field === "startedAt" ? "service" : "machine", what, task: task.label });
     }
-    if (task.finishedAt && task.state !== "running") {
+    // The engine stamps finishedAt only as a task ends (workflows/progress.ts): no state check is needed beside it.
+    if (task.finishedAt) {
       entries.push({
         at: task.finishedAt,
         source: "service",

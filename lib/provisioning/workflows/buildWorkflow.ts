@@ -1,11 +1,11 @@
 import { ValidationError } from "../../errors";
 import { type ApiContext, renderContext } from "../apiContext";
-import { type GraphDefinition, type GraphTaskEntry, labelOf, type TaskDefinition } from "../graphs/graphTypes";
-import { builtInTask, resolveTask, type TaskFinder } from "../graphs/taskDefinitions";
+import { type GraphDefinition, labelOf } from "../graphs/graphTypes";
+import { mergeGraphOptions, resolveTaskOptions } from "../graphs/options";
+import { builtInTask, entryTask, type TaskFinder } from "../graphs/taskDefinitions";
 import { newObjectId, newUuid } from "../ids";
 import { redact } from "../secrets";
 import { checkInstallOptions, installUserData } from "./installOptions";
-import { mergeGraphOptions, resolveTaskOptions } from "./options";
 import { effectSecrets, sealInstallSecrets } from "./sealSecrets";
 import { renderDeep } from "./templateRender";
 import type { Workflow, WorkflowTask } from "./workflow";
@@ -93,7 +93,3 @@ export function buildWorkflow(
     updatedAt: stamp,
   };
 }
-
-/** The task an entry runs: its inline definition, or the library task it names. */
-export const entryTask = (entry: GraphTaskEntry, tasks: TaskFinder): TaskDefinition | undefined =>
-  resolveTask(entry.taskDefinition ?? (typeof entry.taskName === "string" ? tasks(entry.taskName) : undefined));

@@ -1,7 +1,7 @@
 import { ValidationError } from "../../errors";
-import { parseDiskRule } from "../boot/installDisk";
-import { USER_DATA_MAX_BYTES } from "../cloudInit/instance";
 import type { TaskDefinition } from "../graphs/graphTypes";
+import { parseDiskRule } from "../installDisk";
+import { USER_DATA_MAX_BYTES } from "../recordSize";
 import { isHttpUrl } from "../scriptValues";
 
 /**

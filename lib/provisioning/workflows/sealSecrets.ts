@@ -1,7 +1,7 @@
 import { ValidationError } from "../../errors";
 import { isPlainObject } from "../../json";
-import { sha512Crypt } from "../boot/sha512crypt";
 import { isSecretKey, REDACTED, redact } from "../secrets";
+import { sha512Crypt } from "../sha512crypt";
 
 /**
  * Install options carry passwords (rootPassword, users[].password). They are needed only as

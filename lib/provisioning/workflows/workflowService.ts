@@ -1,7 +1,7 @@
 import { isDomainError, NotFoundError, ValidationError } from "../../errors";
 import { isPlainObject } from "../../json";
 import { type ApiContext, apiContextFor } from "../apiContext";
-import { newBootToken } from "../boot/bootToken";
+import { newBootToken } from "../bootToken";
 import { performEffect } from "../discovery/effects";
 import { findGraph, taskFinder } from "../graphs/libraryService";
 import { filteredPage, type Page, type PageRequest } from "../listPage";

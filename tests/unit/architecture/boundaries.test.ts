@@ -83,15 +83,7 @@ const DOMAIN = ["lib/tasks", "lib/provisioning"];
  * pollers and relays (a poll is a relay job whose result is a poller's sample), one is boot's
  * built-in templates, which library/ lists beside the stored ones while boot/ renders stored ones.
  */
-const FOLDER_PAIRS_LEFT = [
-  "boot ⇄ library",
-  "boot ⇄ workflows",
-  "cloudInit ⇄ workflows",
-  "discovery ⇄ workflows",
-  "graphs ⇄ workflows",
-  "pollers ⇄ relays",
-  "relays ⇄ workflows",
-];
+const FOLDER_PAIRS_LEFT = ["boot ⇄ library", "discovery ⇄ workflows", "pollers ⇄ relays", "relays ⇄ workflows"];
 
 /** The folder pairs of a graph's lib/provisioning modules that import each other both ways, as "a ⇄ b" (a before b). */
 function folderPairs(graph: Map<string, string[]>): string[] {

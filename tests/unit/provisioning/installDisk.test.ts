@@ -7,7 +7,7 @@ import {
   describeDisks,
   parseDiskRule,
   parseSize,
-} from "../../../lib/provisioning/boot/installDisk";
+} from "../../../lib/provisioning/installDisk";
 
 const GB = 1e9;
 const disk = (logicalname: string, size: number, more: Partial<CatalogDisk> = {}): CatalogDisk => ({

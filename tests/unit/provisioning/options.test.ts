@@ -1,7 +1,7 @@
 import { deepMerge } from "../../../lib/json";
 import { graphDefinition } from "../../../lib/provisioning/graphs/graphLibrary";
+import { resolveTaskOptions } from "../../../lib/provisioning/graphs/options";
 import { taskDefinition } from "../../../lib/provisioning/graphs/taskDefinitions";
-import { resolveTaskOptions } from "../../../lib/provisioning/workflows/options";
 
 describe("deepMerge (lodash merge semantics)", () => {
   it("merges objects recursively with the source winning", () => {

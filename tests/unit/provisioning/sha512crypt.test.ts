@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import fc from "fast-check";
-import { randomSalt, sha512Crypt } from "../../../lib/provisioning/boot/sha512crypt";
+import { randomSalt, sha512Crypt } from "../../../lib/provisioning/sha512crypt";
 
 describe("sha512Crypt", () => {
   it("matches the specification's test vectors", () => {

@@ -67,6 +67,40 @@ describe("an image install, as its machine reports it (issue 26)", () => {
     expect(timeline.entries.map((entry) => entry.at)).toEqual([...timeline.entries.map((entry) => entry.at)].sort());
   });
 
+  it("gives a task that has not ended (running, or not yet started) no end in the timeline, and no entry without its time", async () => {
+    const stores = memoryStores();
+    const { node, workflow, credential } = await bootedImageInstall(stores);
+    await acceptEvent(stores, credential, cloudInitEvent("start", "install", "", "The image installer started"), later(10));
+    // A task after the install that has not started yet (as a graph with one more step has).
+    const stored = await getWorkflow(stores, workflow.id, later(11));
+    const install = taskOf(stored)!;
+    const waiting = {
+      ...install,
+      instanceId: "after-1",
+      label: "after",
+      state: "pending",
+      waitingOn: { [install.instanceId]: "succeeded" },
+      startedAt: undefined,
+      installerStartedAt: undefined,
+    };
+    const added = await stores.workflows.update(
+      stored.instanceId,
+      (current) => ({ ...current, tasks: { ...current.tasks, "after-1": waiting } }),
+      stored,
+    );
+    expect(added?.tasks["after-1"]).toBeDefined();
+    const running = await getWorkflow(stores, workflow.id, later(11));
+    const states = Object.values(running.tasks).map((task) => task.state);
+    expect(states).toEqual(expect.arrayContaining(["running", "pending"]));
+    const timeline = await nodeTimeline(stores, node.id, later(11));
+    for (const entry of timeline.entries) expect(entry.at).toEqual(expect.any(String));
+    const ends = timeline.entries.filter((entry) => /^task (?!started)/.test(entry.what));
+    // Only the tasks that ended before the install (if the graph has any) have an end, each with its state.
+    const ended = Object.values(running.tasks).filter((task) => task.state !== "running" && task.finishedAt);
+    expect(ends.map((entry) => entry.task).sort()).toEqual(ended.map((task) => task.label).sort());
+    expect(ends.every((entry) => entry.what !== "task " && !entry.what.endsWith("running"))).toBe(true);
+  });
+
   it("answers the whole timeline of a failed install: each task's steps and end, the machine's events, oldest first", async () => {
     const stores = memoryStores();
     const { node, workflow, credential } = await bootedImageInstall(stores);

@@ -1,4 +1,4 @@
-import { ValidationError } from "../../errors";
+import { ValidationError } from "../errors";
 
 /**
  * The disk an install writes, chosen by a rule the operator gives in the install task's

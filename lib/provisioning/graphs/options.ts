@@ -1,7 +1,7 @@
 import { ValidationError } from "../../errors";
 import { deepMerge, isPlainObject, UNSAFE_KEYS } from "../../json";
-import type { GraphDefinition, GraphTaskEntry, TaskDefinition } from "../graphs/graphTypes";
-import { labelOf } from "../graphs/graphTypes";
+import type { GraphDefinition, GraphTaskEntry, TaskDefinition } from "./graphTypes";
+import { labelOf } from "./graphTypes";
 
 /** The graph's options with the request's merged over them. */
 export function mergeGraphOptions(graph: GraphDefinition, requested: Record<string, unknown>): Record<string, unknown> {
