@@ -36,6 +36,9 @@ const dynamoDbLocal = {
   globalTeardown: "<rootDir>/tests/support/dynamoGlobalTeardown.js",
 };
 
+/** The tiers that compose the stores themselves give the workflow orchestration its task kinds as lib/store/compositionRoot.ts does. */
+const serviceTasks = { setupFiles: [...shared.setupFiles, "<rootDir>/tests/support/serviceTasks.ts"] };
+
 module.exports = {
   // `npm run test:coverage` (the unit and handler tiers; `npm test` runs it beside the others): the
   // build fails under these floors, one per part of the code and none a global average (issue 51:
@@ -64,9 +67,9 @@ module.exports = {
   // The longest files first, by a measured run's times (a clean clone has no jest cache to order by).
   testSequencer: "<rootDir>/tests/support/longestFirst.js",
   projects: [
-    { ...shared, displayName: "unit", testMatch: ["<rootDir>/tests/unit/**/*.test.ts"] },
+    { ...shared, ...serviceTasks, displayName: "unit", testMatch: ["<rootDir>/tests/unit/**/*.test.ts"] },
     { ...shared, displayName: "handler", testMatch: ["<rootDir>/tests/handlers/**/*.test.ts"] },
-    { ...shared, ...dynamoDbLocal, displayName: "contract", testMatch: ["<rootDir>/tests/contract/**/*.test.ts"] },
+    { ...shared, ...dynamoDbLocal, ...serviceTasks, displayName: "contract", testMatch: ["<rootDir>/tests/contract/**/*.test.ts"] },
     { ...shared, displayName: "deploy", testMatch: ["<rootDir>/tests/deploy/**/*.test.ts"] },
     // The bench's DynamoDB section uses the tiers' shared DynamoDB Local (TEST_DYNAMODB_ENDPOINT)
     // rather than starting a JVM of its own (a start and its compilation, about 10 s of CPU).

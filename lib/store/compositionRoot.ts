@@ -5,6 +5,8 @@ import type { StoreName } from "../dataAccess";
 import { ConfigError, isDomainError, UnavailableError } from "../errors";
 import { type IdempotencyStore, lockSeconds } from "../idempotency/idempotencyStore";
 import { logLine } from "../logger";
+// The workflow orchestration's service task kinds (effect, relay), given where the stores are composed.
+import "../provisioning/serviceTasks";
 import { demoNodes } from "../provisioning/demoNodes";
 import type { ServiceEvent } from "../provisioning/events/event";
 import type { DeliveryDeps, DeliveryMessage, DeliveryQueue } from "../provisioning/hooks/deliveryService";

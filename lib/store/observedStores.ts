@@ -1,6 +1,6 @@
 import { annotate, count } from "../invocation";
 import type { NodeStore } from "../provisioning/nodes/nodeStore";
-import type { Workflow, WorkflowStatus } from "../provisioning/workflows/workflow";
+import type { Workflow, WorkflowStatus } from "../provisioning/workflowEngine/workflow";
 import type { WorkflowStore } from "../provisioning/workflows/workflowStore";
 import { overriding } from "./overriding";
 

@@ -2,7 +2,7 @@ import { DeleteCommand, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { apiContextFor } from "../../lib/provisioning/apiContext";
 import { graphDefinition } from "../../lib/provisioning/graphs/graphLibrary";
 import { buildNode, type Node, parseNewNode } from "../../lib/provisioning/nodes/node";
-import { buildWorkflow } from "../../lib/provisioning/workflows/buildWorkflow";
+import { buildWorkflow } from "../../lib/provisioning/workflowEngine/buildWorkflow";
 import { migrate } from "../../lib/store/dynamodb/migrations";
 import { nodeKey } from "../../lib/store/dynamodb/nodeStore";
 import { dynamoProvisioningStores } from "../../lib/store/dynamodb/provisioningStores";

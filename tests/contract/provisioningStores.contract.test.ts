@@ -4,8 +4,8 @@ import { newCatalogs } from "../../lib/provisioning/catalogs/catalog";
 import { graphDefinition } from "../../lib/provisioning/graphs/graphLibrary";
 import { LookupTakenError } from "../../lib/provisioning/lookups/lookupStore";
 import { buildNode, type Node, parseNewNode } from "../../lib/provisioning/nodes/node";
-import { buildWorkflow } from "../../lib/provisioning/workflows/buildWorkflow";
-import { cancelWorkflow } from "../../lib/provisioning/workflows/progress";
+import { buildWorkflow } from "../../lib/provisioning/workflowEngine/buildWorkflow";
+import { cancelWorkflow } from "../../lib/provisioning/workflowEngine/progress";
 import { provisioningAdapters as adapters, type Stores } from "../support/provisioningAdapters";
 
 const hex = (n: number) => n.toString(16).padStart(24, "0");

@@ -1,7 +1,7 @@
 import type { Node } from "../../provisioning/nodes/node";
 import { redact } from "../../provisioning/secrets";
 import type { Sku } from "../../provisioning/skus/sku";
-import { NO_NODE, type Workflow, type WorkflowTask } from "../../provisioning/workflows/workflow";
+import { NO_NODE, type Workflow, type WorkflowTask } from "../../provisioning/workflowEngine/workflow";
 
 /** A node as RackHD 1.1 answered it (workflows/catalogs are associations rendered empty), secrets redacted. */
 export const presentNode = (node: Node): Record<string, unknown> => redact({ ...node, workflows: [], catalogs: [] });

@@ -2,8 +2,8 @@ import { ConflictError } from "../../errors";
 import { catalogDisks, chooseDisk, describeDisks, parseDiskRule } from "../installDisk";
 import type { Node } from "../nodes/node";
 import type { ProvisioningStores } from "../ports";
-import { finishTask } from "../workflows/progress";
-import type { Workflow, WorkflowTask } from "../workflows/workflow";
+import { finishTask } from "../workflowEngine/progress";
+import type { Workflow, WorkflowTask } from "../workflowEngine/workflow";
 
 /**
  * An install task's options as its script renders them: an installDisk rule replaced by the

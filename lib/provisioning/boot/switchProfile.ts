@@ -3,7 +3,7 @@ import type { ApiContext } from "../apiContext";
 import { bootQuery } from "../bootToken";
 import { recordAddress } from "../lookups/lookupService";
 import type { ProvisioningStores } from "../ports";
-import { bootingTask } from "../workflows/progress";
+import { bootingTask } from "../workflowEngine/progress";
 import { activeWorkflowOf } from "../workflows/workflowService";
 import { bootMacOf, discoverNode, issuerFor, nodeForMacs, parseMacs, taskProfile } from "./bootService";
 import { taskRunnerScript } from "./taskRunner";

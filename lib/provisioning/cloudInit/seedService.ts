@@ -2,7 +2,7 @@ import { NotFoundError } from "../../errors";
 import type { ApiContext } from "../apiContext";
 import type { Node } from "../nodes/node";
 import type { ProvisioningStores } from "../ports";
-import { markFromMachine, waitingInstallTask } from "../workflows/progress";
+import { markFromMachine, waitingInstallTask } from "../workflowEngine/progress";
 import { activeWorkflowOf } from "../workflows/workflowService";
 import { autoinstallUserData } from "./autoinstall";
 import { EC2_VERSIONS, type InstanceRecord, SEED_DOCUMENTS, type SeedDocument } from "./instance";

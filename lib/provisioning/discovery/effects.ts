@@ -5,14 +5,8 @@ import { createDefaultPollers } from "../pollers/pollerService";
 import type { ProvisioningStores } from "../ports";
 import { assignSku } from "../skus/skuMatching";
 import { applyTags } from "../tags/tagMatching";
-import type { WorkflowTask } from "../workflows/workflow";
-
-/** How an effect task ended, and a graph to start once its workflow has ended (run-sku-graph). */
-export interface EffectOutcome {
-  state: "succeeded" | "failed";
-  error?: string;
-  thenStart?: { name: string; options: Record<string, unknown> };
-}
+import type { WorkflowTask } from "../workflowEngine/workflow";
+import type { EffectOutcome } from "../workflows/taskKinds";
 
 /**
  * Does the work of an `effect` task on the service's own records (RackHD's jobs of the same

@@ -8,8 +8,8 @@ import { findNode } from "../nodes/findNode";
 import type { Node } from "../nodes/node";
 import type { ProvisioningStores } from "../ports";
 import { assertRecordFits, fitsKey } from "../recordSize";
-import { finishTask, runningTask } from "../workflows/progress";
-import type { Workflow, WorkflowTask } from "../workflows/workflow";
+import { finishTask, runningTask } from "../workflowEngine/progress";
+import type { Workflow, WorkflowTask } from "../workflowEngine/workflow";
 import { activeWorkflowOf, settleEffects } from "../workflows/workflowService";
 import { type ParsedCatalog, parseCommandOutput, type SecureBootState } from "./catalogParsers";
 

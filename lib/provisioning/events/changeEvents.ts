@@ -1,7 +1,7 @@
 import type { Node } from "../nodes/node";
 import type { RelayJob } from "../relays/job";
 import { type RelayCredential, wasOffline } from "../relays/site";
-import type { Workflow, WorkflowTask } from "../workflows/workflow";
+import type { Workflow, WorkflowTask } from "../workflowEngine/workflow";
 import type { EventDraft, Severity } from "./event";
 
 /**

@@ -3,7 +3,7 @@ import { OBJECT_ID } from "../ids";
 import { findNode } from "../nodes/findNode";
 import type { ProvisioningStores } from "../ports";
 import { fitsKey } from "../recordSize";
-import { NO_NODE } from "../workflows/workflow";
+import { NO_NODE } from "../workflowEngine/workflow";
 import { envelope, subjectOf } from "./event";
 import { EVENT_PAGE_LIMIT } from "./eventLog";
 

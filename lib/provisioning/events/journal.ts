@@ -1,7 +1,7 @@
 import type { Node } from "../nodes/node";
 import type { RelayJob } from "../relays/job";
 import type { RelayCredential } from "../relays/site";
-import type { Workflow } from "../workflows/workflow";
+import type { Workflow } from "../workflowEngine/workflow";
 import {
   type DisablableHook,
   hookChangeEvents,

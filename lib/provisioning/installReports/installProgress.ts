@@ -1,6 +1,6 @@
 import type { ObmSetting } from "../obmServices/obmSetting";
-import { finishTask, markFromMachine } from "../workflows/progress";
-import type { Workflow } from "../workflows/workflow";
+import { finishTask, markFromMachine } from "../workflowEngine/progress";
+import type { Workflow } from "../workflowEngine/workflow";
 import type { MachineEvent } from "./installReport";
 import { isStage } from "./machineEvent";
 

@@ -1,6 +1,6 @@
 import { findNode } from "../nodes/findNode";
 import type { ProvisioningStores } from "../ports";
-import type { Workflow, WorkflowFailure, WorkflowTask } from "../workflows/workflow";
+import type { Workflow, WorkflowFailure, WorkflowTask } from "../workflowEngine/workflow";
 import { refreshWorkflow } from "../workflows/workflowService";
 import type { InstallReport } from "./installReport";
 import { currentReport } from "./reportService";

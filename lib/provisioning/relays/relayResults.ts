@@ -1,6 +1,6 @@
 import { recordPollResult } from "../pollers/pollerService";
 import type { ProvisioningStores } from "../ports";
-import { finishTask } from "../workflows/progress";
+import { finishTask } from "../workflowEngine/progress";
 import { settleEffects } from "../workflows/workflowService";
 import type { RelayJob } from "./job";
 import { recordResult } from "./jobService";

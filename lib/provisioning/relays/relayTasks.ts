@@ -1,7 +1,9 @@
 import { isDomainError } from "../../errors";
 import { type Node, secureBootOf } from "../nodes/node";
 import type { ProvisioningStores } from "../ports";
-import type { Workflow, WorkflowTask } from "../workflows/workflow";
+import { relayTasksRunning } from "../workflowEngine/progress";
+import type { Workflow, WorkflowTask } from "../workflowEngine/workflow";
+import type { RelayTaskOutcome } from "../workflows/taskKinds";
 import { describeAction, type JobAction } from "./job";
 import { currentJob, enqueueJob } from "./jobService";
 
@@ -26,24 +28,19 @@ function actionFor(name: string, node: Node): JobAction | undefined {
   return { ...action, uefi: firmware === "enabled" || firmware === "disabled" };
 }
 
-/** The workflow's tasks running on a relay job (a BMC action through the site's relay). */
-export const relayTasksRunning = (workflow: Workflow): WorkflowTask[] =>
-  Object.values(workflow.tasks).filter((task) => task.state === "running" && task.relayJob);
-
-export interface TaskOutcome {
-  taskId: string;
-  state: "succeeded" | "failed";
-  error?: string;
-}
-
 /**
  * For each OBM task of the workflow that a relay runs: its job (queued on first sight, under the
  * task's id, so asking again makes no second job), and the outcome of those whose job has ended:
  * what the BMC said, or why no relay did it.
  */
-export async function relayTaskOutcomes(stores: ProvisioningStores, workflow: Workflow, node: Node, now: Date): Promise<TaskOutcome[]> {
+export async function relayTaskOutcomes(
+  stores: ProvisioningStores,
+  workflow: Workflow,
+  node: Node,
+  now: Date,
+): Promise<RelayTaskOutcome[]> {
   const running = relayTasksRunning(workflow);
-  const outcomes: TaskOutcome[] = [];
+  const outcomes: RelayTaskOutcome[] = [];
   for (const task of running) {
     const outcome = await outcomeOf(stores, workflow, task, node, now);
     if (outcome) outcomes.push(outcome);
@@ -57,7 +54,7 @@ async function outcomeOf(
   task: WorkflowTask,
   node: Node,
   now: Date,
-): Promise<TaskOutcome | undefined> {
+): Promise<RelayTaskOutcome | undefined> {
   const id = task.relayJob as string;
   let job = await stores.relayJobs.get(id);
   if (!job) {

@@ -5,7 +5,7 @@ import type { Node } from "../nodes/node";
 import type { ProvisioningStores } from "../ports";
 import { assertRecordFits, fitsKey } from "../recordSize";
 import { checkRules } from "../rules/rules";
-import type { Workflow } from "../workflows/workflow";
+import type { Workflow } from "../workflowEngine/workflow";
 import { startWorkflow } from "../workflows/workflowService";
 import type { Tag } from "./tag";
 import { addTags, applyTags } from "./tagMatching";

@@ -2,17 +2,23 @@ import { isDomainError, NotFoundError, ValidationError } from "../../errors";
 import { isPlainObject } from "../../json";
 import { type ApiContext, apiContextFor } from "../apiContext";
 import { newBootToken } from "../bootToken";
-import { performEffect } from "../discovery/effects";
 import { findGraph, taskFinder } from "../graphs/libraryService";
 import { filteredPage, type Page, type PageRequest } from "../listPage";
 import { findNode } from "../nodes/findNode";
 import type { Node } from "../nodes/node";
 import type { ProvisioningStores } from "../ports";
 import { assertRecordFits, fitsKey } from "../recordSize";
-import { relayTaskOutcomes, relayTasksRunning } from "../relays/relayTasks";
-import { buildWorkflow } from "./buildWorkflow";
-import { advanceWorkflow, cancelWorkflow, completeWaitingTask, finishTask, runningTask } from "./progress";
-import { ACTIVE_CONFLICT, NO_NODE, type Workflow, workflowPosition } from "./workflow";
+import { buildWorkflow } from "../workflowEngine/buildWorkflow";
+import {
+  advanceWorkflow,
+  cancelWorkflow,
+  completeWaitingTask,
+  finishTask,
+  relayTasksRunning,
+  runningTask,
+} from "../workflowEngine/progress";
+import { ACTIVE_CONFLICT, NO_NODE, type Workflow, workflowPosition } from "../workflowEngine/workflow";
+import { taskKinds } from "./taskKinds";
 
 /**
  * Brings a stored workflow up to date (time-outs, instant steps) and stores the result. Whether
@@ -47,7 +53,7 @@ export async function settleEffects(stores: ProvisioningStores, workflow: Workfl
     const task = current._status === "running" ? runningTask(current, "effect") : undefined;
     const node = task && (await stores.nodes.get(current.node));
     if (!task || !node) break;
-    const outcome = await performEffect(stores, node, task, now, current.taskSecrets?.[task.instanceId]);
+    const outcome = await taskKinds().effect(stores, node, task, now, current.taskSecrets?.[task.instanceId]);
     if (outcome.thenStart) follow.push({ ...outcome.thenStart, taskId: task.instanceId });
     const finish = (stored: Workflow) => finishTask(stored, task.instanceId, outcome, node.obmSettings, now);
     current = (await stores.workflows.update(current.instanceId, finish, current)) ?? current;
@@ -68,7 +74,7 @@ async function settleRelayTasks(stores: ProvisioningStores, workflow: Workflow, 
     if (relayTasksRunning(current).length === 0) break;
     const node = await stores.nodes.get(current.node);
     if (!node) break;
-    const outcomes = await relayTaskOutcomes(stores, current, node, now);
+    const outcomes = await taskKinds().relay(stores, current, node, now);
     if (outcomes.length === 0) break;
     const finish = (stored: Workflow) =>
       outcomes.reduce((state, outcome) => finishTask(state, outcome.taskId, outcome, node.obmSettings, now), stored);

@@ -1,5 +1,5 @@
 import type { Page, PageRequest } from "../listPage";
-import type { Workflow } from "./workflow";
+import type { Workflow } from "../workflowEngine/workflow";
 
 /**
  * The port through which workflows are kept. A node has at most one active (running) workflow:

@@ -1,7 +1,7 @@
 import { type DynamoDBDocumentClient, GetCommand } from "@aws-sdk/lib-dynamodb";
 import { ConflictError } from "../../errors";
 import type { Page, PageRequest } from "../../provisioning/listPage";
-import { ACTIVE_CONFLICT, isActive, type Workflow, workflowPosition } from "../../provisioning/workflows/workflow";
+import { ACTIVE_CONFLICT, isActive, type Workflow, workflowPosition } from "../../provisioning/workflowEngine/workflow";
 import type { WorkflowStore } from "../../provisioning/workflows/workflowStore";
 import { rethrowItemTooLarge, transactionReasons } from "./conditions";
 import type { Journal } from "./versionedDocuments";

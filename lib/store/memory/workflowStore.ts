@@ -1,6 +1,6 @@
 import { ConflictError } from "../../errors";
 import { byPosition, type Page, type PageRequest, pageOf } from "../../provisioning/listPage";
-import { ACTIVE_CONFLICT, isActive, type Workflow, workflowFootprint, workflowPosition } from "../../provisioning/workflows/workflow";
+import { ACTIVE_CONFLICT, isActive, type Workflow, workflowFootprint, workflowPosition } from "../../provisioning/workflowEngine/workflow";
 import type { WorkflowStore } from "../../provisioning/workflows/workflowStore";
 import { Budget, type BudgetLimits } from "./budget";
 import { deepFreeze } from "./deepFreeze";

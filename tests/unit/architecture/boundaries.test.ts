@@ -73,17 +73,23 @@ const DOMAIN = ["lib/tasks", "lib/provisioning"];
  * knot"), type-only imports included: the pairs there are today, each a knot to untie. The list
  * only shrinks: a new pair fails, and so does a pair that is gone and still listed. Counted by
  * folder (a module's first segment under lib/provisioning; its root modules, the leaf utilities,
- * are no folder). 29 pairs at the audit, 13 at the start of issue 51, 7 now: boot ⇄ cloudInit went
- * with scriptValues.ts (the script quoting) out of boot/; the OBM service library (its services,
- * settings and actions, no store) is obmServices/, below nodes, relays and workflows, which obm/
- * (the node's OBM use cases) reads (−3); the node's deletion, which cascades to pollers and
- * workflows, is lifecycle/'s (−2); events/ declares what a hook's change event reads of it (−1).
- * Left: five are the workflow engine and the task kinds it imports while they advance workflows
- * (the engine's split with its task kinds injected is issue 51's item 3, not yet done), one is
- * pollers and relays (a poll is a relay job whose result is a poller's sample), one is boot's
- * built-in templates, which library/ lists beside the stored ones while boot/ renders stored ones.
+ * are no folder). 29 pairs at the audit, 13 at the start of issue 51, 2 now:
+ * - boot ⇄ cloudInit went with scriptValues.ts (the script quoting) out of boot/;
+ * - the OBM service library (services, settings, the action rule; no store) is obmServices/, below
+ *   nodes, relays and workflows, and obm/ keeps the node's OBM use cases (−3);
+ * - a node's deletion, which cascades to pollers and workflows, is lifecycle/'s (−2);
+ * - events/ declares what a hook's change event reads of it (−1);
+ * - leaf utilities (bootToken, installDisk, sha512crypt, the user-data limit) out of boot/ and
+ *   cloudInit/, a graph's option merging and entry resolution into graphs/ (−3);
+ * - the workflow engine (workflowEngine/: graph, task states, time-outs; no store, no clock) apart
+ *   from the orchestration that stores it (workflows/), which is given its service task kinds
+ *   (discovery's effects, the relay's BMC actions) where the stores are composed (−2).
+ * Left: pollers ⇄ relays (a poll is a relay job whose result becomes the poller's sample: the
+ * result's dispatch to its owner, relays/relayResults.ts, would be given its consumers the same way);
+ * boot ⇄ library (boot/'s built-in templates, which library/ lists beside the stored ones, while
+ * boot/ renders the stored ones: the built-ins would move to library/ with the token helpers they use).
  */
-const FOLDER_PAIRS_LEFT = ["boot ⇄ library", "discovery ⇄ workflows", "pollers ⇄ relays", "relays ⇄ workflows"];
+const FOLDER_PAIRS_LEFT = ["boot ⇄ library", "pollers ⇄ relays"];
 
 /** The folder pairs of a graph's lib/provisioning modules that import each other both ways, as "a ⇄ b" (a before b). */
 function folderPairs(graph: Map<string, string[]>): string[] {

@@ -6,8 +6,8 @@ import { setNodeSite } from "../../../lib/provisioning/relays/nodeSite";
 import { reportJobResult } from "../../../lib/provisioning/relays/relayResults";
 import { relayTaskOutcomes } from "../../../lib/provisioning/relays/relayTasks";
 import { authenticateRelay, createRelayCredential, createSite, deleteSite } from "../../../lib/provisioning/relays/siteService";
-import { buildWorkflow } from "../../../lib/provisioning/workflows/buildWorkflow";
-import { advanceWorkflow } from "../../../lib/provisioning/workflows/progress";
+import { buildWorkflow } from "../../../lib/provisioning/workflowEngine/buildWorkflow";
+import { advanceWorkflow } from "../../../lib/provisioning/workflowEngine/progress";
 import { refreshWorkflow, startWorkflow } from "../../../lib/provisioning/workflows/workflowService";
 import { memoryProvisioningStores } from "../../../lib/store/memory/provisioningStores";
 

@@ -5,7 +5,7 @@ import { renderInstallTemplate } from "../../../lib/provisioning/boot/installTem
 import { oneLine } from "../../../lib/provisioning/boot/ipxe";
 import { builtInTask, resolveTask } from "../../../lib/provisioning/graphs/taskDefinitions";
 import { lineToken, shellWord } from "../../../lib/provisioning/scriptValues";
-import { checkInstallOptions } from "../../../lib/provisioning/workflows/installOptions";
+import { checkInstallOptions } from "../../../lib/provisioning/workflowEngine/installOptions";
 import { api, instance } from "./renderContext";
 
 /**

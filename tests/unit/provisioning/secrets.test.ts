@@ -1,5 +1,5 @@
 import { keepRedactedSecrets, REDACTED, redact } from "../../../lib/provisioning/secrets";
-import { effectSecrets } from "../../../lib/provisioning/workflows/sealSecrets";
+import { effectSecrets } from "../../../lib/provisioning/workflowEngine/sealSecrets";
 
 describe("redact", () => {
   it("hides password, community and any key containing password, at any depth", () => {

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { renderDeep, renderString, TemplateRenderError } from "../../../lib/provisioning/workflows/templateRender";
+import { renderDeep, renderString, TemplateRenderError } from "../../../lib/provisioning/workflowEngine/templateRender";
 
 const context = {
   api: { server: "http://10.1.1.1:8080" },

@@ -1,5 +1,5 @@
-import { failureOf, timeoutOf } from "../../../lib/provisioning/workflows/failure";
-import type { WorkflowTask } from "../../../lib/provisioning/workflows/workflow";
+import { failureOf, timeoutOf } from "../../../lib/provisioning/workflowEngine/failure";
+import type { WorkflowTask } from "../../../lib/provisioning/workflowEngine/workflow";
 
 /** lib/provisioning/workflows/failure.ts: why a workflow failed, named after what its machine last did. */
 const task = (fields: Partial<WorkflowTask>): WorkflowTask => ({

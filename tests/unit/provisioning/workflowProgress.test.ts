@@ -1,9 +1,14 @@
 import { ValidationError } from "../../../lib/errors";
 import { apiContextFor } from "../../../lib/provisioning/apiContext";
 import { graphDefinition } from "../../../lib/provisioning/graphs/graphLibrary";
-import { buildWorkflow } from "../../../lib/provisioning/workflows/buildWorkflow";
-import { advanceWorkflow, cancelWorkflow, completeWaitingTask, waitingInstallTask } from "../../../lib/provisioning/workflows/progress";
-import type { Workflow } from "../../../lib/provisioning/workflows/workflow";
+import { buildWorkflow } from "../../../lib/provisioning/workflowEngine/buildWorkflow";
+import {
+  advanceWorkflow,
+  cancelWorkflow,
+  completeWaitingTask,
+  waitingInstallTask,
+} from "../../../lib/provisioning/workflowEngine/progress";
+import type { Workflow } from "../../../lib/provisioning/workflowEngine/workflow";
 
 const api = apiContextFor("http://172.31.128.1:8080");
 const t0 = new Date("2026-11-22T10:00:00.000Z");

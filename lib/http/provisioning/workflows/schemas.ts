@@ -1,4 +1,4 @@
-import { FAILURE_REASONS } from "../../../provisioning/workflows/workflow";
+import { FAILURE_REASONS } from "../../../provisioning/workflowEngine/workflow";
 import { isoTime, NAME_MAX, name, objectId, version } from "../fields";
 
 /** Workflows: running graphs and their state (RackHD 1.1 §4): schemas. */

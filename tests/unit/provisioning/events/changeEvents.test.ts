@@ -12,7 +12,7 @@ import type { Hook } from "../../../../lib/provisioning/hooks/hook";
 import { buildNode, type Node, parseNewNode } from "../../../../lib/provisioning/nodes/node";
 import type { RelayJob } from "../../../../lib/provisioning/relays/job";
 import type { RelayCredential } from "../../../../lib/provisioning/relays/site";
-import type { Workflow, WorkflowTask } from "../../../../lib/provisioning/workflows/workflow";
+import type { Workflow, WorkflowTask } from "../../../../lib/provisioning/workflowEngine/workflow";
 import { ENVELOPE_KEYS } from "../../../support/envelope";
 
 const node = (fields: Partial<Node> = {}): Node => ({

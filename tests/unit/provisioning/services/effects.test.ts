@@ -1,5 +1,5 @@
 import { performEffect } from "../../../../lib/provisioning/discovery/effects";
-import type { WorkflowTask } from "../../../../lib/provisioning/workflows/workflow";
+import type { WorkflowTask } from "../../../../lib/provisioning/workflowEngine/workflow";
 import { aCatalog, aNode, later, memoryStores, T0 } from "./setUp";
 
 /** An effect task of a running workflow, as progress hands it to performEffect. */

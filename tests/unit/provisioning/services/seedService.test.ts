@@ -1,7 +1,7 @@
 import { bootProfile } from "../../../../lib/provisioning/boot/bootService";
 import { issueInstanceCredential, machineCredential, setUserData } from "../../../../lib/provisioning/cloudInit/instanceService";
 import { seedDocument } from "../../../../lib/provisioning/cloudInit/seedService";
-import { cancelWorkflow } from "../../../../lib/provisioning/workflows/progress";
+import { cancelWorkflow } from "../../../../lib/provisioning/workflowEngine/progress";
 import { startWorkflow } from "../../../../lib/provisioning/workflows/workflowService";
 import { API, aMachine, MAC } from "../installReports/support";
 import { aNode, anInstall, later, memoryStores, T0 } from "./setUp";

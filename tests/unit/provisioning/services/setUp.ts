@@ -2,7 +2,7 @@ import { apiContextFor } from "../../../../lib/provisioning/apiContext";
 import type { Catalog } from "../../../../lib/provisioning/catalogs/catalog";
 import { graphDefinition } from "../../../../lib/provisioning/graphs/graphLibrary";
 import { createNode } from "../../../../lib/provisioning/nodes/nodeService";
-import { buildWorkflow } from "../../../../lib/provisioning/workflows/buildWorkflow";
+import { buildWorkflow } from "../../../../lib/provisioning/workflowEngine/buildWorkflow";
 import { memoryProvisioningStores } from "../../../../lib/store/memory/provisioningStores";
 
 /** The domain services' unit tests: the memory stores, and a clock in the test's hands. */

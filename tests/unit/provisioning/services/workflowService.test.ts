@@ -1,7 +1,7 @@
 import { presentWorkflow } from "../../../../lib/http/presenters/provisioningPresenters";
 import { apiContextFor } from "../../../../lib/provisioning/apiContext";
 import { findGraph } from "../../../../lib/provisioning/graphs/libraryService";
-import { buildWorkflow } from "../../../../lib/provisioning/workflows/buildWorkflow";
+import { buildWorkflow } from "../../../../lib/provisioning/workflowEngine/buildWorkflow";
 import {
   cancelNodeWorkflow,
   getWorkflow,

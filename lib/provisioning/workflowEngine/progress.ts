@@ -119,6 +119,10 @@ export const waitingInstallTask = (workflow: Workflow): WorkflowTask | undefined
 export const bootingTask = (workflow: Workflow): WorkflowTask | undefined =>
   runningTask(workflow, "install") ?? runningTask(workflow, "bootstrap");
 
+/** The workflow's tasks running on a relay job (a BMC action through the site's relay). */
+export const relayTasksRunning = (workflow: Workflow): WorkflowTask[] =>
+  Object.values(workflow.tasks).filter((task) => task.state === "running" && task.relayJob);
+
 /** Ends a running task (succeeded or failed) and moves the graph on. */
 export function finishTask(
   workflow: Workflow,

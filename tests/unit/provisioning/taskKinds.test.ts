@@ -1,0 +1,31 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+
+const ENGINE = join(__dirname, "../../../lib/provisioning/workflowEngine");
+
+describe("the workflow engine and the task kinds given to its orchestration (issue 51)", () => {
+  it("fails by name, before any task runs, where the composition forgot the service task kinds", () => {
+    jest.isolateModules(() => {
+      const { taskKinds } = require("../../../lib/provisioning/workflows/taskKinds");
+      expect(() => taskKinds()).toThrow(
+        "The workflow orchestration has no service task kinds (effect, relay): import lib/provisioning/serviceTasks where the stores are composed (lib/store/compositionRoot.ts does)",
+      );
+    });
+  });
+
+  it("has them given by the stores' composition root: discovery's effects and the relay's BMC actions", () => {
+    jest.isolateModules(() => {
+      require("../../../lib/store/compositionRoot");
+      const { taskKinds } = require("../../../lib/provisioning/workflows/taskKinds");
+      const { performEffect } = require("../../../lib/provisioning/discovery/effects");
+      const { relayTaskOutcomes } = require("../../../lib/provisioning/relays/relayTasks");
+      expect(taskKinds()).toEqual({ effect: performEffect, relay: relayTaskOutcomes });
+    });
+  });
+
+  it.each(readdirSync(ENGINE))("keeps the engine pure: %s reads no store and no clock", (file) => {
+    const source = readFileSync(join(ENGINE, file), "utf8");
+    expect(source).not.toMatch(/from "\.\.\/(ports|workflows)\/|Store\b|stores\b/);
+    expect(source).not.toMatch(/new Date\(\)|Date\.now\(/);
+  });
+});
