@@ -5,8 +5,6 @@ import type { StoreName } from "../dataAccess";
 import { ConfigError, isDomainError, UnavailableError } from "../errors";
 import { type IdempotencyStore, lockSeconds } from "../idempotency/idempotencyStore";
 import { logLine } from "../logger";
-// The workflow orchestration's service task kinds (effect, relay), given where the stores are composed.
-import "../provisioning/serviceTasks";
 import { demoNodes } from "../provisioning/demoNodes";
 import type { ServiceEvent } from "../provisioning/events/event";
 import type { DeliveryDeps, DeliveryMessage, DeliveryQueue } from "../provisioning/hooks/deliveryService";
@@ -15,6 +13,8 @@ import type { ProvisioningStores } from "../provisioning/ports";
 import type { RelayIdentity } from "../provisioning/relays/site";
 import { scopedStores } from "../provisioning/relays/siteScope";
 import { authenticateRelay } from "../provisioning/relays/siteService";
+import { SERVICE_TASK_KINDS } from "../provisioning/serviceTasks";
+import { giveTaskKinds } from "../provisioning/workflows/taskKinds";
 import type { TaskStore } from "../tasks/taskStore";
 import { guarded } from "./accessGuard";
 import { startLocalDelivery } from "./localDelivery";
@@ -119,6 +119,8 @@ function guardedStores(raw: ProvisioningStores): ProvisioningStores {
 
 /** This container's provisioning stores, chosen by STORE, with the demo nodes when DEMO_NODES=on. */
 export function provisioningStores(): Promise<ProvisioningStores> {
+  // The workflow orchestration's service task kinds (effect, relay) are given where the stores are composed.
+  giveTaskKinds(SERVICE_TASK_KINDS);
   const config = settings();
   const store = storeOf(config);
   const key = store === "dynamodb" ? `provisioningStores.dynamodb.${config.dynamodbTable}` : "provisioningStores.memory";

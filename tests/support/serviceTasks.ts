@@ -3,4 +3,7 @@
  * they give the workflow orchestration its service task kinds as that root does. The handler tier
  * does not load this file, so a root that forgot them fails there.
  */
-import "../../lib/provisioning/serviceTasks";
+import { SERVICE_TASK_KINDS } from "../../lib/provisioning/serviceTasks";
+import { giveTaskKinds } from "../../lib/provisioning/workflows/taskKinds";
+
+giveTaskKinds(SERVICE_TASK_KINDS);

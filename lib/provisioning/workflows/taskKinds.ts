@@ -31,7 +31,7 @@ export interface ServiceTaskKinds {
 
 let given: ServiceTaskKinds | undefined;
 
-/** Gives the orchestration its service task kinds: once, where the stores are composed (lib/provisioning/serviceTasks.ts). */
+/** Gives the orchestration its service task kinds: once, where the stores are composed (lib/provisioning/serviceTasks.ts, by `provisioningStores()`). */
 export function giveTaskKinds(kinds: ServiceTaskKinds): void {
   given = kinds;
 }
@@ -40,7 +40,7 @@ export function giveTaskKinds(kinds: ServiceTaskKinds): void {
 export function taskKinds(): ServiceTaskKinds {
   if (!given)
     throw new Error(
-      "The workflow orchestration has no service task kinds (effect, relay): import lib/provisioning/serviceTasks where the stores are composed (lib/store/compositionRoot.ts does)",
+      "The workflow orchestration has no service task kinds (effect, relay): give SERVICE_TASK_KINDS (lib/provisioning/serviceTasks.ts) where the stores are composed, as provisioningStores() does (lib/store/compositionRoot.ts)",
     );
   return given;
 }

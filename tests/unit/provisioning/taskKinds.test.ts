@@ -8,14 +8,15 @@ describe("the workflow engine and the task kinds given to its orchestration (iss
     jest.isolateModules(() => {
       const { taskKinds } = require("../../../lib/provisioning/workflows/taskKinds");
       expect(() => taskKinds()).toThrow(
-        "The workflow orchestration has no service task kinds (effect, relay): import lib/provisioning/serviceTasks where the stores are composed (lib/store/compositionRoot.ts does)",
+        "The workflow orchestration has no service task kinds (effect, relay): give SERVICE_TASK_KINDS (lib/provisioning/serviceTasks.ts) where the stores are composed, as provisioningStores() does (lib/store/compositionRoot.ts)",
       );
     });
   });
 
   it("has them given by the stores' composition root: discovery's effects and the relay's BMC actions", () => {
     jest.isolateModules(() => {
-      require("../../../lib/store/compositionRoot");
+      const { provisioningStores } = require("../../../lib/store/compositionRoot");
+      void provisioningStores();
       const { taskKinds } = require("../../../lib/provisioning/workflows/taskKinds");
       const { performEffect } = require("../../../lib/provisioning/discovery/effects");
       const { relayTaskOutcomes } = require("../../../lib/provisioning/relays/relayTasks");
