@@ -63,3 +63,10 @@ export interface ProvisioningStores {
   /** The files' bytes (S3 beside DynamoDB). */
   fileBlobs: FileBlobs;
 }
+
+/**
+ * The stores a domain function works through, by name: each takes only those it uses (directly or
+ * through the functions it calls), so its signature says what it may touch, as its registry
+ * entry's `data:` says what its Lambda function may.
+ */
+export type StoresOf<K extends keyof ProvisioningStores> = Pick<ProvisioningStores, K>;

@@ -9,7 +9,7 @@ import { nodeAtAddress, recordAddress } from "../lookups/lookupService";
 import { normalizeMac } from "../mac";
 import { findNode } from "../nodes/findNode";
 import { buildNode, type Node, type NodeType } from "../nodes/node";
-import type { ProvisioningStores } from "../ports";
+import type { StoresOf } from "../ports";
 import { fitsKey } from "../recordSize";
 import { redact } from "../secrets";
 import { bootingTask, markFromMachine, waitingInstallTask } from "../workflowEngine/progress";
@@ -36,7 +36,7 @@ export function parseMacs(values: readonly string[]): string[] {
   return macs;
 }
 
-export async function nodeForMacs(stores: ProvisioningStores, macs: readonly string[]): Promise<Node | undefined> {
+export async function nodeForMacs(stores: StoresOf<"nodes">, macs: readonly string[]): Promise<Node | undefined> {
   for (const mac of macs) {
     const node = await stores.nodes.find(mac);
     if (node) return node;
@@ -45,7 +45,7 @@ export async function nodeForMacs(stores: ProvisioningStores, macs: readonly str
 }
 
 /** The loader a UEFI machine with these MACs is handed (none: the relay could not tell, the setting's). */
-export async function uefiLoaderFor(stores: ProvisioningStores, macValues: readonly string[], setting: BootLoader): Promise<LoaderChoice> {
+export async function uefiLoaderFor(stores: StoresOf<"nodes">, macValues: readonly string[], setting: BootLoader): Promise<LoaderChoice> {
   const macs = parseMacs(macValues);
   return chooseLoader(macs.length > 0 ? await nodeForMacs(stores, macs) : undefined, setting);
 }
@@ -55,7 +55,7 @@ export async function uefiLoaderFor(stores: ProvisioningStores, macValues: reado
  * own route makes `switch` nodes). Two boots of a new machine at once: the second finds the first's.
  */
 export async function discoverNode(
-  stores: ProvisioningStores,
+  stores: StoresOf<"nodes">,
   macs: readonly string[],
   now: Date,
   type: NodeType = "compute",
@@ -81,7 +81,7 @@ export const bootMacOf = (node: Node, macs: readonly string[]): string => macs.f
  * profile is an iPXE script: GRUB is told so).
  */
 export async function taskProfile(
-  stores: ProvisioningStores,
+  stores: StoresOf<"profiles">,
   context: TemplateContext,
   issue: CredentialIssuer,
   loader: BootLoader = "ipxe",
@@ -99,7 +99,7 @@ export type CredentialIssuer = () => Promise<MachineCredential>;
 
 /** The issuer for a node's workflow: one credential per profile or script that names it. */
 export const issuerFor =
-  (stores: ProvisioningStores, node: Node, workflow: Workflow, api: ApiContext, now: Date): CredentialIssuer =>
+  (stores: StoresOf<"instances">, node: Node, workflow: Workflow, api: ApiContext, now: Date): CredentialIssuer =>
   () =>
     machineCredential(stores, node, workflow, api, now);
 
@@ -130,7 +130,9 @@ export interface DiscoveryPolicy {
  * profile; else RackHD's "Unable to locate active workflow." Records the source IP against the node.
  */
 export async function bootProfile(
-  stores: ProvisioningStores,
+  stores: StoresOf<
+    "catalogs" | "definitions" | "instances" | "lookups" | "nodes" | "pollers" | "profiles" | "relayJobs" | "skus" | "tags" | "workflows"
+  >,
   macValues: readonly string[],
   sourceIp: string | undefined,
   api: ApiContext,
@@ -176,7 +178,7 @@ export async function bootProfile(
  * machine at once both get here: the one that did not start it finds the other's.
  */
 async function startDiscovery(
-  stores: ProvisioningStores,
+  stores: StoresOf<"catalogs" | "definitions" | "lookups" | "nodes" | "pollers" | "relayJobs" | "skus" | "tags" | "workflows">,
   node: Node,
   graph: string,
   api: ApiContext,
@@ -219,7 +221,7 @@ function checkToken(policy: BootPolicy, workflow: Workflow, node: Node, token: s
 }
 
 /** Which node a southbound request is from: ?nodeId=, then ?macs=, then the source IP's lookup. */
-export async function identifyRequester(stores: ProvisioningStores, who: Requester): Promise<Node> {
+export async function identifyRequester(stores: StoresOf<"lookups" | "nodes">, who: Requester): Promise<Node> {
   if (who.nodeId !== undefined && who.nodeId !== "") return findNode(stores, who.nodeId);
   const byMac = await nodeForMacs(stores, parseMacs(who.macs));
   if (byMac) return byMac;
@@ -234,7 +236,9 @@ export async function identifyRequester(stores: ProvisioningStores, who: Request
  * task. A successful request whose path contains that task's completionUri completes it.
  */
 export async function nodeTemplate(
-  stores: ProvisioningStores,
+  stores: StoresOf<
+    "catalogs" | "definitions" | "instances" | "lookups" | "nodes" | "pollers" | "relayJobs" | "skus" | "tags" | "templates" | "workflows"
+  >,
   name: string,
   who: Requester,
   path: string,
@@ -276,7 +280,7 @@ export async function nodeTemplate(
  * Answers the message it was given, with any secret in it redacted (RackHD echoed them).
  */
 export async function notify(
-  stores: ProvisioningStores,
+  stores: StoresOf<"catalogs" | "definitions" | "lookups" | "nodes" | "pollers" | "relayJobs" | "skus" | "tags" | "workflows">,
   message: Record<string, unknown>,
   now: Date,
   policy: BootPolicy,

@@ -1,7 +1,7 @@
 import { ConflictError } from "../../errors";
 import { catalogDisks, chooseDisk, describeDisks, parseDiskRule } from "../installDisk";
 import type { Node } from "../nodes/node";
-import type { ProvisioningStores } from "../ports";
+import type { StoresOf } from "../ports";
 import { finishTask } from "../workflowEngine/progress";
 import type { Workflow, WorkflowTask } from "../workflowEngine/workflow";
 
@@ -12,7 +12,7 @@ import type { Workflow, WorkflowTask } from "../workflowEngine/workflow";
  * is refused its script (409): an installer must never fall back to a disk the operator did not mean.
  */
 export async function optionsWithInstallDisk(
-  stores: ProvisioningStores,
+  stores: StoresOf<"catalogs" | "workflows">,
   node: Node,
   workflow: Workflow,
   task: WorkflowTask,

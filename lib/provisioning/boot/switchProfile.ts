@@ -2,7 +2,7 @@ import { ValidationError } from "../../errors";
 import type { ApiContext } from "../apiContext";
 import { bootQuery } from "../bootToken";
 import { recordAddress } from "../lookups/lookupService";
-import type { ProvisioningStores } from "../ports";
+import type { StoresOf } from "../ports";
 import { bootingTask } from "../workflowEngine/progress";
 import { activeWorkflowOf } from "../workflows/workflowService";
 import { bootMacOf, discoverNode, issuerFor, nodeForMacs, parseMacs, taskProfile } from "./bootService";
@@ -12,7 +12,7 @@ import { taskRunnerScript } from "./taskRunner";
 export const SWITCH_VENDORS = ["cisco", "arista", "brocade"] as const;
 
 /** Which switch asks: `?macs=` when given, else the MAC whose lookup holds its source address (RackHD's way). */
-async function switchMacs(stores: ProvisioningStores, macValues: readonly string[], sourceIp: string | undefined): Promise<string[]> {
+async function switchMacs(stores: StoresOf<"lookups">, macValues: readonly string[], sourceIp: string | undefined): Promise<string[]> {
   const macs = parseMacs(macValues);
   if (macs.length > 0) return macs;
   const holder = sourceIp === undefined ? undefined : await stores.lookups.byIp(sourceIp);
@@ -21,7 +21,7 @@ async function switchMacs(stores: ProvisioningStores, macValues: readonly string
 }
 
 /** A switch seen for the first time: a `switch` node, for a vendor RackHD knew. */
-function discoverSwitch(stores: ProvisioningStores, vendor: string, macs: string[], now: Date) {
+function discoverSwitch(stores: StoresOf<"nodes">, vendor: string, macs: string[], now: Date) {
   if (!(SWITCH_VENDORS as readonly string[]).includes(vendor.toLowerCase())) throw new ValidationError(`Unknown switch vendor ${vendor}`);
   return discoverNode(stores, macs, now, "switch");
 }
@@ -38,7 +38,9 @@ function discoverSwitch(stores: ProvisioningStores, vendor: string, macs: string
  * does not have): the operator starts the workflow the switch should run.
  */
 export async function switchProfile(
-  stores: ProvisioningStores,
+  stores: StoresOf<
+    "catalogs" | "definitions" | "instances" | "lookups" | "nodes" | "pollers" | "profiles" | "relayJobs" | "skus" | "tags" | "workflows"
+  >,
   vendor: string,
   macValues: readonly string[],
   sourceIp: string | undefined,

@@ -4,7 +4,7 @@ import type { ApiContext } from "../apiContext";
 import { derivedToken, newToken, parseToken, secretMatches, sha256 } from "../credentialToken";
 import { findNode } from "../nodes/findNode";
 import type { Node } from "../nodes/node";
-import type { ProvisioningStores } from "../ports";
+import type { StoresOf } from "../ports";
 import { USER_DATA_MAX_BYTES } from "../recordSize";
 import { updateOrCreate } from "../recordStore";
 import { type InstanceRecord, MACHINE_SECRETS_KEPT } from "./instance";
@@ -41,7 +41,7 @@ const blankRecord = (node: Node, now: Date): InstanceRecord => {
  * workflow asks for one; an operator rotating a leaked credential keeps the instance id).
  */
 export async function issueInstanceCredential(
-  stores: ProvisioningStores,
+  stores: StoresOf<"instances" | "lookups" | "nodes">,
   identifier: string,
   context: ApiContext,
   now: Date,
@@ -68,7 +68,7 @@ export async function issueInstanceCredential(
 
 /** Sets the user-data the node's installed system gets (text, at most 64 KiB); `null` removes it. */
 export async function setUserData(
-  stores: ProvisioningStores,
+  stores: StoresOf<"instances" | "lookups" | "nodes">,
   identifier: string,
   userData: string | null,
   now: Date,
@@ -91,7 +91,7 @@ export async function setUserData(
 }
 
 /** Whether the node has user-data, its size and hash: never its text (it may hold secrets). */
-export async function userDataStatus(stores: ProvisioningStores, identifier: string): Promise<UserDataStatus> {
+export async function userDataStatus(stores: StoresOf<"instances" | "lookups" | "nodes">, identifier: string): Promise<UserDataStatus> {
   const node = await findNode(stores, identifier);
   return statusOf(await stores.instances.get(node.id));
 }
@@ -107,7 +107,10 @@ const statusOf = (record: InstanceRecord | undefined): UserDataStatus =>
  * credential lives as long as its install: once that workflow is cancelled, failed, timed out or
  * gone, it reads nothing more (issue 50: it still read `user-data` after the install ended).
  */
-export async function instanceOf(stores: ProvisioningStores, credential: string): Promise<{ record: InstanceRecord; node: Node }> {
+export async function instanceOf(
+  stores: StoresOf<"instances" | "nodes" | "workflows">,
+  credential: string,
+): Promise<{ record: InstanceRecord; node: Node }> {
   const parsed = parseToken(credential);
   const record = parsed ? await stores.instances.get(parsed.id) : undefined;
   const operators = record && record.secretSha256 !== "" && secretMatches(parsed!.secret, record.secretSha256);
@@ -119,7 +122,7 @@ export async function instanceOf(stores: ProvisioningStores, credential: string)
 }
 
 /** Whether the install workflow that handed out a machine's credentials is running or succeeded. */
-async function installLives(stores: ProvisioningStores, workflowId: string | undefined): Promise<boolean> {
+async function installLives(stores: StoresOf<"workflows">, workflowId: string | undefined): Promise<boolean> {
   const workflow = workflowId === undefined ? undefined : await stores.workflows.get(workflowId);
   return workflow !== undefined && (workflow._status === "running" || workflow._status === "succeeded");
 }
@@ -154,7 +157,7 @@ export interface CredentialWorkflow {
  * last MACHINE_SECRETS_KEPT of them valid.
  */
 export async function machineCredential(
-  stores: ProvisioningStores,
+  stores: StoresOf<"instances">,
   node: Node,
   workflow: CredentialWorkflow,
   context: ApiContext,
@@ -190,6 +193,6 @@ export async function machineCredential(
 }
 
 /** Forgets a node's instance (node deletion). */
-export async function forgetInstance(stores: ProvisioningStores, nodeId: string): Promise<void> {
+export async function forgetInstance(stores: StoresOf<"instances">, nodeId: string): Promise<void> {
   await stores.instances.delete(nodeId);
 }

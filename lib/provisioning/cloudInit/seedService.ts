@@ -1,7 +1,7 @@
 import { NotFoundError } from "../../errors";
 import type { ApiContext } from "../apiContext";
 import type { Node } from "../nodes/node";
-import type { ProvisioningStores } from "../ports";
+import type { StoresOf } from "../ports";
 import { markFromMachine, waitingInstallTask } from "../workflowEngine/progress";
 import { activeWorkflowOf } from "../workflows/workflowService";
 import { autoinstallUserData } from "./autoinstall";
@@ -130,7 +130,7 @@ function networkConfig(node: Node): string {
  * The user-data the machine gets: its install's (the install task's `userData`, kept on the
  * workflow that gave it its instance), else the node's.
  */
-async function userDataOf(stores: ProvisioningStores, record: InstanceRecord): Promise<string | undefined> {
+async function userDataOf(stores: StoresOf<"workflows">, record: InstanceRecord): Promise<string | undefined> {
   const workflow = record.workflowId ? await stores.workflows.get(record.workflowId) : undefined;
   return workflow?.userData ?? record.userData;
 }
@@ -193,7 +193,9 @@ const DATED_VERSION = /^\d{4}-\d{2}-\d{2}$/;
  * service does not serve is a 404 at once, before any read, as EC2 clients probe the newest first.
  */
 export async function seedDocument(
-  stores: ProvisioningStores,
+  stores: StoresOf<
+    "catalogs" | "definitions" | "instances" | "lookups" | "nodes" | "pollers" | "relayJobs" | "skus" | "tags" | "workflows"
+  >,
   credential: string,
   path: string,
   context: ApiContext,
@@ -221,7 +223,12 @@ export async function seedDocument(
  * user-data is the autoinstall config of the node's waiting install task; the installed system
  * then reads the node's own seed (autoinstall.ts).
  */
-async function autoinstallDocument(stores: ProvisioningStores, seed: Seed, document: string, now: Date): Promise<string> {
+async function autoinstallDocument(
+  stores: StoresOf<"catalogs" | "definitions" | "lookups" | "nodes" | "pollers" | "relayJobs" | "skus" | "tags" | "workflows">,
+  seed: Seed,
+  document: string,
+  now: Date,
+): Promise<string> {
   switch (document) {
     case "meta-data":
       return `${yamlLine("instance-id", `${seed.record.instanceId}-installer`)}${yamlLine("local-hostname", hostNameOf(seed.node))}`;

@@ -1,5 +1,5 @@
 import { ValidationError } from "../../errors";
-import type { ConfigRecord, ProvisioningStores } from "../ports";
+import type { ConfigRecord, StoresOf } from "../ports";
 import { assertRecordFits } from "../recordSize";
 import { updateOrCreate } from "../recordStore";
 import { redact } from "../secrets";
@@ -14,7 +14,7 @@ const RUNTIME = "runtime";
 const UNSAFE_KEYS = new Set(["__proto__", "constructor", "prototype"]);
 
 /** GET /config: the deployment's keys and those set at run time, every secret redacted (RackHD answered them in plain text). */
-export async function serviceConfig(stores: ProvisioningStores, deployment: DeploymentConfig): Promise<Record<string, unknown>> {
+export async function serviceConfig(stores: StoresOf<"config">, deployment: DeploymentConfig): Promise<Record<string, unknown>> {
   const runtime = (await stores.config.get(RUNTIME))?.values ?? {};
   return redact({ ...runtime, ...deployment });
 }
@@ -26,7 +26,7 @@ export async function serviceConfig(stores: ProvisioningStores, deployment: Depl
  * changing it takes a deploy, because each function reads it from its environment.
  */
 export async function patchServiceConfig(
-  stores: ProvisioningStores,
+  stores: StoresOf<"config">,
   deployment: DeploymentConfig,
   body: Record<string, unknown>,
   now: Date,
@@ -63,7 +63,7 @@ export async function patchServiceConfig(
  * request creating it first is no error: the change is applied to theirs). Answers the record.
  */
 export async function changeConfigRecord(
-  stores: ProvisioningStores,
+  stores: StoresOf<"config">,
   id: string,
   change: (values: Record<string, unknown>) => Record<string, unknown>,
   now: Date,

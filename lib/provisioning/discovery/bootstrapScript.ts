@@ -1,7 +1,7 @@
 import { ValidationError } from "../../errors";
 import type { ApiContext } from "../apiContext";
 import { normalizeMac } from "../mac";
-import type { ProvisioningStores } from "../ports";
+import type { StoresOf } from "../ports";
 import { activeWorkflowOf } from "../workflows/workflowService";
 
 /** RackHD's answer for a MAC it does not know (GET /tasks/bootstrap.js). */
@@ -14,7 +14,7 @@ export const BOOTSTRAP_NOT_FOUND = "Not Found";
  * for a MAC no node has (the route answers RackHD's 404).
  */
 export async function bootstrapScript(
-  stores: ProvisioningStores,
+  stores: StoresOf<"catalogs" | "definitions" | "lookups" | "nodes" | "pollers" | "relayJobs" | "skus" | "tags" | "workflows">,
   macAddress: string | undefined,
   api: ApiContext,
   now: Date,

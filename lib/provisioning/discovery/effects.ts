@@ -2,7 +2,7 @@ import { findGraph } from "../graphs/libraryService";
 import type { Node } from "../nodes/node";
 import { createIpmiObmSettings } from "../obm/ipmiSettings";
 import { createDefaultPollers } from "../pollers/pollerService";
-import type { ProvisioningStores } from "../ports";
+import type { StoresOf } from "../ports";
 import { assignSku } from "../skus/skuMatching";
 import { applyTags } from "../tags/tagMatching";
 import type { WorkflowTask } from "../workflowEngine/workflow";
@@ -16,7 +16,7 @@ import type { EffectOutcome } from "../workflows/taskKinds";
  * idempotent.
  */
 export async function performEffect(
-  stores: ProvisioningStores,
+  stores: StoresOf<"catalogs" | "definitions" | "nodes" | "pollers" | "skus" | "tags">,
   node: Node,
   task: WorkflowTask,
   now: Date,
@@ -41,7 +41,7 @@ export async function performEffect(
   }
 }
 
-async function skuGraph(stores: ProvisioningStores, node: Node): Promise<EffectOutcome> {
+async function skuGraph(stores: StoresOf<"definitions" | "nodes" | "skus">, node: Node): Promise<EffectOutcome> {
   const current = await stores.nodes.get(node.id);
   const sku = current?.sku ? await stores.skus.get(current.sku) : undefined;
   const name = sku?.discoveryGraphName;

@@ -6,7 +6,7 @@ import { recordAddress } from "../lookups/lookupService";
 import { normalizeMac } from "../mac";
 import { findNode } from "../nodes/findNode";
 import type { Node } from "../nodes/node";
-import type { ProvisioningStores } from "../ports";
+import type { StoresOf } from "../ports";
 import { assertRecordFits, fitsKey } from "../recordSize";
 import { finishTask, runningTask } from "../workflowEngine/progress";
 import type { Workflow, WorkflowTask } from "../workflowEngine/workflow";
@@ -84,7 +84,7 @@ function checkCaller(caller: MicrokernelCaller, workflow: Workflow, node: Node):
 }
 
 async function finish(
-  stores: ProvisioningStores,
+  stores: StoresOf<"catalogs" | "definitions" | "lookups" | "nodes" | "pollers" | "relayJobs" | "skus" | "tags" | "workflows">,
   node: Node,
   workflow: Workflow,
   task: WorkflowTask,
@@ -106,7 +106,7 @@ async function finish(
  * task are handed out again until its results arrive, so a lost answer costs nothing.
  */
 export async function nextCommands(
-  stores: ProvisioningStores,
+  stores: StoresOf<"catalogs" | "definitions" | "lookups" | "nodes" | "pollers" | "relayJobs" | "skus" | "tags" | "workflows">,
   identifier: string,
   caller: MicrokernelCaller,
   now: Date,
@@ -142,7 +142,7 @@ export function resultsIn(body: unknown): CommandResult[] {
  * and are answered as RackHD did (201, always).
  */
 export async function acceptResults(
-  stores: ProvisioningStores,
+  stores: StoresOf<"catalogs" | "definitions" | "lookups" | "nodes" | "pollers" | "relayJobs" | "skus" | "tags" | "workflows">,
   identifier: string,
   results: CommandResult[],
   caller: MicrokernelCaller,

@@ -2,7 +2,7 @@ import { NotFoundError, PayloadTooLargeError, ValidationError } from "../../erro
 import type { InstanceRecord } from "../cloudInit/instance";
 import { instanceOf } from "../cloudInit/instanceService";
 import type { Node } from "../nodes/node";
-import type { ProvisioningStores } from "../ports";
+import type { StoresOf } from "../ports";
 import { updateOrCreate } from "../recordStore";
 import { waitingInstallTask } from "../workflowEngine/progress";
 import type { Workflow } from "../workflowEngine/workflow";
@@ -30,7 +30,7 @@ const isCurrent = (report: InstallReport | undefined, instance: InstanceRecord, 
 
 /** Applies `change` to the current install's report, starting one when there is none. */
 const changeReport = (
-  stores: ProvisioningStores,
+  stores: StoresOf<"installReports">,
   node: Node,
   instance: InstanceRecord,
   now: Date,
@@ -71,7 +71,12 @@ const logNameOf = (path: string): string => {
 };
 
 /** The event kept, then what it does to the machine's waiting install task (installProgress.ts). */
-async function applyToWorkflow(stores: ProvisioningStores, node: Node, event: MachineEvent, now: Date): Promise<Workflow | undefined> {
+async function applyToWorkflow(
+  stores: StoresOf<"catalogs" | "definitions" | "lookups" | "nodes" | "pollers" | "relayJobs" | "skus" | "tags" | "workflows">,
+  node: Node,
+  event: MachineEvent,
+  now: Date,
+): Promise<Workflow | undefined> {
   const workflow = await activeWorkflowOf(stores, node, now);
   const task = workflow && waitingInstallTask(workflow);
   if (!workflow || !task) return workflow;
@@ -105,7 +110,25 @@ export interface ReportReceipt {
  * files kept as logs, and applied to its waiting install task. A wrong credential is a 404 and
  * changes nothing.
  */
-export async function acceptEvent(stores: ProvisioningStores, credential: string, body: unknown, now: Date): Promise<ReportReceipt> {
+export async function acceptEvent(
+  stores: StoresOf<
+    | "catalogs"
+    | "definitions"
+    | "installReports"
+    | "instances"
+    | "logBlobs"
+    | "lookups"
+    | "nodes"
+    | "pollers"
+    | "relayJobs"
+    | "skus"
+    | "tags"
+    | "workflows"
+  >,
+  credential: string,
+  body: unknown,
+  now: Date,
+): Promise<ReportReceipt> {
   const { event, files, addresses } = parseMachineEvent(body, now);
   const { record: instance, node } = await instanceOf(stores, credential);
   const report = await changeReport(stores, node, instance, now, (current) => ({ ...withEvent(current, event), updatedAt: event.at }));
@@ -117,7 +140,7 @@ export async function acceptEvent(stores: ProvisioningStores, credential: string
 
 /** A file an event carried, as the next chunk of the log named after it. */
 async function keepPostedFile(
-  stores: ProvisioningStores,
+  stores: StoresOf<"installReports" | "logBlobs">,
   node: Node,
   instance: InstanceRecord,
   file: PostedFile,
@@ -146,7 +169,7 @@ interface ChunkToKeep {
 }
 
 async function putChunk(
-  stores: ProvisioningStores,
+  stores: StoresOf<"installReports" | "logBlobs">,
   node: Node,
   instance: InstanceRecord,
   { name, seq, bytes, kept }: ChunkToKeep & { bytes: Buffer },
@@ -174,7 +197,7 @@ const UPLOAD_URL_SECONDS = 900;
  * once: sending it again changes nothing and says `duplicate`.
  */
 export async function acceptLogChunk(
-  stores: ProvisioningStores,
+  stores: StoresOf<"installReports" | "instances" | "logBlobs" | "nodes" | "workflows">,
   credential: string,
   request: { name: string; seq: number; size?: number; body?: Buffer },
   now: Date,
@@ -197,7 +220,7 @@ export async function acceptLogChunk(
 }
 
 async function announceChunk(
-  stores: ProvisioningStores,
+  stores: StoresOf<"installReports" | "logBlobs">,
   node: Node,
   instance: InstanceRecord,
   { name, seq, size, kept }: ChunkToKeep & { size: number },
@@ -217,14 +240,18 @@ async function announceChunk(
 }
 
 /** The node's current install report: one of its current instance (not an install before) that has not expired. */
-export async function currentReport(stores: ProvisioningStores, node: Node, now: Date): Promise<InstallReport | undefined> {
+export async function currentReport(
+  stores: StoresOf<"installReports" | "instances">,
+  node: Node,
+  now: Date,
+): Promise<InstallReport | undefined> {
   const [report, instance] = await Promise.all([stores.installReports.get(node.id), stores.instances.get(node.id)]);
   return instance && isCurrent(report, instance, now) ? report : undefined;
 }
 
 /** One log of the node's current install: its chunks in order, joined (413 past what one answer carries: read it by ?seq=). */
 export async function readInstallLog(
-  stores: ProvisioningStores,
+  stores: StoresOf<"installReports" | "instances" | "logBlobs">,
   node: Node,
   name: string,
   seq: number | undefined,

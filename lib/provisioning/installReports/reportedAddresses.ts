@@ -4,7 +4,7 @@ import { isPlainObject } from "../../json";
 import { recordAddress } from "../lookups/lookupService";
 import { normalizeMac } from "../mac";
 import type { Node } from "../nodes/node";
-import type { ProvisioningStores } from "../ports";
+import type { StoresOf } from "../ports";
 
 /**
  * The installed system's addresses, per NIC (issue 50): the microkernel's DHCP lease is not the
@@ -70,7 +70,7 @@ export function parseReportedNics(value: unknown): ReportedNic[] {
  * moves no lookup: what a machine says never changes another node's identity.
  */
 export async function keepReportedAddresses(
-  stores: ProvisioningStores,
+  stores: StoresOf<"lookups" | "nodes">,
   node: Node,
   nics: readonly ReportedNic[],
   now: Date,

@@ -1,5 +1,5 @@
 import { findNode } from "../nodes/findNode";
-import type { ProvisioningStores } from "../ports";
+import type { StoresOf } from "../ports";
 import type { Workflow, WorkflowFailure, WorkflowTask } from "../workflowEngine/workflow";
 import { refreshWorkflow } from "../workflows/workflowService";
 import type { InstallReport } from "./installReport";
@@ -90,7 +90,23 @@ function logsOf(report: InstallReport | undefined, nodeId: string): TimelineLog[
  * (brought up to date, so a task past its time-out shows its reason) and its current install's
  * reports, oldest first, with the logs it uploaded.
  */
-export async function nodeTimeline(stores: ProvisioningStores, identifier: string, now: Date): Promise<Timeline> {
+export async function nodeTimeline(
+  stores: StoresOf<
+    | "catalogs"
+    | "definitions"
+    | "installReports"
+    | "instances"
+    | "lookups"
+    | "nodes"
+    | "pollers"
+    | "relayJobs"
+    | "skus"
+    | "tags"
+    | "workflows"
+  >,
+  identifier: string,
+  now: Date,
+): Promise<Timeline> {
   const node = await findNode(stores, identifier);
   const latest = (await stores.workflows.listForNode(node.id)).at(-1);
   const workflow = latest && (await refreshWorkflow(stores, latest, now));

@@ -2,7 +2,7 @@ import { NotFoundError } from "../../errors";
 import { type ApiContext, apiContextFor } from "../apiContext";
 import { renderInstallTemplate, TEMPLATE_NAMES, type TemplateContext } from "../boot/installTemplates";
 import { PROFILE_NAMES, profileScript } from "../boot/ipxe";
-import type { ProvisioningStores } from "../ports";
+import type { StoresOf } from "../ports";
 import { assertRecordFits, fitsKey } from "../recordSize";
 import { updateOrCreate } from "../recordStore";
 import type { LibraryKind, LibraryRecord } from "./libraryRecord";
@@ -48,10 +48,11 @@ const builtIn = (kind: LibraryKind, name: string): LibraryRecord | undefined =>
     ? { id: name, name, contents: BUILT_IN[kind].contents(name), scope: "global", createdAt: BUILT_IN_TIME, updatedAt: BUILT_IN_TIME }
     : undefined;
 
-const storeOf = (stores: ProvisioningStores, kind: LibraryKind) => (kind === "templates" ? stores.templates : stores.profiles);
+const storeOf = (stores: StoresOf<"profiles" | "templates">, kind: LibraryKind) =>
+  kind === "templates" ? stores.templates : stores.profiles;
 
 /** GET /templates/library, /profiles/library: the built-ins (less those put over), then the put ones. */
-export async function libraryEntries(stores: ProvisioningStores, kind: LibraryKind): Promise<LibraryRecord[]> {
+export async function libraryEntries(stores: StoresOf<"profiles" | "templates">, kind: LibraryKind): Promise<LibraryRecord[]> {
   const stored = await storeOf(stores, kind).list();
   const names = new Set(stored.map((record) => record.name));
   const builtIns = BUILT_IN[kind].names.filter((name) => !names.has(name)).map((name) => builtIn(kind, name)!);
@@ -59,14 +60,18 @@ export async function libraryEntries(stores: ProvisioningStores, kind: LibraryKi
 }
 
 /** One entry: the put one, else the built-in; undefined when neither (RackHD's 404 `{"error":"Not Found"}`). */
-export async function libraryEntry(stores: ProvisioningStores, kind: LibraryKind, name: string): Promise<LibraryRecord | undefined> {
+export async function libraryEntry(
+  stores: StoresOf<"profiles" | "templates">,
+  kind: LibraryKind,
+  name: string,
+): Promise<LibraryRecord | undefined> {
   if (!fitsKey(name)) return undefined;
   return (await storeOf(stores, kind).get(name)) ?? builtIn(kind, name);
 }
 
 /** PUT: the raw text, stored by name (created or replaced); answers the record. */
 export async function putLibraryEntry(
-  stores: ProvisioningStores,
+  stores: StoresOf<"profiles" | "templates">,
   kind: LibraryKind,
   name: string,
   contents: string,
@@ -89,7 +94,11 @@ export async function putLibraryEntry(
  * entry and answers it; a built-in of that name is served again. Undefined when nothing was put
  * under that name (a built-in alone cannot be removed): RackHD's 404 `{"error":"Not Found"}`.
  */
-export async function deleteLibraryEntry(stores: ProvisioningStores, kind: LibraryKind, name: string): Promise<LibraryRecord | undefined> {
+export async function deleteLibraryEntry(
+  stores: StoresOf<"profiles" | "templates">,
+  kind: LibraryKind,
+  name: string,
+): Promise<LibraryRecord | undefined> {
   return fitsKey(name) ? storeOf(stores, kind).delete(name) : undefined;
 }
 

@@ -3,7 +3,7 @@ import { forgetNode } from "../lookups/lookupService";
 import { findNode } from "../nodes/findNode";
 import type { Node } from "../nodes/node";
 import { removeNodePollers } from "../pollers/pollerService";
-import type { ProvisioningStores } from "../ports";
+import type { StoresOf } from "../ports";
 import { refreshWorkflow } from "../workflows/workflowService";
 
 /**
@@ -13,7 +13,24 @@ import { refreshWorkflow } from "../workflows/workflowService";
  * none of them back (the folder-knot check, tests/unit/architecture/boundaries.test.ts).
  */
 /** Refused (409) while a workflow is active on the node; RackHD answered 500 here. */
-export async function deleteNode(stores: ProvisioningStores, identifier: string, now: Date): Promise<Node> {
+export async function deleteNode(
+  stores: StoresOf<
+    | "catalogs"
+    | "definitions"
+    | "installReports"
+    | "instances"
+    | "lookups"
+    | "nodes"
+    | "pollerSamples"
+    | "pollers"
+    | "relayJobs"
+    | "skus"
+    | "tags"
+    | "workflows"
+  >,
+  identifier: string,
+  now: Date,
+): Promise<Node> {
   const node = await findNode(stores, identifier);
   const active = await stores.workflows.activeForNode(node.id);
   if (active && (await refreshWorkflow(stores, active, now))._status === "running") {

@@ -3,7 +3,7 @@ import { OBJECT_ID, orderedId } from "../ids";
 import { IPV4 } from "../ipAddress";
 import { type Page, type PageRequest, pageOf, recordPosition } from "../listPage";
 import { normalizeMac } from "../mac";
-import type { ProvisioningStores } from "../ports";
+import type { StoresOf } from "../ports";
 import { fitsKey } from "../recordSize";
 import { type Lookup, LookupTakenError } from "./lookupStore";
 
@@ -35,7 +35,7 @@ const notFound = (id: string) => new NotFoundError(`Could not find lookup with c
  * GET /lookups?q=: RackHD era C's findByTerm, which decides by the term's form: an IP matches
  * `ipAddress`, a 24-hex id `node`, anything else `macAddress` (lower-cased). No term: all.
  */
-export async function findLookups(stores: ProvisioningStores, term: string | undefined): Promise<Lookup[]> {
+export async function findLookups(stores: StoresOf<"lookups">, term: string | undefined): Promise<Lookup[]> {
   if (term === undefined || term === "") return stores.lookups.list();
   if (!fitsKey(term)) return [];
   if (IPV4.test(term)) return present(await stores.lookups.byIp(term));
@@ -46,19 +46,19 @@ export async function findLookups(stores: ProvisioningStores, term: string | und
 const present = (lookup: Lookup | undefined): Lookup[] => (lookup ? [lookup] : []);
 
 /** A page of that answer: every lookup (no `q`) is a page of the fleet's list, read alone; a search's answer is a few. */
-export async function findLookupsPage(stores: ProvisioningStores, term: string | undefined, request: PageRequest): Promise<Page<Lookup>> {
+export async function findLookupsPage(stores: StoresOf<"lookups">, term: string | undefined, request: PageRequest): Promise<Page<Lookup>> {
   if (term === undefined || term === "") return stores.lookups.page(request);
   return pageOf(await findLookups(stores, term), recordPosition, request);
 }
 
-export async function getLookup(stores: ProvisioningStores, id: string): Promise<Lookup> {
+export async function getLookup(stores: StoresOf<"lookups">, id: string): Promise<Lookup> {
   const lookup = fitsKey(id) ? await stores.lookups.get(id) : undefined;
   if (!lookup) throw notFound(id);
   return lookup;
 }
 
 /** POST /lookups → 200 (RackHD); a MAC or IP another lookup has: 400. */
-export async function createLookup(stores: ProvisioningStores, body: LookupFields, now: Date): Promise<Lookup> {
+export async function createLookup(stores: StoresOf<"lookups">, body: LookupFields, now: Date): Promise<Lookup> {
   const fields = checkFields(body);
   if (!fields.macAddress) throw new ValidationError("macAddress is required");
   const stamp = now.toISOString();
@@ -74,7 +74,7 @@ export async function createLookup(stores: ProvisioningStores, body: LookupField
   return stores.lookups.create(lookup);
 }
 
-export async function patchLookup(stores: ProvisioningStores, id: string, body: LookupFields, now: Date): Promise<Lookup> {
+export async function patchLookup(stores: StoresOf<"lookups">, id: string, body: LookupFields, now: Date): Promise<Lookup> {
   await getLookup(stores, id);
   const fields = checkFields(body);
   const updated = await stores.lookups.update(id, (current) => ({ ...current, ...fields, updatedAt: now.toISOString() }));
@@ -83,7 +83,7 @@ export async function patchLookup(stores: ProvisioningStores, id: string, body: 
 }
 
 /** DELETE /lookups/{id} → 200 with the record deleted. */
-export async function deleteLookup(stores: ProvisioningStores, id: string): Promise<Lookup> {
+export async function deleteLookup(stores: StoresOf<"lookups">, id: string): Promise<Lookup> {
   const deleted = fitsKey(id) ? await stores.lookups.delete(id) : undefined;
   if (!deleted) throw notFound(id);
   return deleted;
@@ -101,7 +101,7 @@ const ADDRESS_ATTEMPTS = 8;
  * MAC is recorded without it.
  */
 export async function recordAddress(
-  stores: ProvisioningStores,
+  stores: StoresOf<"lookups" | "nodes">,
   mac: string,
   nodeId: string,
   ip: string | undefined,
@@ -133,7 +133,7 @@ const mayTake = (holder: string, nodeId: string, claim: AddressClaim): boolean =
 
 /** One try of recordAddress: true when the lookup now says what was seen. */
 async function writeAddress(
-  stores: ProvisioningStores,
+  stores: StoresOf<"lookups" | "nodes">,
   mac: string,
   nodeId: string,
   ip: string | undefined,
@@ -171,19 +171,19 @@ async function writeAddress(
 }
 
 /** Whether the MAC is another node's identifier (a node made with it, whose machine has not booted yet). */
-async function heldByAnother(stores: ProvisioningStores, mac: string, nodeId: string): Promise<boolean> {
+async function heldByAnother(stores: StoresOf<"nodes">, mac: string, nodeId: string): Promise<boolean> {
   const holder = await stores.nodes.find(mac);
   return holder !== undefined && holder.id !== nodeId;
 }
 
 /** The node whose lookup holds that IP (a boot request that names no node), if any. */
-export async function nodeAtAddress(stores: ProvisioningStores, ip: string): Promise<string | undefined> {
+export async function nodeAtAddress(stores: StoresOf<"lookups">, ip: string): Promise<string | undefined> {
   const node = (await stores.lookups.byIp(ip))?.node;
   return node === "" ? undefined : node;
 }
 
 /** The node was deleted: its lookups stay, without a node (RackHD). */
-export async function forgetNode(stores: ProvisioningStores, nodeId: string, now: Date): Promise<void> {
+export async function forgetNode(stores: StoresOf<"lookups">, nodeId: string, now: Date): Promise<void> {
   const stamp = now.toISOString();
   const lookups = await stores.lookups.forNode(nodeId);
   await Promise.all(

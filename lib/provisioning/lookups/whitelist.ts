@@ -1,7 +1,7 @@
 import { ValidationError } from "../../errors";
 import { changeConfigRecord } from "../config/serviceConfig";
 import { normalizeMac } from "../mac";
-import type { ProvisioningStores } from "../ports";
+import type { StoresOf } from "../ports";
 
 /** RackHD's DHCP whitelist (a config key), kept as one config record so every container sees the same list. */
 const ID = "dhcp-whitelist";
@@ -18,7 +18,7 @@ function whitelistForm(value: string): string {
 const macsOf = (values: Record<string, unknown>): string[] => (Array.isArray(values.macs) ? (values.macs as string[]) : []);
 
 /** POST /nodes/{mac}/dhcp/whitelist → 201 with the whole list (the MAC once). */
-export async function addToWhitelist(stores: ProvisioningStores, value: string, now: Date): Promise<string[]> {
+export async function addToWhitelist(stores: StoresOf<"config">, value: string, now: Date): Promise<string[]> {
   const mac = whitelistForm(value);
   const record = await changeConfigRecord(
     stores,
@@ -35,7 +35,7 @@ export async function addToWhitelist(stores: ProvisioningStores, value: string, 
 }
 
 /** DELETE /nodes/{mac}/dhcp/whitelist → 204, also when the MAC (or the list) is not there. */
-export async function removeFromWhitelist(stores: ProvisioningStores, value: string, now: Date): Promise<void> {
+export async function removeFromWhitelist(stores: StoresOf<"config">, value: string, now: Date): Promise<void> {
   const mac = whitelistForm(value);
   await stores.config.update(ID, (record) =>
     macsOf(record.values).includes(mac)

@@ -3,7 +3,7 @@ import { newObjectId } from "../ids";
 import { filteredPage, type Page, type PageRequest, recordPosition } from "../listPage";
 import { normalizeIdentifier } from "../mac";
 import { assertServicesSupported, upsertObmSettings } from "../obmServices/obmSetting";
-import type { ProvisioningStores } from "../ports";
+import type { StoresOf } from "../ports";
 import { matchesFilters } from "../queryFilters";
 import { assertRecordFits } from "../recordSize";
 import { keepRedactedSecrets } from "../secrets";
@@ -12,14 +12,14 @@ import { buildNode, type Node, type NodeInput, parseNewNode, parseNodePatch } fr
 
 const normalize = (key: string, value: string) => (key === "identifiers" ? normalizeIdentifier(value) : value);
 
-export async function listNodes(stores: ProvisioningStores, filters: Record<string, string[]>): Promise<Node[]> {
+export async function listNodes(stores: StoresOf<"nodes">, filters: Record<string, string[]>): Promise<Node[]> {
   const nodes = await stores.nodes.list();
   if (Object.keys(filters).length === 0) return nodes;
   return nodes.filter((node) => matchesFilters(node, filters, normalize));
 }
 
 /** A page of that list, read alone: the filters are applied to at most FILTER_READ_CAP nodes read. */
-export function listNodesPage(stores: ProvisioningStores, filters: Record<string, string[]>, request: PageRequest): Promise<Page<Node>> {
+export function listNodesPage(stores: StoresOf<"nodes">, filters: Record<string, string[]>, request: PageRequest): Promise<Page<Node>> {
   if (Object.keys(filters).length === 0) return stores.nodes.page(request);
   return filteredPage(
     (part) => stores.nodes.page(part),
@@ -29,7 +29,7 @@ export function listNodesPage(stores: ProvisioningStores, filters: Record<string
   );
 }
 
-export async function createNode(stores: ProvisioningStores, body: NodeInput & { name: string }, now: Date): Promise<Node> {
+export async function createNode(stores: StoresOf<"nodes">, body: NodeInput & { name: string }, now: Date): Promise<Node> {
   const input = parseNewNode(body);
   const node = buildNode(input, input.id ?? newObjectId(now), now);
   assertServicesSupported(node.obmSettings, node);
@@ -39,7 +39,7 @@ export async function createNode(stores: ProvisioningStores, body: NodeInput & {
 
 /** 404 first, then the body; a whole node echoed back (with "REDACTED" secrets) is accepted. */
 export async function patchNode(
-  stores: ProvisioningStores,
+  stores: StoresOf<"lookups" | "nodes">,
   identifier: string,
   readBody: () => Promise<NodeInput>,
   now: Date,

@@ -2,7 +2,7 @@ import { UnprocessableError } from "../../errors";
 import { findNode } from "../nodes/findNode";
 import type { Node } from "../nodes/node";
 import { runObmAction } from "../obmServices/obmAction";
-import type { ProvisioningStores } from "../ports";
+import type { StoresOf } from "../ports";
 import { enqueueJob } from "../relays/jobService";
 
 /** The chassis identify light as last asked for, kept on the node. */
@@ -13,7 +13,7 @@ export interface IdentifyState {
 }
 
 /** GET /nodes/{id}/obm/identify: what the light was last set to (off when never). */
-export async function identifyState(stores: ProvisioningStores, identifier: string): Promise<IdentifyState> {
+export async function identifyState(stores: StoresOf<"lookups" | "nodes">, identifier: string): Promise<IdentifyState> {
   const node = await findNode(stores, identifier);
   return (node.identify as IdentifyState | undefined) ?? { value: false };
 }
@@ -25,7 +25,12 @@ export async function identifyState(stores: ProvisioningStores, identifier: stri
  * a relay of the node's site (400 when the node has none); a service nothing here can drive (an
  * SNMP PDU) answers 422 and says so.
  */
-export async function setIdentify(stores: ProvisioningStores, identifier: string, value: unknown, now: Date): Promise<IdentifyState> {
+export async function setIdentify(
+  stores: StoresOf<"lookups" | "nodes" | "relayJobs">,
+  identifier: string,
+  value: unknown,
+  now: Date,
+): Promise<IdentifyState> {
   const node = await findNode(stores, identifier);
   const on = Boolean(value);
   const outcome = runObmAction(on ? "turn the identify light on" : "turn the identify light off", undefined, node.obmSettings);

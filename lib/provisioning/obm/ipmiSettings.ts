@@ -1,6 +1,6 @@
 import type { Node } from "../nodes/node";
 import { parseObmSetting } from "../obmServices/obmSetting";
-import type { ProvisioningStores } from "../ports";
+import type { StoresOf } from "../ports";
 import { writeObmSettings } from "./writeObmSettings";
 
 /**
@@ -15,7 +15,7 @@ import { writeObmSettings } from "./writeObmSettings";
  * only an operator's POST /nodes/{id}/obm assigns it.
  */
 export async function createIpmiObmSettings(
-  stores: ProvisioningStores,
+  stores: StoresOf<"catalogs" | "nodes">,
   node: Node,
   options: Record<string, unknown>,
   now: Date,
@@ -58,7 +58,7 @@ export async function createIpmiObmSettings(
  * whose OBM setting already names this BMC, by address or MAC. Reads the site's nodes once: a
  * discovery runs this once per machine.
  */
-async function bmcHolder(stores: ProvisioningStores, node: Node, names: readonly (string | undefined)[]): Promise<Node | undefined> {
+async function bmcHolder(stores: StoresOf<"nodes">, node: Node, names: readonly (string | undefined)[]): Promise<Node | undefined> {
   const wanted = new Set(names.filter((name): name is string => name !== undefined).map((name) => name.toLowerCase()));
   const sameSite = (other: Node) => (other.site ?? null) === (node.site ?? null);
   return (await stores.nodes.list()).find(

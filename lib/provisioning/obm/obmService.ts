@@ -3,7 +3,7 @@ import { findNode } from "../nodes/findNode";
 import type { Node } from "../nodes/node";
 import { OBM_LIBRARY, type ObmServiceEntry, obmServiceEntry } from "../obmServices/obmLibrary";
 import { type ObmSetting, type ObmSettingInput, parseObmSettings } from "../obmServices/obmSetting";
-import type { ProvisioningStores } from "../ports";
+import type { StoresOf } from "../ports";
 import { writeObmSettings } from "./writeObmSettings";
 
 export const obmLibrary = (): readonly ObmServiceEntry[] => OBM_LIBRARY;
@@ -14,7 +14,7 @@ export function obmLibraryEntry(service: string): ObmServiceEntry {
   return entry;
 }
 
-export async function nodeObmSettings(stores: ProvisioningStores, identifier: string): Promise<ObmSetting[]> {
+export async function nodeObmSettings(stores: StoresOf<"lookups" | "nodes">, identifier: string): Promise<ObmSetting[]> {
   return (await findNode(stores, identifier)).obmSettings;
 }
 
@@ -23,7 +23,7 @@ export async function nodeObmSettings(stores: ProvisioningStores, identifier: st
  * a service the node's type does not support; then an upsert per service.
  */
 export async function setNodeObm(
-  stores: ProvisioningStores,
+  stores: StoresOf<"lookups" | "nodes">,
   identifier: string,
   readBody: () => Promise<ObmSettingInput | readonly ObmSettingInput[]>,
   now: Date,

@@ -1,6 +1,6 @@
 import type { Node } from "../nodes/node";
 import { assertServicesSupported, type ObmSetting, upsertObmSettings } from "../obmServices/obmSetting";
-import type { ProvisioningStores } from "../ports";
+import type { StoresOf } from "../ports";
 import { assertRecordFits } from "../recordSize";
 
 /**
@@ -9,7 +9,7 @@ import { assertRecordFits } from "../recordSize";
  * A leaf use case (it finds no node), so that effects and the OBM routes can both call it.
  */
 export function writeObmSettings(
-  stores: ProvisioningStores,
+  stores: StoresOf<"nodes">,
   node: Node,
   settings: readonly ObmSetting[],
   now: Date,

@@ -5,7 +5,7 @@ import { findNode } from "../nodes/findNode";
 import type { Node } from "../nodes/node";
 import { NOOP_OBM_SERVICE } from "../obmServices/obmLibrary";
 import type { ObmSetting } from "../obmServices/obmSetting";
-import type { ProvisioningStores } from "../ports";
+import type { StoresOf } from "../ports";
 import { matchesFilters } from "../queryFilters";
 import { assertRecordFits, fitsKey } from "../recordSize";
 import { updateOrCreate } from "../recordStore";
@@ -74,18 +74,18 @@ function pollerFields(body: Record<string, unknown>, partial: boolean): PollerFi
   return fields;
 }
 
-export async function listPollers(stores: ProvisioningStores, filters: Record<string, string[]>): Promise<Record<string, unknown>[]> {
+export async function listPollers(stores: StoresOf<"pollers">, filters: Record<string, string[]>): Promise<Record<string, unknown>[]> {
   return (await stores.pollers.list()).map(presentPoller).filter((poller) => matchesFilters(poller, filters));
 }
 
-export async function getPoller(stores: ProvisioningStores, id: string): Promise<PollerRecord> {
+export async function getPoller(stores: StoresOf<"pollers">, id: string): Promise<PollerRecord> {
   const poller = fitsKey(id) ? await stores.pollers.get(id) : undefined;
   if (!poller) throw notFound(id);
   return poller;
 }
 
 /** POST /pollers → 200 (RackHD); due at once. */
-export async function createPoller(stores: ProvisioningStores, body: Record<string, unknown>, now: Date): Promise<PollerRecord> {
+export async function createPoller(stores: StoresOf<"pollers">, body: Record<string, unknown>, now: Date): Promise<PollerRecord> {
   const fields = pollerFields(body, false);
   return stores.pollers.create(newPoller(fields as Required<Pick<PollerFields, "name" | "pollInterval">> & PollerFields, now));
 }
@@ -112,7 +112,12 @@ function newPoller(fields: Required<Pick<PollerFields, "name" | "pollInterval">>
   return poller;
 }
 
-export async function patchPoller(stores: ProvisioningStores, id: string, body: Record<string, unknown>, now: Date): Promise<PollerRecord> {
+export async function patchPoller(
+  stores: StoresOf<"pollers">,
+  id: string,
+  body: Record<string, unknown>,
+  now: Date,
+): Promise<PollerRecord> {
   await getPoller(stores, id);
   const fields = pollerFields(body, true);
   const updated = await stores.pollers.update(id, (current) => {
@@ -128,7 +133,7 @@ export async function patchPoller(stores: ProvisioningStores, id: string, body: 
 }
 
 /** PATCH /pollers/{id}/pause and /resume (RackHD): `paused` set, no body; 200 with the poller, 404 unknown. */
-export async function setPollerPaused(stores: ProvisioningStores, id: string, paused: boolean, now: Date): Promise<PollerRecord> {
+export async function setPollerPaused(stores: StoresOf<"pollers">, id: string, paused: boolean, now: Date): Promise<PollerRecord> {
   const updated = fitsKey(id)
     ? await stores.pollers.update(id, (current) =>
         current.paused === paused ? current : { ...current, paused, updatedAt: now.toISOString() },
@@ -139,7 +144,7 @@ export async function setPollerPaused(stores: ProvisioningStores, id: string, pa
 }
 
 /** DELETE /pollers/{id} → 204; its samples go with it. */
-export async function deletePoller(stores: ProvisioningStores, id: string): Promise<void> {
+export async function deletePoller(stores: StoresOf<"pollerSamples" | "pollers">, id: string): Promise<void> {
   if (!(fitsKey(id) && (await stores.pollers.delete(id)))) throw notFound(id);
   await stores.pollerSamples.delete(id);
 }
@@ -149,7 +154,11 @@ export async function deletePoller(stores: ProvisioningStores, id: string): Prom
  * brings it up to date, as a workflow's; the scheduled function runs it otherwise). 404 with
  * RackHD's text until it has one.
  */
-export async function pollerData(stores: ProvisioningStores, id: string, now: Date): Promise<Record<string, unknown>[]> {
+export async function pollerData(
+  stores: StoresOf<"nodes" | "pollerSamples" | "pollers" | "relayJobs">,
+  id: string,
+  now: Date,
+): Promise<Record<string, unknown>[]> {
   const poller = fitsKey(id) ? await stores.pollers.get(id) : undefined;
   if (!poller) throw noSamples(id);
   if (isDue(poller, now)) await runPoller(stores, poller, now);
@@ -159,21 +168,25 @@ export async function pollerData(stores: ProvisioningStores, id: string, now: Da
 }
 
 /** GET /pollers/{id}/data/current (RackHD): the newest sample alone, in a one-element array; 404 as /data. */
-export async function currentPollerData(stores: ProvisioningStores, id: string, now: Date): Promise<Record<string, unknown>[]> {
+export async function currentPollerData(
+  stores: StoresOf<"nodes" | "pollerSamples" | "pollers" | "relayJobs">,
+  id: string,
+  now: Date,
+): Promise<Record<string, unknown>[]> {
   return (await pollerData(stores, id, now)).slice(-1);
 }
 
 /** GET /nodes/{id}/pollers: the node's pollers as stored (RackHD: raw work items, `name`, no `type`). */
-export async function nodePollers(stores: ProvisioningStores, identifier: string): Promise<PollerRecord[]> {
+export async function nodePollers(stores: StoresOf<"lookups" | "nodes" | "pollers">, identifier: string): Promise<PollerRecord[]> {
   return (await pollersOf(stores, (await findNode(stores, identifier)).id)).map((poller) => ({ ...poller, config: redact(poller.config) }));
 }
 
 /** A node's pollers (one read of the poller partition). */
-const pollersOf = async (stores: ProvisioningStores, nodeId: string): Promise<PollerRecord[]> =>
+const pollersOf = async (stores: StoresOf<"pollers">, nodeId: string): Promise<PollerRecord[]> =>
   (await stores.pollers.list()).filter((poller) => poller.node === nodeId);
 
 /** The node is deleted: its pollers and their samples go with it (RackHD). */
-export async function removeNodePollers(stores: ProvisioningStores, nodeId: string): Promise<void> {
+export async function removeNodePollers(stores: StoresOf<"pollerSamples" | "pollers">, nodeId: string): Promise<void> {
   for (const poller of await pollersOf(stores, nodeId)) {
     await stores.pollers.delete(poller.id);
     await stores.pollerSamples.delete(poller.id);
@@ -184,7 +197,7 @@ export const isDue = (poller: PollerRecord, now: Date): boolean =>
   !poller.paused && (poller.nextScheduled === null || Date.parse(poller.nextScheduled) <= now.getTime());
 
 /** The scheduled function: every poller that is due runs once. Answers how many ran. */
-export async function runDuePollers(stores: ProvisioningStores, now: Date): Promise<number> {
+export async function runDuePollers(stores: StoresOf<"nodes" | "pollerSamples" | "pollers" | "relayJobs">, now: Date): Promise<number> {
   const due = (await stores.pollers.list()).filter((poller) => isDue(poller, now));
   for (const poller of due) await runPoller(stores, poller, now);
   return due.length;
@@ -196,7 +209,11 @@ export async function runDuePollers(stores: ProvisioningStores, now: Date): Prom
  * function cannot reach (a BMC, an SNMP agent) counts a failure and says why. Either way the next
  * run is one interval later.
  */
-export async function runPoller(stores: ProvisioningStores, poller: PollerRecord, now: Date): Promise<void> {
+export async function runPoller(
+  stores: StoresOf<"nodes" | "pollerSamples" | "pollers" | "relayJobs">,
+  poller: PollerRecord,
+  now: Date,
+): Promise<void> {
   const node = poller.node ? await stores.nodes.get(poller.node) : undefined;
   const stamp = now.toISOString();
   const next = new Date(now.getTime() + poller.pollInterval).toISOString();
@@ -251,7 +268,7 @@ const commandOf = (poller: PollerRecord): PollCommand => {
 };
 
 async function queuePoll(
-  stores: ProvisioningStores,
+  stores: StoresOf<"relayJobs">,
   poller: PollerRecord,
   node: Node,
   obm: ObmSetting,
@@ -272,7 +289,7 @@ async function queuePoll(
  * RackHD's host, user, node and timestamp keys), or a failure counted with the BMC's words.
  */
 export async function recordPollResult(
-  stores: ProvisioningStores,
+  stores: StoresOf<"nodes" | "pollerSamples" | "pollers">,
   pollerId: string,
   command: PollCommand,
   result: { ok: boolean; output: string; error?: string },
@@ -338,7 +355,7 @@ function sample(poller: PollerRecord, node: Node | undefined, now: Date): Outcom
  * RackHD's create-default-pollers: the five IPMI pollers, for a node with a `bmc` catalog only,
  * once (a node that has them gets no second set).
  */
-export async function createDefaultPollers(stores: ProvisioningStores, node: Node, now: Date): Promise<void> {
+export async function createDefaultPollers(stores: StoresOf<"catalogs" | "pollers">, node: Node, now: Date): Promise<void> {
   if (!(await stores.catalogs.latest(node.id, "bmc"))) return;
   const existing = new Set((await pollersOf(stores, node.id)).map((poller) => String(poller.config.command)));
   let place = 0;

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { ConflictError, isDomainError, NotFoundError, ValidationError } from "../../errors";
 import type { Node } from "../nodes/node";
 import type { ObmSetting } from "../obmServices/obmSetting";
-import type { ProvisioningStores } from "../ports";
+import type { ProvisioningStores, StoresOf } from "../ports";
 import { fitsKey } from "../recordSize";
 import {
   failureDue,
@@ -30,7 +30,7 @@ export interface JobRequest {
 }
 
 /** Queues a job for the node's site; the same id twice is one job (the first). */
-export async function enqueueJob(stores: ProvisioningStores, request: JobRequest, now: Date): Promise<RelayJob> {
+export async function enqueueJob(stores: StoresOf<"relayJobs">, request: JobRequest, now: Date): Promise<RelayJob> {
   const site = request.node.site;
   if (typeof site !== "string" || site === "") {
     throw new ValidationError(
@@ -73,7 +73,7 @@ export function jobAsOf(job: RelayJob, now: Date): RelayJob {
 }
 
 /** A job as it is now, stored so when its deadline or its attempts ran out (a writer's view). */
-export async function currentJob(stores: ProvisioningStores, job: RelayJob, now: Date): Promise<RelayJob> {
+export async function currentJob(stores: StoresOf<"relayJobs">, job: RelayJob, now: Date): Promise<RelayJob> {
   if (!failureDue(job, now)) return job;
   return (await stores.relayJobs.update(job.id, (stored) => jobAsOf(stored, now))) ?? job;
 }
@@ -86,7 +86,7 @@ const LEASE_MAX = 8;
  * atomic update: two relays polling at once never take the same job). Jobs past their deadline fail.
  */
 export async function leaseJobs(
-  stores: ProvisioningStores,
+  stores: StoresOf<"relayJobs">,
   relay: RelayCredential,
   max: number,
   now: Date,
@@ -117,7 +117,7 @@ export async function siteJobs(stores: Pick<ProvisioningStores, "relayJobs">, si
   return jobs.map((job) => jobAsOf(job, now)).reverse();
 }
 
-export async function findJob(stores: ProvisioningStores, id: string): Promise<RelayJob> {
+export async function findJob(stores: StoresOf<"relayJobs">, id: string): Promise<RelayJob> {
   const job = fitsKey(id) ? await stores.relayJobs.get(id) : undefined;
   if (!job) throw new NotFoundError(`Could not find job ${id.slice(0, 64)}`);
   return job;
@@ -125,7 +125,7 @@ export async function findJob(stores: ProvisioningStores, id: string): Promise<R
 
 /** POST /relay/jobs/{id}/acting: the relay holding the lease is about to act; 409 when it no longer holds it. */
 export async function startActing(
-  stores: ProvisioningStores,
+  stores: StoresOf<"relayJobs">,
   relay: RelayCredential,
   id: string,
   leaseId: string,
@@ -154,7 +154,7 @@ const takesResult = (job: RelayJob): boolean => !isFinished(job) || (job.result?
  * that comes after the service failed the job is kept beside the failure (`lateResult`).
  */
 export async function recordResult(
-  stores: ProvisioningStores,
+  stores: StoresOf<"relayJobs">,
   relay: RelayCredential,
   id: string,
   result: { leaseId: string; ok: boolean; output: string; error?: string },

@@ -3,13 +3,18 @@ import { findNode } from "../nodes/findNode";
 import type { Node } from "../nodes/node";
 import { RELAY_SERVICES } from "../obmServices/obmAction";
 import type { ObmSetting } from "../obmServices/obmSetting";
-import type { ProvisioningStores } from "../ports";
+import type { StoresOf } from "../ports";
 import { BOOT_DEVICES, type BootDevice, type JobAction, POWER_ACTIONS, type PowerAction, type RelayJob, viewJob } from "./job";
 import { enqueueJob } from "./jobService";
 import { getSite } from "./siteService";
 
 /** PUT /nodes/{id}/site: the node belongs to the site (its relays drive its BMC); `null` takes it out. */
-export async function setNodeSite(stores: ProvisioningStores, identifier: string, site: string | null, now: Date): Promise<Node> {
+export async function setNodeSite(
+  stores: StoresOf<"lookups" | "nodes" | "sites">,
+  identifier: string,
+  site: string | null,
+  now: Date,
+): Promise<Node> {
   const node = await findNode(stores, identifier);
   if (site !== null) await getSite(stores, site);
   const change = (current: Node): Node => {
@@ -30,7 +35,7 @@ function relayObm(node: Node): ObmSetting {
  * job's record is the audit: who asked, when, and what the BMC answered.
  */
 export async function requestNodeAction(
-  stores: ProvisioningStores,
+  stores: StoresOf<"lookups" | "nodes" | "relayJobs">,
   identifier: string,
   body: { action?: unknown; device?: unknown; uefi?: unknown; uri?: unknown; identify?: unknown },
   requestedBy: string,

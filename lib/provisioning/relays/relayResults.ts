@@ -1,5 +1,5 @@
 import { recordPollResult } from "../pollers/pollerService";
-import type { ProvisioningStores } from "../ports";
+import type { StoresOf } from "../ports";
 import { finishTask } from "../workflowEngine/progress";
 import { settleEffects } from "../workflows/workflowService";
 import type { RelayJob } from "./job";
@@ -28,7 +28,9 @@ function polledPower(command: string, value: unknown): "on" | "off" | undefined 
  * the node. A result sent again changes nothing.
  */
 export async function reportJobResult(
-  stores: ProvisioningStores,
+  stores: StoresOf<
+    "catalogs" | "definitions" | "lookups" | "nodes" | "pollerSamples" | "pollers" | "relayJobs" | "skus" | "tags" | "workflows"
+  >,
   relay: RelayCredential,
   id: string,
   result: { leaseId: string; ok: boolean; output: string; error?: string },

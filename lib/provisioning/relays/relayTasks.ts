@@ -1,6 +1,6 @@
 import { isDomainError } from "../../errors";
 import { type Node, secureBootOf } from "../nodes/node";
-import type { ProvisioningStores } from "../ports";
+import type { StoresOf } from "../ports";
 import { relayTasksRunning } from "../workflowEngine/progress";
 import type { Workflow, WorkflowTask } from "../workflowEngine/workflow";
 import type { RelayTaskOutcome } from "../workflows/taskKinds";
@@ -34,7 +34,7 @@ function actionFor(name: string, node: Node): JobAction | undefined {
  * what the BMC said, or why no relay did it.
  */
 export async function relayTaskOutcomes(
-  stores: ProvisioningStores,
+  stores: StoresOf<"relayJobs">,
   workflow: Workflow,
   node: Node,
   now: Date,
@@ -49,7 +49,7 @@ export async function relayTaskOutcomes(
 }
 
 async function outcomeOf(
-  stores: ProvisioningStores,
+  stores: StoresOf<"relayJobs">,
   workflow: Workflow,
   task: WorkflowTask,
   node: Node,

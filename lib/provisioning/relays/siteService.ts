@@ -1,6 +1,6 @@
 import { ConflictError, NotFoundError, UnauthorizedError, ValidationError } from "../../errors";
 import { newObjectId } from "../ids";
-import type { ProvisioningStores } from "../ports";
+import type { ProvisioningStores, StoresOf } from "../ports";
 import { fitsKey } from "../recordSize";
 import {
   newRelayToken,
@@ -22,23 +22,23 @@ function checkName(name: unknown, what: string): string {
   return name;
 }
 
-export async function createSite(stores: ProvisioningStores, body: { name?: unknown }, now: Date): Promise<Site> {
+export async function createSite(stores: StoresOf<"sites">, body: { name?: unknown }, now: Date): Promise<Site> {
   const name = checkName(body.name, "A site's");
   if ((await stores.sites.list()).some((site) => site.name === name)) throw new ConflictError(`A site named ${name} exists`);
   const stamp = now.toISOString();
   return stores.sites.create({ id: newObjectId(now), name, createdAt: stamp, updatedAt: stamp });
 }
 
-export const listSites = (stores: ProvisioningStores): Promise<Site[]> => stores.sites.list();
+export const listSites = (stores: StoresOf<"sites">): Promise<Site[]> => stores.sites.list();
 
-export async function getSite(stores: ProvisioningStores, id: string): Promise<Site> {
+export async function getSite(stores: StoresOf<"sites">, id: string): Promise<Site> {
   const site = fitsKey(id) ? await stores.sites.get(id) : undefined;
   if (!site) throw new NotFoundError(`Could not find site ${id.slice(0, 64)}`);
   return site;
 }
 
 /** Refused while a node belongs to it or a relay credential names it: they would point nowhere. */
-export async function deleteSite(stores: ProvisioningStores, id: string): Promise<Site> {
+export async function deleteSite(stores: StoresOf<"nodes" | "relayCredentials" | "sites">, id: string): Promise<Site> {
   const site = await getSite(stores, id);
   if ((await stores.relayCredentials.list()).some((credential) => credential.site === id)) {
     throw new ConflictError(`Site ${id} still has relay credentials: delete them first`);
@@ -50,7 +50,7 @@ export async function deleteSite(stores: ProvisioningStores, id: string): Promis
 
 /** A new credential for a relay of the site: the token is in this answer and nowhere else, ever. */
 export async function createRelayCredential(
-  stores: ProvisioningStores,
+  stores: StoresOf<"relayCredentials" | "sites">,
   siteId: string,
   body: { name?: unknown },
   now: Date,
@@ -63,14 +63,18 @@ export async function createRelayCredential(
   return { ...viewCredential(credential, now), token };
 }
 
-export async function listRelayCredentials(stores: ProvisioningStores, siteId: string, now: Date): Promise<RelayCredentialView[]> {
+export async function listRelayCredentials(
+  stores: StoresOf<"relayCredentials" | "sites">,
+  siteId: string,
+  now: Date,
+): Promise<RelayCredentialView[]> {
   await getSite(stores, siteId);
   return (await stores.relayCredentials.list()).filter((credential) => credential.site === siteId).map((c) => viewCredential(c, now));
 }
 
 /** Revokes: the relay holding it is refused from its next request on. */
 export async function deleteRelayCredential(
-  stores: ProvisioningStores,
+  stores: StoresOf<"relayCredentials">,
   siteId: string,
   id: string,
   now: Date,
@@ -90,7 +94,7 @@ const SEEN_EVERY_MS = 30_000;
  * otherwise, saying no more than that. Notes when the relay was last seen, now and then.
  */
 export async function authenticateRelay(
-  stores: ProvisioningStores,
+  stores: StoresOf<"relayCredentials">,
   authorization: string | undefined,
   relayVersion: string | undefined,
   now: Date,

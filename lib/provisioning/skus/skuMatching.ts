@@ -1,11 +1,11 @@
 import type { Node } from "../nodes/node";
-import type { ProvisioningStores } from "../ports";
+import type { StoresOf } from "../ports";
 import { depthOf, type Rule, rulesPass, sourcesOf } from "../rules/rules";
 import type { Sku } from "./sku";
 
 /** The node's latest catalog of each source, as `{source: data}` (one read per source). */
 export async function latestCatalogs(
-  stores: ProvisioningStores,
+  stores: StoresOf<"catalogs">,
   nodeId: string,
   sources: readonly string[],
 ): Promise<Record<string, unknown>> {
@@ -26,7 +26,7 @@ export function chooseSku(skus: readonly Sku[], catalogs: Readonly<Record<string
 }
 
 /** Sets the node's `sku` from its catalogs; answers the node as stored. */
-export async function assignSku(stores: ProvisioningStores, node: Node, skus: readonly Sku[], now: Date): Promise<Node> {
+export async function assignSku(stores: StoresOf<"catalogs" | "nodes">, node: Node, skus: readonly Sku[], now: Date): Promise<Node> {
   const catalogs = await latestCatalogs(stores, node.id, sourcesOf(skus.flatMap((sku): Rule[] => sku.rules)));
   const sku = chooseSku(skus, catalogs)?.id ?? null;
   if (node.sku === sku) return node;
@@ -40,7 +40,7 @@ export async function assignSku(stores: ProvisioningStores, node: Node, skus: re
 const PARALLEL = 8;
 
 /** After a SKU is created, changed or deleted: every node's `sku` again (RackHD re-ran generate-sku on all). */
-export async function reassignAllSkus(stores: ProvisioningStores, now: Date): Promise<void> {
+export async function reassignAllSkus(stores: StoresOf<"catalogs" | "nodes" | "skus">, now: Date): Promise<void> {
   const [skus, nodes] = await Promise.all([stores.skus.list(), stores.nodes.list()]);
   for (let at = 0; at < nodes.length; at += PARALLEL) {
     await Promise.all(nodes.slice(at, at + PARALLEL).map((node) => assignSku(stores, node, skus, now)));

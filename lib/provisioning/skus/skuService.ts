@@ -3,7 +3,7 @@ import { isPlainObject } from "../../json";
 import { orderedId } from "../ids";
 import type { Page, PageRequest } from "../listPage";
 import type { Node } from "../nodes/node";
-import type { ProvisioningStores } from "../ports";
+import type { StoresOf } from "../ports";
 import { filtered } from "../queryFilters";
 import { assertRecordFits, fitsKey } from "../recordSize";
 import { checkRules } from "../rules/rules";
@@ -32,29 +32,29 @@ function skuFields(body: Record<string, unknown>, partial: boolean): Record<stri
 const notFound = (id: string) => new NotFoundError(`Could not find sku with identifier ${id}`);
 
 /** GET /skus: equality filters on top-level fields, as RackHD's `find(req.query)`. */
-export async function listSkus(stores: ProvisioningStores, filters: Record<string, string[]>): Promise<Sku[]> {
+export async function listSkus(stores: StoresOf<"skus">, filters: Record<string, string[]>): Promise<Sku[]> {
   return filtered(await stores.skus.list(), filters);
 }
 
-export async function getSku(stores: ProvisioningStores, id: string): Promise<Sku> {
+export async function getSku(stores: StoresOf<"skus">, id: string): Promise<Sku> {
   const sku = fitsKey(id) ? await stores.skus.get(id) : undefined;
   if (!sku) throw notFound(id);
   return sku;
 }
 
-export async function skuNodes(stores: ProvisioningStores, id: string): Promise<Node[]> {
+export async function skuNodes(stores: StoresOf<"nodes" | "skus">, id: string): Promise<Node[]> {
   await getSku(stores, id);
   return stores.nodes.withSku(id);
 }
 
 /** A page of that list, read alone (404 for a SKU that does not exist, first). */
-export async function skuNodesPage(stores: ProvisioningStores, id: string, request: PageRequest): Promise<Page<Node>> {
+export async function skuNodesPage(stores: StoresOf<"nodes" | "skus">, id: string, request: PageRequest): Promise<Page<Node>> {
   await getSku(stores, id);
   return stores.nodes.pageWithSku(id, request);
 }
 
 /** POST /skus → 200 (RackHD); then every node is matched again, before the answer. */
-export async function createSku(stores: ProvisioningStores, body: Record<string, unknown>, now: Date): Promise<Sku> {
+export async function createSku(stores: StoresOf<"catalogs" | "nodes" | "skus">, body: Record<string, unknown>, now: Date): Promise<Sku> {
   const stamp = now.toISOString();
   const sku = { ...skuFields(body, false), id: orderedId(now), createdAt: stamp, updatedAt: stamp } as Sku;
   assertRecordFits(sku, "SKU");
@@ -63,7 +63,12 @@ export async function createSku(stores: ProvisioningStores, body: Record<string,
   return created;
 }
 
-export async function patchSku(stores: ProvisioningStores, id: string, body: Record<string, unknown>, now: Date): Promise<Sku> {
+export async function patchSku(
+  stores: StoresOf<"catalogs" | "nodes" | "skus">,
+  id: string,
+  body: Record<string, unknown>,
+  now: Date,
+): Promise<Sku> {
   await getSku(stores, id);
   const fields = skuFields(body, true);
   const updated = await stores.skus.update(id, (current) => {
@@ -84,7 +89,7 @@ export async function patchSku(stores: ProvisioningStores, id: string, body: Rec
 }
 
 /** DELETE /skus/{id} → 204; nodes of that SKU are matched again (to another SKU, or null). */
-export async function deleteSku(stores: ProvisioningStores, id: string, now: Date): Promise<void> {
+export async function deleteSku(stores: StoresOf<"catalogs" | "nodes" | "skus">, id: string, now: Date): Promise<void> {
   const deleted = fitsKey(id) ? await stores.skus.delete(id) : undefined;
   if (!deleted) throw notFound(id);
   await reassignAllSkus(stores, now);

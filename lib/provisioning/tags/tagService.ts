@@ -2,7 +2,7 @@ import { ConflictError, isDomainError, NotFoundError, ValidationError } from "..
 import type { ApiContext } from "../apiContext";
 import { findNode } from "../nodes/findNode";
 import type { Node } from "../nodes/node";
-import type { ProvisioningStores } from "../ports";
+import type { StoresOf } from "../ports";
 import { assertRecordFits, fitsKey } from "../recordSize";
 import { checkRules } from "../rules/rules";
 import type { Workflow } from "../workflowEngine/workflow";
@@ -15,16 +15,16 @@ const NODE_TAGS_MAX = 32;
 
 const notFound = (name: string) => new NotFoundError(`name ${name} was not found`);
 
-export const listTags = (stores: ProvisioningStores): Promise<Tag[]> => stores.tags.list();
+export const listTags = (stores: StoresOf<"tags">): Promise<Tag[]> => stores.tags.list();
 
-export async function getTag(stores: ProvisioningStores, name: string): Promise<Tag> {
+export async function getTag(stores: StoresOf<"tags">, name: string): Promise<Tag> {
   const tag = fitsKey(name) ? await stores.tags.get(name) : undefined;
   if (!tag) throw notFound(name);
   return tag;
 }
 
 /** POST /tags (RackHD era C): 409 for a taken name, 201 with the record; then every node gets the tags its catalogs earn. */
-export async function createTag(stores: ProvisioningStores, body: Record<string, unknown>, now: Date): Promise<Tag> {
+export async function createTag(stores: StoresOf<"catalogs" | "nodes" | "tags">, body: Record<string, unknown>, now: Date): Promise<Tag> {
   if (typeof body.name !== "string" || body.name === "") throw new ValidationError("name (string) is required");
   checkRules(body.rules, "Tag");
   const stamp = now.toISOString();
@@ -42,16 +42,16 @@ export async function createTag(stores: ProvisioningStores, body: Record<string,
 }
 
 /** DELETE /tags/{name}: the record only; nodes keep the name (RackHD). */
-export async function deleteTag(stores: ProvisioningStores, name: string): Promise<void> {
+export async function deleteTag(stores: StoresOf<"tags">, name: string): Promise<void> {
   if (!(fitsKey(name) && (await stores.tags.delete(name)))) throw notFound(name);
 }
 
-export const tagNodes = (stores: ProvisioningStores, name: string): Promise<Node[]> =>
+export const tagNodes = (stores: StoresOf<"nodes">, name: string): Promise<Node[]> =>
   fitsKey(name) ? stores.nodes.withTag(name) : Promise.resolve([]);
 
 /** POST /tags/{name}/nodes/workflows?name=: the graph on every node with the tag; answers the workflows started (202). */
 export async function runOnTagged(
-  stores: ProvisioningStores,
+  stores: StoresOf<"catalogs" | "definitions" | "lookups" | "nodes" | "pollers" | "relayJobs" | "skus" | "tags" | "workflows">,
   tag: string,
   request: { name: unknown; options: unknown },
   api: ApiContext,
@@ -70,12 +70,12 @@ export async function runOnTagged(
   return started;
 }
 
-export async function nodeTags(stores: ProvisioningStores, identifier: string): Promise<string[]> {
+export async function nodeTags(stores: StoresOf<"lookups" | "nodes">, identifier: string): Promise<string[]> {
   return (await findNode(stores, identifier)).tags;
 }
 
 /** PATCH /nodes/{id}/tags `{"tags": […]}`: add-to-set; answers the posted array (RackHD). */
-export async function addNodeTags(stores: ProvisioningStores, identifier: string, tags: string[], now: Date): Promise<string[]> {
+export async function addNodeTags(stores: StoresOf<"lookups" | "nodes">, identifier: string, tags: string[], now: Date): Promise<string[]> {
   const node = await findNode(stores, identifier);
   const total = new Set([...node.tags, ...tags]).size;
   if (total > NODE_TAGS_MAX) throw new ValidationError(`A node carries at most ${NODE_TAGS_MAX} tags (this would make ${total})`);
@@ -84,7 +84,7 @@ export async function addNodeTags(stores: ProvisioningStores, identifier: string
 }
 
 /** DELETE /nodes/{id}/tags/{tag}: answers the tag name (RackHD), also when the node did not have it. */
-export async function removeNodeTag(stores: ProvisioningStores, identifier: string, tag: string, now: Date): Promise<string> {
+export async function removeNodeTag(stores: StoresOf<"lookups" | "nodes">, identifier: string, tag: string, now: Date): Promise<string> {
   const node = await findNode(stores, identifier);
   const stamp = now.toISOString();
   if (node.tags.includes(tag)) {

@@ -1,5 +1,5 @@
 import type { Node } from "../nodes/node";
-import type { ProvisioningStores } from "../ports";
+import type { StoresOf } from "../ports";
 import type { Workflow, WorkflowTask } from "../workflowEngine/workflow";
 
 /** How a task the service carries out ended; an effect task may name a graph to start once its workflow has ended (run-sku-graph). */
@@ -23,10 +23,16 @@ export interface RelayTaskOutcome extends TaskOutcome {
  * back would tie the folders in a knot (tests/unit/architecture/boundaries.test.ts).
  */
 export interface ServiceTaskKinds {
-  /** Does an effect task's work; it may run again after a crash, so it is idempotent. */
-  effect(stores: ProvisioningStores, node: Node, task: WorkflowTask, now: Date, secrets?: Record<string, string>): Promise<EffectOutcome>;
+  /** Does an effect task's work; it may run again after a crash, so it is idempotent. It touches only these stores. */
+  effect(
+    stores: StoresOf<"catalogs" | "definitions" | "nodes" | "pollers" | "skus" | "tags">,
+    node: Node,
+    task: WorkflowTask,
+    now: Date,
+    secrets?: Record<string, string>,
+  ): Promise<EffectOutcome>;
   /** Queues the relay jobs of the workflow's running relay tasks, and answers the outcomes of those whose job has ended. */
-  relay(stores: ProvisioningStores, workflow: Workflow, node: Node, now: Date): Promise<RelayTaskOutcome[]>;
+  relay(stores: StoresOf<"relayJobs">, workflow: Workflow, node: Node, now: Date): Promise<RelayTaskOutcome[]>;
 }
 
 let given: ServiceTaskKinds | undefined;

@@ -6,7 +6,7 @@ import { findGraph, taskFinder } from "../graphs/libraryService";
 import { filteredPage, type Page, type PageRequest } from "../listPage";
 import { findNode } from "../nodes/findNode";
 import type { Node } from "../nodes/node";
-import type { ProvisioningStores } from "../ports";
+import type { StoresOf } from "../ports";
 import { assertRecordFits, fitsKey } from "../recordSize";
 import { buildWorkflow } from "../workflowEngine/buildWorkflow";
 import {
@@ -25,7 +25,11 @@ import { taskKinds } from "./taskKinds";
  * anything changes does not depend on the node's OBM settings (a ready OBM task changes state
  * either way), so a workflow with nothing to do costs no read of its node and no write.
  */
-export async function refreshWorkflow(stores: ProvisioningStores, workflow: Workflow, now: Date): Promise<Workflow> {
+export async function refreshWorkflow(
+  stores: StoresOf<"catalogs" | "definitions" | "lookups" | "nodes" | "pollers" | "relayJobs" | "skus" | "tags" | "workflows">,
+  workflow: Workflow,
+  now: Date,
+): Promise<Workflow> {
   const waitsOnService = runningTask(workflow, "effect") || relayTasksRunning(workflow).length > 0;
   if (advanceWorkflow(workflow, undefined, now) === workflow && !waitsOnService) return workflow;
   const node = await stores.nodes.get(workflow.node);
@@ -45,7 +49,11 @@ interface FollowOn {
  * storing each outcome as it goes; a graph one of them names (run-sku-graph) starts on the node
  * once this workflow has ended. Called wherever a workflow moves on, so no effect waits for a timer.
  */
-export async function settleEffects(stores: ProvisioningStores, workflow: Workflow, now: Date): Promise<Workflow> {
+export async function settleEffects(
+  stores: StoresOf<"catalogs" | "definitions" | "lookups" | "nodes" | "pollers" | "relayJobs" | "skus" | "tags" | "workflows">,
+  workflow: Workflow,
+  now: Date,
+): Promise<Workflow> {
   let current = workflow;
   const follow: FollowOn[] = [];
   // Each round ends one task, so there are at most as many rounds as tasks.
@@ -67,7 +75,7 @@ export async function settleEffects(stores: ProvisioningStores, workflow: Workfl
  * Queues the relay jobs of its running OBM tasks and ends those whose job has ended, round after
  * round: a task ended (set-boot-pxe) may start the next (reboot), whose job is then queued.
  */
-async function settleRelayTasks(stores: ProvisioningStores, workflow: Workflow, now: Date): Promise<Workflow> {
+async function settleRelayTasks(stores: StoresOf<"nodes" | "relayJobs" | "workflows">, workflow: Workflow, now: Date): Promise<Workflow> {
   let current = workflow;
   for (let round = Object.keys(current.tasks).length; round > 0 && current._status === "running"; round -= 1) {
     // Most moves of a workflow have no relay job running: they read no node for it.
@@ -87,7 +95,12 @@ async function settleRelayTasks(stores: ProvisioningStores, workflow: Workflow, 
  * Starts the graph a finished workflow named on its node. Should it not start (the node busy
  * again, say), the task that named it says why: that workflow is over, so nothing else can.
  */
-async function startFollowOn(stores: ProvisioningStores, after: Workflow, graph: FollowOn, now: Date): Promise<void> {
+async function startFollowOn(
+  stores: StoresOf<"catalogs" | "definitions" | "lookups" | "nodes" | "pollers" | "relayJobs" | "skus" | "tags" | "workflows">,
+  after: Workflow,
+  graph: FollowOn,
+  now: Date,
+): Promise<void> {
   const servers = after.servers ?? { api: "", files: "" };
   try {
     await startWorkflow(stores, after.node, graph, apiContextFor(servers.api, servers.files), now);
@@ -102,10 +115,17 @@ async function startFollowOn(stores: ProvisioningStores, after: Workflow, graph:
   }
 }
 
-const refreshAll = (stores: ProvisioningStores, workflows: Workflow[], now: Date) =>
-  Promise.all(workflows.map((workflow) => refreshWorkflow(stores, workflow, now)));
+const refreshAll = (
+  stores: StoresOf<"catalogs" | "definitions" | "lookups" | "nodes" | "pollers" | "relayJobs" | "skus" | "tags" | "workflows">,
+  workflows: Workflow[],
+  now: Date,
+) => Promise.all(workflows.map((workflow) => refreshWorkflow(stores, workflow, now)));
 
-export async function activeWorkflowOf(stores: ProvisioningStores, node: Node, now: Date): Promise<Workflow | undefined> {
+export async function activeWorkflowOf(
+  stores: StoresOf<"catalogs" | "definitions" | "lookups" | "nodes" | "pollers" | "relayJobs" | "skus" | "tags" | "workflows">,
+  node: Node,
+  now: Date,
+): Promise<Workflow | undefined> {
   const active = await stores.workflows.activeForNode(node.id);
   if (!active) return undefined;
   const current = await refreshWorkflow(stores, active, now);
@@ -122,7 +142,7 @@ export interface StartRequest {
  * active workflow on the node (400), options (400). `?name=` wins over the body's name.
  */
 export async function startWorkflow(
-  stores: ProvisioningStores,
+  stores: StoresOf<"catalogs" | "definitions" | "lookups" | "nodes" | "pollers" | "relayJobs" | "skus" | "tags" | "workflows">,
   identifier: string,
   request: StartRequest,
   api: ApiContext,
@@ -158,7 +178,12 @@ export async function startWorkflow(
  * needs no machine can be (noop and the like: 400 naming the first task that needs one). Such a
  * graph ends as it starts, so it never holds a node's one active slot.
  */
-export async function runGraph(stores: ProvisioningStores, request: StartRequest, api: ApiContext, now: Date): Promise<Workflow> {
+export async function runGraph(
+  stores: StoresOf<"definitions" | "workflows">,
+  request: StartRequest,
+  api: ApiContext,
+  now: Date,
+): Promise<Workflow> {
   if (typeof request.name !== "string" || request.name === "") throw new ValidationError("Graph name is missing or in wrong format");
   const graph = await findGraph(stores, request.name);
   if (!graph) throw new NotFoundError(`Graph definition not found for ${request.name}`);
@@ -176,7 +201,11 @@ export async function runGraph(stores: ProvisioningStores, request: StartRequest
   return stores.workflows.create(workflow);
 }
 
-export async function listWorkflows(stores: ProvisioningStores, filter: { active?: boolean }, now: Date): Promise<Workflow[]> {
+export async function listWorkflows(
+  stores: StoresOf<"catalogs" | "definitions" | "lookups" | "nodes" | "pollers" | "relayJobs" | "skus" | "tags" | "workflows">,
+  filter: { active?: boolean },
+  now: Date,
+): Promise<Workflow[]> {
   const all = await refreshAll(stores, await stores.workflows.list(), now);
   return filter.active === undefined ? all : all.filter((workflow) => (workflow._status === "running") === filter.active);
 }
@@ -186,7 +215,7 @@ export async function listWorkflows(stores: ProvisioningStores, filter: { active
  * list's are), so that `active` filters what the workflow is now; at most FILTER_READ_CAP read.
  */
 export function listWorkflowsPage(
-  stores: ProvisioningStores,
+  stores: StoresOf<"catalogs" | "definitions" | "lookups" | "nodes" | "pollers" | "relayJobs" | "skus" | "tags" | "workflows">,
   filter: { active?: boolean },
   request: PageRequest,
   now: Date,
@@ -202,20 +231,28 @@ export function listWorkflowsPage(
   );
 }
 
-export async function getWorkflow(stores: ProvisioningStores, id: string, now: Date): Promise<Workflow> {
+export async function getWorkflow(
+  stores: StoresOf<"catalogs" | "definitions" | "lookups" | "nodes" | "pollers" | "relayJobs" | "skus" | "tags" | "workflows">,
+  id: string,
+  now: Date,
+): Promise<Workflow> {
   const workflow = fitsKey(id) ? await stores.workflows.get(id) : undefined;
   if (!workflow) throw new NotFoundError(`Could not find workflow with identifier ${id}`);
   return refreshWorkflow(stores, workflow, now);
 }
 
-export async function nodeWorkflows(stores: ProvisioningStores, identifier: string, now: Date): Promise<Workflow[]> {
+export async function nodeWorkflows(
+  stores: StoresOf<"catalogs" | "definitions" | "lookups" | "nodes" | "pollers" | "relayJobs" | "skus" | "tags" | "workflows">,
+  identifier: string,
+  now: Date,
+): Promise<Workflow[]> {
   const node = await findNode(stores, identifier);
   return refreshAll(stores, await stores.workflows.listForNode(node.id), now);
 }
 
 /** A page of a node's workflows, read alone. */
 export async function nodeWorkflowsPage(
-  stores: ProvisioningStores,
+  stores: StoresOf<"catalogs" | "definitions" | "lookups" | "nodes" | "pollers" | "relayJobs" | "skus" | "tags" | "workflows">,
   identifier: string,
   request: PageRequest,
   now: Date,
@@ -226,11 +263,19 @@ export async function nodeWorkflowsPage(
 }
 
 /** Undefined when the node has no active workflow (the route answers 204). */
-export async function nodeActiveWorkflow(stores: ProvisioningStores, identifier: string, now: Date): Promise<Workflow | undefined> {
+export async function nodeActiveWorkflow(
+  stores: StoresOf<"catalogs" | "definitions" | "lookups" | "nodes" | "pollers" | "relayJobs" | "skus" | "tags" | "workflows">,
+  identifier: string,
+  now: Date,
+): Promise<Workflow | undefined> {
   return activeWorkflowOf(stores, await findNode(stores, identifier), now);
 }
 
-export async function cancelNodeWorkflow(stores: ProvisioningStores, identifier: string, now: Date): Promise<Workflow> {
+export async function cancelNodeWorkflow(
+  stores: StoresOf<"catalogs" | "definitions" | "lookups" | "nodes" | "pollers" | "relayJobs" | "skus" | "tags" | "workflows">,
+  identifier: string,
+  now: Date,
+): Promise<Workflow> {
   const node = await findNode(stores, identifier);
   const active = await activeWorkflowOf(stores, node, now);
   const cancel = (current: Workflow) => (current._status === "running" ? cancelWorkflow(current, now) : current);
@@ -244,7 +289,7 @@ export async function cancelNodeWorkflow(stores: ProvisioningStores, identifier:
  * the active workflow as just read, saves reading it again.
  */
 export async function completeNodeInstall(
-  stores: ProvisioningStores,
+  stores: StoresOf<"catalogs" | "definitions" | "lookups" | "nodes" | "pollers" | "relayJobs" | "skus" | "tags" | "workflows">,
   node: Node,
   now: Date,
   known?: Workflow,

@@ -149,6 +149,14 @@ describe("architecture boundaries", () => {
     expect(FOLDER_PAIRS_LEFT.filter((pair) => !pairs.includes(pair))).toEqual([]);
   });
 
+  it("has each domain function take only the stores it uses (StoresOf<…>), not the whole set (issue 51)", () => {
+    // A function that wraps every store (siteScope.ts: a site's view of them all) is the one that may.
+    const WHOLE = ["lib/provisioning/relays/siteScope.ts"];
+    const files = sourceFiles("lib/provisioning").filter((file) => !file.endsWith("/ports.ts"));
+    const whole = files.filter((file) => /\w+: ProvisioningStores\b/.test(readFileSync(join(ROOT, file), "utf8")));
+    expect(whole).toEqual(WHOLE);
+  });
+
   it("finds a knot between two folders as one pair", () => {
     const graph = new Map([
       ["lib/provisioning/a/x", ["lib/provisioning/b/y", "lib/provisioning/ids"]],
