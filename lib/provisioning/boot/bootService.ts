@@ -14,7 +14,7 @@ import { fitsKey } from "../recordSize";
 import { redact } from "../secrets";
 import { bootingTask, markFromMachine, waitingInstallTask } from "../workflowEngine/progress";
 import { ACTIVE_CONFLICT, type Workflow } from "../workflowEngine/workflow";
-import { activeWorkflowOf, completeNodeInstall, startWorkflow } from "../workflows/workflowService";
+import { activeWorkflowOf, completeNodeInstall, startWorkflow, type WorkflowStores } from "../workflows/workflowService";
 import { type BootLoader, chooseLoader, LOADER_SCRIPTS, type LoaderChoice } from "./bootLoader";
 import { grubMessageScript, grubProfileScript } from "./grub";
 import { optionsWithInstallDisk } from "./installDiskChoice";
@@ -130,9 +130,7 @@ export interface DiscoveryPolicy {
  * profile; else RackHD's "Unable to locate active workflow." Records the source IP against the node.
  */
 export async function bootProfile(
-  stores: StoresOf<
-    "catalogs" | "definitions" | "instances" | "lookups" | "nodes" | "pollers" | "profiles" | "relayJobs" | "skus" | "tags" | "workflows"
-  >,
+  stores: WorkflowStores & StoresOf<"instances" | "profiles">,
   macValues: readonly string[],
   sourceIp: string | undefined,
   api: ApiContext,
@@ -178,7 +176,7 @@ export async function bootProfile(
  * machine at once both get here: the one that did not start it finds the other's.
  */
 async function startDiscovery(
-  stores: StoresOf<"catalogs" | "definitions" | "lookups" | "nodes" | "pollers" | "relayJobs" | "skus" | "tags" | "workflows">,
+  stores: WorkflowStores,
   node: Node,
   graph: string,
   api: ApiContext,
@@ -236,9 +234,7 @@ export async function identifyRequester(stores: StoresOf<"lookups" | "nodes">, w
  * task. A successful request whose path contains that task's completionUri completes it.
  */
 export async function nodeTemplate(
-  stores: StoresOf<
-    "catalogs" | "definitions" | "instances" | "lookups" | "nodes" | "pollers" | "relayJobs" | "skus" | "tags" | "templates" | "workflows"
-  >,
+  stores: WorkflowStores & StoresOf<"instances" | "templates">,
   name: string,
   who: Requester,
   path: string,
@@ -280,7 +276,7 @@ export async function nodeTemplate(
  * Answers the message it was given, with any secret in it redacted (RackHD echoed them).
  */
 export async function notify(
-  stores: StoresOf<"catalogs" | "definitions" | "lookups" | "nodes" | "pollers" | "relayJobs" | "skus" | "tags" | "workflows">,
+  stores: WorkflowStores,
   message: Record<string, unknown>,
   now: Date,
   policy: BootPolicy,

@@ -4,7 +4,7 @@ import { bootQuery } from "../bootToken";
 import { recordAddress } from "../lookups/lookupService";
 import type { StoresOf } from "../ports";
 import { bootingTask } from "../workflowEngine/progress";
-import { activeWorkflowOf } from "../workflows/workflowService";
+import { activeWorkflowOf, type WorkflowStores } from "../workflows/workflowService";
 import { bootMacOf, discoverNode, issuerFor, nodeForMacs, parseMacs, taskProfile } from "./bootService";
 import { taskRunnerScript } from "./taskRunner";
 
@@ -38,9 +38,7 @@ function discoverSwitch(stores: StoresOf<"nodes">, vendor: string, macs: string[
  * does not have): the operator starts the workflow the switch should run.
  */
 export async function switchProfile(
-  stores: StoresOf<
-    "catalogs" | "definitions" | "instances" | "lookups" | "nodes" | "pollers" | "profiles" | "relayJobs" | "skus" | "tags" | "workflows"
-  >,
+  stores: WorkflowStores & StoresOf<"instances" | "profiles">,
   vendor: string,
   macValues: readonly string[],
   sourceIp: string | undefined,

@@ -3,7 +3,7 @@ import type { ApiContext } from "../apiContext";
 import type { Node } from "../nodes/node";
 import type { StoresOf } from "../ports";
 import { markFromMachine, waitingInstallTask } from "../workflowEngine/progress";
-import { activeWorkflowOf } from "../workflows/workflowService";
+import { activeWorkflowOf, type WorkflowStores } from "../workflows/workflowService";
 import { autoinstallUserData } from "./autoinstall";
 import { EC2_VERSIONS, type InstanceRecord, SEED_DOCUMENTS, type SeedDocument } from "./instance";
 import { instanceOf, reportUrlOf, seedUrlOf } from "./instanceService";
@@ -193,9 +193,7 @@ const DATED_VERSION = /^\d{4}-\d{2}-\d{2}$/;
  * service does not serve is a 404 at once, before any read, as EC2 clients probe the newest first.
  */
 export async function seedDocument(
-  stores: StoresOf<
-    "catalogs" | "definitions" | "instances" | "lookups" | "nodes" | "pollers" | "relayJobs" | "skus" | "tags" | "workflows"
-  >,
+  stores: WorkflowStores & StoresOf<"instances">,
   credential: string,
   path: string,
   context: ApiContext,
@@ -223,12 +221,7 @@ export async function seedDocument(
  * user-data is the autoinstall config of the node's waiting install task; the installed system
  * then reads the node's own seed (autoinstall.ts).
  */
-async function autoinstallDocument(
-  stores: StoresOf<"catalogs" | "definitions" | "lookups" | "nodes" | "pollers" | "relayJobs" | "skus" | "tags" | "workflows">,
-  seed: Seed,
-  document: string,
-  now: Date,
-): Promise<string> {
+async function autoinstallDocument(stores: WorkflowStores, seed: Seed, document: string, now: Date): Promise<string> {
   switch (document) {
     case "meta-data":
       return `${yamlLine("instance-id", `${seed.record.instanceId}-installer`)}${yamlLine("local-hostname", hostNameOf(seed.node))}`;

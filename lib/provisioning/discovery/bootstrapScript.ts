@@ -1,8 +1,7 @@
 import { ValidationError } from "../../errors";
 import type { ApiContext } from "../apiContext";
 import { normalizeMac } from "../mac";
-import type { StoresOf } from "../ports";
-import { activeWorkflowOf } from "../workflows/workflowService";
+import { activeWorkflowOf, type WorkflowStores } from "../workflows/workflowService";
 
 /** RackHD's answer for a MAC it does not know (GET /tasks/bootstrap.js). */
 export const BOOTSTRAP_NOT_FOUND = "Not Found";
@@ -14,7 +13,7 @@ export const BOOTSTRAP_NOT_FOUND = "Not Found";
  * for a MAC no node has (the route answers RackHD's 404).
  */
 export async function bootstrapScript(
-  stores: StoresOf<"catalogs" | "definitions" | "lookups" | "nodes" | "pollers" | "relayJobs" | "skus" | "tags" | "workflows">,
+  stores: WorkflowStores,
   macAddress: string | undefined,
   api: ApiContext,
   now: Date,

@@ -6,11 +6,10 @@ import { recordAddress } from "../lookups/lookupService";
 import { normalizeMac } from "../mac";
 import { findNode } from "../nodes/findNode";
 import type { Node } from "../nodes/node";
-import type { StoresOf } from "../ports";
 import { assertRecordFits, fitsKey } from "../recordSize";
 import { finishTask, runningTask } from "../workflowEngine/progress";
 import type { Workflow, WorkflowTask } from "../workflowEngine/workflow";
-import { activeWorkflowOf, settleEffects } from "../workflows/workflowService";
+import { activeWorkflowOf, settleEffects, type WorkflowStores } from "../workflows/workflowService";
 import { type ParsedCatalog, parseCommandOutput, type SecureBootState } from "./catalogParsers";
 
 /**
@@ -84,7 +83,7 @@ function checkCaller(caller: MicrokernelCaller, workflow: Workflow, node: Node):
 }
 
 async function finish(
-  stores: StoresOf<"catalogs" | "definitions" | "lookups" | "nodes" | "pollers" | "relayJobs" | "skus" | "tags" | "workflows">,
+  stores: WorkflowStores,
   node: Node,
   workflow: Workflow,
   task: WorkflowTask,
@@ -106,7 +105,7 @@ async function finish(
  * task are handed out again until its results arrive, so a lost answer costs nothing.
  */
 export async function nextCommands(
-  stores: StoresOf<"catalogs" | "definitions" | "lookups" | "nodes" | "pollers" | "relayJobs" | "skus" | "tags" | "workflows">,
+  stores: WorkflowStores,
   identifier: string,
   caller: MicrokernelCaller,
   now: Date,
@@ -142,7 +141,7 @@ export function resultsIn(body: unknown): CommandResult[] {
  * and are answered as RackHD did (201, always).
  */
 export async function acceptResults(
-  stores: StoresOf<"catalogs" | "definitions" | "lookups" | "nodes" | "pollers" | "relayJobs" | "skus" | "tags" | "workflows">,
+  stores: WorkflowStores,
   identifier: string,
   results: CommandResult[],
   caller: MicrokernelCaller,

@@ -6,7 +6,7 @@ import type { StoresOf } from "../ports";
 import { updateOrCreate } from "../recordStore";
 import { waitingInstallTask } from "../workflowEngine/progress";
 import type { Workflow } from "../workflowEngine/workflow";
-import { activeWorkflowOf, settleEffects } from "../workflows/workflowService";
+import { activeWorkflowOf, settleEffects, type WorkflowStores } from "../workflows/workflowService";
 import { applyMachineEvent } from "./installProgress";
 import { type InstallReport, LOG_NAME, type LogChunk, type MachineEvent, REPORT_LIMITS } from "./installReport";
 import { type PostedFile, parseMachineEvent } from "./machineEvent";
@@ -71,12 +71,7 @@ const logNameOf = (path: string): string => {
 };
 
 /** The event kept, then what it does to the machine's waiting install task (installProgress.ts). */
-async function applyToWorkflow(
-  stores: StoresOf<"catalogs" | "definitions" | "lookups" | "nodes" | "pollers" | "relayJobs" | "skus" | "tags" | "workflows">,
-  node: Node,
-  event: MachineEvent,
-  now: Date,
-): Promise<Workflow | undefined> {
+async function applyToWorkflow(stores: WorkflowStores, node: Node, event: MachineEvent, now: Date): Promise<Workflow | undefined> {
   const workflow = await activeWorkflowOf(stores, node, now);
   const task = workflow && waitingInstallTask(workflow);
   if (!workflow || !task) return workflow;
@@ -111,20 +106,7 @@ export interface ReportReceipt {
  * changes nothing.
  */
 export async function acceptEvent(
-  stores: StoresOf<
-    | "catalogs"
-    | "definitions"
-    | "installReports"
-    | "instances"
-    | "logBlobs"
-    | "lookups"
-    | "nodes"
-    | "pollers"
-    | "relayJobs"
-    | "skus"
-    | "tags"
-    | "workflows"
-  >,
+  stores: WorkflowStores & StoresOf<"installReports" | "instances" | "logBlobs">,
   credential: string,
   body: unknown,
   now: Date,

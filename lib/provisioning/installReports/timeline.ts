@@ -1,7 +1,7 @@
 import { findNode } from "../nodes/findNode";
 import type { StoresOf } from "../ports";
 import type { Workflow, WorkflowFailure, WorkflowTask } from "../workflowEngine/workflow";
-import { refreshWorkflow } from "../workflows/workflowService";
+import { refreshWorkflow, type WorkflowStores } from "../workflows/workflowService";
 import type { InstallReport } from "./installReport";
 import { currentReport } from "./reportService";
 
@@ -91,19 +91,7 @@ function logsOf(report: InstallReport | undefined, nodeId: string): TimelineLog[
  * reports, oldest first, with the logs it uploaded.
  */
 export async function nodeTimeline(
-  stores: StoresOf<
-    | "catalogs"
-    | "definitions"
-    | "installReports"
-    | "instances"
-    | "lookups"
-    | "nodes"
-    | "pollers"
-    | "relayJobs"
-    | "skus"
-    | "tags"
-    | "workflows"
-  >,
+  stores: WorkflowStores & StoresOf<"installReports" | "instances">,
   identifier: string,
   now: Date,
 ): Promise<Timeline> {

@@ -4,7 +4,7 @@ import { findNode } from "../nodes/findNode";
 import type { Node } from "../nodes/node";
 import { removeNodePollers } from "../pollers/pollerService";
 import type { StoresOf } from "../ports";
-import { refreshWorkflow } from "../workflows/workflowService";
+import { refreshWorkflow, type WorkflowStores } from "../workflows/workflowService";
 
 /**
  * Node deletion, a use case of its own because it cascades: it asks the workflow service whether
@@ -14,20 +14,7 @@ import { refreshWorkflow } from "../workflows/workflowService";
  */
 /** Refused (409) while a workflow is active on the node; RackHD answered 500 here. */
 export async function deleteNode(
-  stores: StoresOf<
-    | "catalogs"
-    | "definitions"
-    | "installReports"
-    | "instances"
-    | "lookups"
-    | "nodes"
-    | "pollerSamples"
-    | "pollers"
-    | "relayJobs"
-    | "skus"
-    | "tags"
-    | "workflows"
-  >,
+  stores: WorkflowStores & StoresOf<"installReports" | "instances" | "pollerSamples">,
   identifier: string,
   now: Date,
 ): Promise<Node> {

@@ -1,7 +1,7 @@
 import { recordPollResult } from "../pollers/pollerService";
 import type { StoresOf } from "../ports";
 import { finishTask } from "../workflowEngine/progress";
-import { settleEffects } from "../workflows/workflowService";
+import { settleEffects, type WorkflowStores } from "../workflows/workflowService";
 import type { RelayJob } from "./job";
 import { recordResult } from "./jobService";
 import type { RelayCredential } from "./site";
@@ -28,9 +28,7 @@ function polledPower(command: string, value: unknown): "on" | "off" | undefined 
  * the node. A result sent again changes nothing.
  */
 export async function reportJobResult(
-  stores: StoresOf<
-    "catalogs" | "definitions" | "lookups" | "nodes" | "pollerSamples" | "pollers" | "relayJobs" | "skus" | "tags" | "workflows"
-  >,
+  stores: WorkflowStores & StoresOf<"pollerSamples">,
   relay: RelayCredential,
   id: string,
   result: { leaseId: string; ok: boolean; output: string; error?: string },

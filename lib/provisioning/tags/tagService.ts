@@ -6,7 +6,7 @@ import type { StoresOf } from "../ports";
 import { assertRecordFits, fitsKey } from "../recordSize";
 import { checkRules } from "../rules/rules";
 import type { Workflow } from "../workflowEngine/workflow";
-import { startWorkflow } from "../workflows/workflowService";
+import { startWorkflow, type WorkflowStores } from "../workflows/workflowService";
 import type { Tag } from "./tag";
 import { addTags, applyTags } from "./tagMatching";
 
@@ -51,7 +51,7 @@ export const tagNodes = (stores: StoresOf<"nodes">, name: string): Promise<Node[
 
 /** POST /tags/{name}/nodes/workflows?name=: the graph on every node with the tag; answers the workflows started (202). */
 export async function runOnTagged(
-  stores: StoresOf<"catalogs" | "definitions" | "lookups" | "nodes" | "pollers" | "relayJobs" | "skus" | "tags" | "workflows">,
+  stores: WorkflowStores,
   tag: string,
   request: { name: unknown; options: unknown },
   api: ApiContext,

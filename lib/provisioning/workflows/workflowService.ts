@@ -21,15 +21,20 @@ import { ACTIVE_CONFLICT, NO_NODE, type Workflow, workflowPosition } from "../wo
 import { taskKinds } from "./taskKinds";
 
 /**
+ * The stores moving a workflow on may touch: its own, its node, and those its service task kinds
+ * may (workflows/taskKinds.ts: an effect's SKU, tags, pollers, catalogs and graphs; a relay job). A
+ * function that moves workflows on takes these and its own.
+ */
+export type WorkflowStores = StoresOf<
+  "catalogs" | "definitions" | "lookups" | "nodes" | "pollers" | "relayJobs" | "skus" | "tags" | "workflows"
+>;
+
+/**
  * Brings a stored workflow up to date (time-outs, instant steps) and stores the result. Whether
  * anything changes does not depend on the node's OBM settings (a ready OBM task changes state
  * either way), so a workflow with nothing to do costs no read of its node and no write.
  */
-export async function refreshWorkflow(
-  stores: StoresOf<"catalogs" | "definitions" | "lookups" | "nodes" | "pollers" | "relayJobs" | "skus" | "tags" | "workflows">,
-  workflow: Workflow,
-  now: Date,
-): Promise<Workflow> {
+export async function refreshWorkflow(stores: WorkflowStores, workflow: Workflow, now: Date): Promise<Workflow> {
   const waitsOnService = runningTask(workflow, "effect") || relayTasksRunning(workflow).length > 0;
   if (advanceWorkflow(workflow, undefined, now) === workflow && !waitsOnService) return workflow;
   const node = await stores.nodes.get(workflow.node);
@@ -49,11 +54,7 @@ interface FollowOn {
  * storing each outcome as it goes; a graph one of them names (run-sku-graph) starts on the node
  * once this workflow has ended. Called wherever a workflow moves on, so no effect waits for a timer.
  */
-export async function settleEffects(
-  stores: StoresOf<"catalogs" | "definitions" | "lookups" | "nodes" | "pollers" | "relayJobs" | "skus" | "tags" | "workflows">,
-  workflow: Workflow,
-  now: Date,
-): Promise<Workflow> {
+export async function settleEffects(stores: WorkflowStores, workflow: Workflow, now: Date): Promise<Workflow> {
   let current = workflow;
   const follow: FollowOn[] = [];
   // Each round ends one task, so there are at most as many rounds as tasks.
@@ -95,12 +96,7 @@ async function settleRelayTasks(stores: StoresOf<"nodes" | "relayJobs" | "workfl
  * Starts the graph a finished workflow named on its node. Should it not start (the node busy
  * again, say), the task that named it says why: that workflow is over, so nothing else can.
  */
-async function startFollowOn(
-  stores: StoresOf<"catalogs" | "definitions" | "lookups" | "nodes" | "pollers" | "relayJobs" | "skus" | "tags" | "workflows">,
-  after: Workflow,
-  graph: FollowOn,
-  now: Date,
-): Promise<void> {
+async function startFollowOn(stores: WorkflowStores, after: Workflow, graph: FollowOn, now: Date): Promise<void> {
   const servers = after.servers ?? { api: "", files: "" };
   try {
     await startWorkflow(stores, after.node, graph, apiContextFor(servers.api, servers.files), now);
@@ -115,17 +111,10 @@ async function startFollowOn(
   }
 }
 
-const refreshAll = (
-  stores: StoresOf<"catalogs" | "definitions" | "lookups" | "nodes" | "pollers" | "relayJobs" | "skus" | "tags" | "workflows">,
-  workflows: Workflow[],
-  now: Date,
-) => Promise.all(workflows.map((workflow) => refreshWorkflow(stores, workflow, now)));
+const refreshAll = (stores: WorkflowStores, workflows: Workflow[], now: Date) =>
+  Promise.all(workflows.map((workflow) => refreshWorkflow(stores, workflow, now)));
 
-export async function activeWorkflowOf(
-  stores: StoresOf<"catalogs" | "definitions" | "lookups" | "nodes" | "pollers" | "relayJobs" | "skus" | "tags" | "workflows">,
-  node: Node,
-  now: Date,
-): Promise<Workflow | undefined> {
+export async function activeWorkflowOf(stores: WorkflowStores, node: Node, now: Date): Promise<Workflow | undefined> {
   const active = await stores.workflows.activeForNode(node.id);
   if (!active) return undefined;
   const current = await refreshWorkflow(stores, active, now);
@@ -142,7 +131,7 @@ export interface StartRequest {
  * active workflow on the node (400), options (400). `?name=` wins over the body's name.
  */
 export async function startWorkflow(
-  stores: StoresOf<"catalogs" | "definitions" | "lookups" | "nodes" | "pollers" | "relayJobs" | "skus" | "tags" | "workflows">,
+  stores: WorkflowStores,
   identifier: string,
   request: StartRequest,
   api: ApiContext,
@@ -201,11 +190,7 @@ export async function runGraph(
   return stores.workflows.create(workflow);
 }
 
-export async function listWorkflows(
-  stores: StoresOf<"catalogs" | "definitions" | "lookups" | "nodes" | "pollers" | "relayJobs" | "skus" | "tags" | "workflows">,
-  filter: { active?: boolean },
-  now: Date,
-): Promise<Workflow[]> {
+export async function listWorkflows(stores: WorkflowStores, filter: { active?: boolean }, now: Date): Promise<Workflow[]> {
   const all = await refreshAll(stores, await stores.workflows.list(), now);
   return filter.active === undefined ? all : all.filter((workflow) => (workflow._status === "running") === filter.active);
 }
@@ -215,7 +200,7 @@ export async function listWorkflows(
  * list's are), so that `active` filters what the workflow is now; at most FILTER_READ_CAP read.
  */
 export function listWorkflowsPage(
-  stores: StoresOf<"catalogs" | "definitions" | "lookups" | "nodes" | "pollers" | "relayJobs" | "skus" | "tags" | "workflows">,
+  stores: WorkflowStores,
   filter: { active?: boolean },
   request: PageRequest,
   now: Date,
@@ -231,28 +216,20 @@ export function listWorkflowsPage(
   );
 }
 
-export async function getWorkflow(
-  stores: StoresOf<"catalogs" | "definitions" | "lookups" | "nodes" | "pollers" | "relayJobs" | "skus" | "tags" | "workflows">,
-  id: string,
-  now: Date,
-): Promise<Workflow> {
+export async function getWorkflow(stores: WorkflowStores, id: string, now: Date): Promise<Workflow> {
   const workflow = fitsKey(id) ? await stores.workflows.get(id) : undefined;
   if (!workflow) throw new NotFoundError(`Could not find workflow with identifier ${id}`);
   return refreshWorkflow(stores, workflow, now);
 }
 
-export async function nodeWorkflows(
-  stores: StoresOf<"catalogs" | "definitions" | "lookups" | "nodes" | "pollers" | "relayJobs" | "skus" | "tags" | "workflows">,
-  identifier: string,
-  now: Date,
-): Promise<Workflow[]> {
+export async function nodeWorkflows(stores: WorkflowStores, identifier: string, now: Date): Promise<Workflow[]> {
   const node = await findNode(stores, identifier);
   return refreshAll(stores, await stores.workflows.listForNode(node.id), now);
 }
 
 /** A page of a node's workflows, read alone. */
 export async function nodeWorkflowsPage(
-  stores: StoresOf<"catalogs" | "definitions" | "lookups" | "nodes" | "pollers" | "relayJobs" | "skus" | "tags" | "workflows">,
+  stores: WorkflowStores,
   identifier: string,
   request: PageRequest,
   now: Date,
@@ -263,19 +240,11 @@ export async function nodeWorkflowsPage(
 }
 
 /** Undefined when the node has no active workflow (the route answers 204). */
-export async function nodeActiveWorkflow(
-  stores: StoresOf<"catalogs" | "definitions" | "lookups" | "nodes" | "pollers" | "relayJobs" | "skus" | "tags" | "workflows">,
-  identifier: string,
-  now: Date,
-): Promise<Workflow | undefined> {
+export async function nodeActiveWorkflow(stores: WorkflowStores, identifier: string, now: Date): Promise<Workflow | undefined> {
   return activeWorkflowOf(stores, await findNode(stores, identifier), now);
 }
 
-export async function cancelNodeWorkflow(
-  stores: StoresOf<"catalogs" | "definitions" | "lookups" | "nodes" | "pollers" | "relayJobs" | "skus" | "tags" | "workflows">,
-  identifier: string,
-  now: Date,
-): Promise<Workflow> {
+export async function cancelNodeWorkflow(stores: WorkflowStores, identifier: string, now: Date): Promise<Workflow> {
   const node = await findNode(stores, identifier);
   const active = await activeWorkflowOf(stores, node, now);
   const cancel = (current: Workflow) => (current._status === "running" ? cancelWorkflow(current, now) : current);
@@ -288,12 +257,7 @@ export async function cancelNodeWorkflow(
  * The node says its install is done (notification, or a request to the completionUri). `known`,
  * the active workflow as just read, saves reading it again.
  */
-export async function completeNodeInstall(
-  stores: StoresOf<"catalogs" | "definitions" | "lookups" | "nodes" | "pollers" | "relayJobs" | "skus" | "tags" | "workflows">,
-  node: Node,
-  now: Date,
-  known?: Workflow,
-): Promise<Workflow | undefined> {
+export async function completeNodeInstall(stores: WorkflowStores, node: Node, now: Date, known?: Workflow): Promise<Workflow | undefined> {
   const active = known ?? (await stores.workflows.activeForNode(node.id));
   if (!active) return undefined;
   const completed = await stores.workflows.update(
