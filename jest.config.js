@@ -43,13 +43,13 @@ module.exports = {
   // `npm run test:coverage` (the unit and handler tiers; `npm test` runs it beside the others): the
   // build fails under these floors, one per part of the code and none a global average (issue 51:
   // one floor over lib/ hid the relay at 41 % and a domain at 99 %). Each is the part's own figure
-  // measured on 2026-11-27 (lines / branches: domain 98.98 / 93.81, HTTP adapter 98.37 / 89.20,
-  // store adapters 85.08 / 71.35, relay 70.09 / 55.06 (50.79 / 37.56 before the Redfish driver's
-  // unit tests), microkernel 44.95 / 36.08, deploy 51.68 / 53.33, the rest of lib/ 98.00 / 92.59),
+  // measured at one commit (096e886, 2026-11-27; lines / branches: domain 98.95 / 93.71, HTTP adapter
+  // 98.37 / 89.20, store adapters 85.11 / 71.35, relay 70.87 / 55.07 (50.79 / 37.56 before the Redfish
+  // driver's unit tests), microkernel 44.95 / 36.08, deploy 51.68 / 53.33, the rest of lib/ 98.00 / 92.59),
   // a little under it; raise a floor when its part's tests
   // grow, never lower one. The other tiers run the code in serverless offline's processes, QEMU
   // machines and the relay's own process, out of jest's sight.
-  collectCoverageFrom: ["lib/**/*.ts", "!lib/**/*.generated.ts", "relay/**/*.ts", "microkernel/**/*.ts", "deploy/**/*.js"],
+  collectCoverageFrom: ["lib/**/*.ts", "!lib/**/*.generated.ts", "relay/**/*.ts", "microkernel/**/*.ts", "deploy/**/*.js", "lab/**/*.ts"],
   coverageReporters: ["text-summary", "json-summary"],
   coverageThreshold: {
     "./lib/provisioning/": { statements: 97.3, branches: 93.5, functions: 99.2, lines: 98.8 },
@@ -59,6 +59,8 @@ module.exports = {
     "./relay/": { statements: 68, branches: 54.8, functions: 72.7, lines: 69.8 },
     "./microkernel/": { statements: 42.4, branches: 35.8, functions: 31.5, lines: 44.7 },
     "./deploy/": { statements: 51.1, branches: 53.1, functions: 47.8, lines: 51.4 },
+    // The lab's machine declarations and QEMU arguments (issue 52): 100 % of each when added.
+    "./lab/": { statements: 100, branches: 100, functions: 100, lines: 100 },
     // What no path above names: lib/'s auth, config, idempotency, lambda, deploy and wire, and its root.
     global: { statements: 95.1, branches: 92.3, functions: 95.9, lines: 97.7 },
   },

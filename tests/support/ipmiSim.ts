@@ -64,15 +64,8 @@ export async function freeBmcAddress(): Promise<string> {
   throw new Error("no loopback address 127.0.0.40-99 has UDP port 623 free (binding it needs root)");
 }
 
-/** QEMU's arguments that give a machine the BMC whose system interface waits on `port` (a KCS interface, as most servers have). */
-export const bmcDevices = (port: number): string[] => [
-  "-chardev",
-  `socket,id=bmc-si,host=127.0.0.1,port=${port},reconnect=10`,
-  "-device",
-  "ipmi-bmc-extern,id=bmc0,chardev=bmc-si",
-  "-device",
-  "isa-ipmi-kcs,bmc=bmc0",
-];
+/** QEMU's arguments for a machine's BMC on its KCS interface: the lab's (lab/qemu.ts). */
+export { bmcDevices } from "../../lab/qemu";
 
 const ipmitool = (address: string, port: number, password: string, command: string[]): string =>
   spawnSync("ipmitool", ["-I", "lanplus", "-C", "3", "-H", address, "-p", String(port), "-U", "admin", "-P", password, ...command], {

@@ -1,35 +1,14 @@
 import type { ChildProcess } from "node:child_process";
-import { appendFileSync, copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { type BootDiskBus, DISK_DEVICES, type MachineOptions, machineArgs } from "../../../lab/qemu";
 import { spawnQemu } from "../../support/qemuConsole";
 import type { BootAssets } from "./bootAssets";
 
-/** SeaBIOS, OVMF, or OVMF with Secure Boot on (Microsoft's keys enrolled; its NICs boot with the firmware's own PXE). */
-export type Firmware = "bios" | "uefi" | "uefi-secure-boot";
+export { DISK_DEVICES, type Firmware, type Hardware, machineArgs, type Nic } from "../../../lab/qemu";
 
-/** A NIC on its own QEMU user-mode network; only the one with the machine's `mac` is handed the boot URL. */
-export interface Nic {
-  /** QEMU's device model: e1000, e1000e, rtl8139, vmxnet3, virtio-net-pci, … */
-  model: string;
-  mac: string;
-}
-
-/** A machine's devices other than the default one virtio NIC: its NICs in PCI order, its storage controllers and disks. */
-export interface Hardware {
-  nics?: Nic[];
-  /** QEMU arguments for the storage (`-device nvme,…`, `-blockdev …`). */
-  storage?: string[];
-}
-
-export interface BootOptions {
-  firmware: Firmware;
-  mac: string;
-  hardware?: Hardware;
-  /** What QEMU's DHCP server hands the firmware as its boot file (an HTTP URL for iPXE). */
-  bootUrl: string;
-  /** The boot NIC's cable goes into this tap device (tapNetwork.ts: the site's DHCP answers it) instead of QEMU's user network. */
-  tap?: string;
+export interface BootOptions extends MachineOptions {
   /** Stop the machine once its serial console shows this (else wait for it to power off). */
   until?: RegExp;
   timeoutMs: number;
@@ -50,53 +29,9 @@ const plain = (text: string): string => text.replace(ESCAPES, "");
 /**
  * Boots a machine in QEMU (software emulation, no KVM) with one virtio NIC (or the `hardware`
  * given) on QEMU's user-mode network, whose DHCP hands out `bootUrl`. The NIC's option ROM is Debian's iPXE; the firmware is
- * SeaBIOS or OVMF. The guest reaches the host's loopback as 10.0.2.2, and nothing else.
+ * SeaBIOS or OVMF. The guest reaches the host's loopback as 10.0.2.2, and nothing else. Its
+ * arguments are the lab's (lab/qemu.ts).
  */
-/**
- * QEMU's arguments for the machine, without its console: software emulation, 512 MB, one virtio
- * NIC on the user-mode network handing out `bootUrl`, network boot first, no reboot (a reboot ends
- * QEMU), SeaBIOS or OVMF (its variables copied into `scratch`).
- */
-export function machineArgs(
-  assets: BootAssets,
-  options: Pick<BootOptions, "firmware" | "mac" | "bootUrl" | "hardware" | "tap">,
-  scratch: string,
-): string[] {
-  const args = ["-accel", "tcg", "-m", "512", "-smp", "1", "-monitor", "none", "-no-reboot", "-boot", "n"];
-  for (const [index, nic] of (options.hardware?.nics ?? [{ model: "virtio-net-pci", mac: options.mac }]).entries()) {
-    // A port on another network: its DHCP answers with no boot file, so its iPXE gives the boot back.
-    const bootfile = nic.mac === options.mac ? `,bootfile=${options.bootUrl}` : "";
-    if (options.tap && nic.mac === options.mac) {
-      // No option ROM on a site's network either: the firmware's own PXE asks the site's DHCP.
-      args.push("-netdev", `tap,id=net${index},ifname=${options.tap},script=no,downscript=no`);
-      args.push("-device", `${nic.model},netdev=net${index},mac=${nic.mac},romfile=`);
-    } else if (options.firmware === "uefi-secure-boot") {
-      // No option ROM (QEMU's is iPXE, unsigned): the firmware's own PXE, as a server's. Without
-      // QEMU's TFTP server, the machine's TFTP reaches the host's port 69 (the relay's).
-      args.push("-netdev", `user,id=net${index}${bootfile}`, "-device", `${nic.model},netdev=net${index},mac=${nic.mac},romfile=`);
-    } else {
-      args.push("-nic", `user,model=${nic.model},mac=${nic.mac}${bootfile}`);
-    }
-  }
-  args.push(...(options.hardware?.storage ?? []));
-  if (options.firmware === "uefi-secure-boot") {
-    const vars = join(scratch, "OVMF_VARS.fd");
-    copyFileSync(assets.ovmfSecureVars, vars);
-    args.push("-machine", "q35,smm=on", "-global", "driver=cfi.pflash01,property=secure,value=on");
-    args.push("-drive", `if=pflash,format=raw,unit=0,readonly=on,file=${assets.ovmfSecureCode}`);
-    args.push("-drive", `if=pflash,format=raw,unit=1,file=${vars}`);
-  } else if (options.firmware === "uefi") {
-    const vars = join(scratch, "OVMF_VARS.fd");
-    copyFileSync(assets.ovmfVars, vars);
-    args.push("-machine", "q35");
-    args.push("-drive", `if=pflash,format=raw,unit=0,readonly=on,file=${assets.ovmfCode}`);
-    args.push("-drive", `if=pflash,format=raw,unit=1,file=${vars}`);
-  } else {
-    args.push("-machine", "pc");
-  }
-  return args;
-}
-
 export async function bootMachine(assets: BootAssets, options: BootOptions): Promise<BootRecord> {
   const scratch = mkdtempSync(join(tmpdir(), "qemu-"));
   const args = ["-nographic", ...machineArgs(assets, options, scratch)];
@@ -136,14 +71,7 @@ export async function bootMachine(assets: BootAssets, options: BootOptions): Pro
   }
 }
 
-export type DiskBus = "virtio" | "nvme" | "sata";
-
-/** QEMU's devices for a drive on each bus; the disk's serial is its drive's id (its /dev/disk/by-id name ends with it). */
-export const DISK_DEVICES: Record<DiskBus, (drive: string) => string[]> = {
-  virtio: (drive) => ["-device", `virtio-blk-pci,drive=${drive},serial=${drive}`],
-  nvme: (drive) => ["-device", `nvme,drive=${drive},serial=${drive}`],
-  sata: (drive) => ["-device", "ahci,id=sata", "-device", `ide-hd,drive=${drive},bus=sata.0,serial=${drive}`],
-};
+export type DiskBus = BootDiskBus;
 
 export interface RunningMachine {
   /** The serial console so far, without terminal escape codes. */
