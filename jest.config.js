@@ -59,8 +59,10 @@ module.exports = {
     "./relay/": { statements: 68, branches: 54.8, functions: 72.7, lines: 69.8 },
     "./microkernel/": { statements: 42.4, branches: 35.8, functions: 31.5, lines: 44.7 },
     "./deploy/": { statements: 51.1, branches: 53.1, functions: 47.8, lines: 51.4 },
-    // The lab's machine declarations and QEMU arguments (issue 52): 100 % of each when added.
-    "./lab/": { statements: 100, branches: 100, functions: 100, lines: 100 },
+    // The lab (issue 52): its machine declarations and QEMU arguments at 100 %, the Redfish BMC at 92 %
+    // lines; what drives processes (ipmi_sim, QEMU's console and QMP, the tap network) runs in the
+    // boot and e2e tiers, out of this count: 63.19 / 70.78 lines / branches when they moved here.
+    "./lab/": { statements: 60.6, branches: 70.7, functions: 47.4, lines: 63.1 },
     // What no path above names: lib/'s auth, config, idempotency, lambda, deploy and wire, and its root.
     global: { statements: 95.1, branches: 92.3, functions: 95.9, lines: 97.7 },
   },

@@ -1,10 +1,10 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { bmcDevices, freeBmcAddress, type IpmiSim, startIpmiSim } from "../../lab/ipmiSim";
 import { publishMicrokernel } from "../../microkernel/cli";
 import { buildMicrokernelInitramfs, buildOverlay } from "../../microkernel/initramfs";
 import { inFlight } from "../support/inFlight";
-import { bmcDevices, freeBmcAddress, type IpmiSim, startIpmiSim } from "../support/ipmiSim";
 import { freePort, type OfflineServer, rackhdApi, startOffline } from "../support/offlineServer";
 import { jobEnded, pollerSample, type RelayProcess, runPollersNow, startRelayProcess } from "../support/relayProcess";
 import { type BootAssets, bootAssets } from "./support/bootAssets";
@@ -207,7 +207,7 @@ describe("the hardware matrix: every NIC and storage model QEMU emulates, discov
         const sim = await startIpmiSim(BMC_PASSWORD, {
           systemInterfacePort,
           lan: { address: bmcAddress, port: 623 },
-          chassisControl: join(__dirname, "support/vm-chassis.sh"),
+          chassisControl: join(__dirname, "../../lab/vm-chassis.sh"),
           env: { QEMU: assets.qemu, QEMU_ARGS: chassis.join(" ") },
         });
         bmcs.set(name, sim);

@@ -2,12 +2,12 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ipmiToolsMissing, startIpmiSim } from "../../lab/ipmiSim";
+import { qmpMachine } from "../../lab/qmpMachine";
+import { startRedfishBmc } from "../../lab/redfishBmc";
 import { publishMicrokernel } from "../../microkernel/cli";
 import { buildInitramfs, buildMicrokernelInitramfs } from "../../microkernel/initramfs";
-import { ipmiToolsMissing, startIpmiSim } from "../support/ipmiSim";
 import { freePort, type OfflineServer, rackhdApi, startOffline } from "../support/offlineServer";
-import { qmpMachine } from "../support/qmpMachine";
-import { startRedfishBmc } from "../support/redfishBmc";
 import { type RelayProcess, startRelayProcess } from "../support/relayProcess";
 import { type BootAssets, bootAssets } from "./support/bootAssets";
 import { machineArgs } from "./support/qemu";
@@ -42,7 +42,7 @@ interface Bmc {
 async function startBmc(kind: "ipmi" | "redfish", qemu: string, args: string[], scratch: string): Promise<Bmc> {
   if (kind === "ipmi") {
     const sim = await startIpmiSim(PASSWORD, {
-      chassisControl: join(__dirname, "support/vm-chassis.sh"),
+      chassisControl: join(__dirname, "../../lab/vm-chassis.sh"),
       env: { QEMU: qemu, QEMU_ARGS: args.join(" ") },
     });
     const log = join(sim.state, "serial.log");

@@ -1,11 +1,12 @@
 import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { bmcDevices, freeBmcAddress, type IpmiSim, startIpmiSim } from "../../lab/ipmiSim";
+import { startTapNetwork, type TapNetwork, tapNetworkMissing } from "../../lab/tapNetwork";
 import { publishMicrokernel } from "../../microkernel/cli";
 import { buildMicrokernelInitramfs, buildOverlay } from "../../microkernel/initramfs";
 import { publishFile } from "../../microkernel/publish";
 import { publishSecureBoot, secureBootFiles } from "../../microkernel/secureBoot";
-import { bmcDevices, freeBmcAddress, type IpmiSim, startIpmiSim } from "../support/ipmiSim";
 import { freePort, type OfflineServer, rackhdApi, startOffline } from "../support/offlineServer";
 import { type RelayProcess, startRelayProcess } from "../support/relayProcess";
 import { type BootAssets, bootAssets } from "./support/bootAssets";
@@ -13,7 +14,6 @@ import { debianImage } from "./support/debianImage";
 import { type BootRecord, bootMachine, DISK_DEVICES, type RunningMachine, startMachine } from "./support/qemu";
 import { newSshKey, opsUserData, sshRun } from "./support/ssh";
 import { type StaticServer, serveFiles } from "./support/staticServer";
-import { startTapNetwork, type TapNetwork, tapNetworkMissing } from "./support/tapNetwork";
 
 jest.setTimeout(900_000);
 

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { removeStaleBridges, startTapNetwork, tapNetworkMissing } from "./support/tapNetwork";
+import { removeStaleBridges, startTapNetwork, tapNetworkMissing } from "../../lab/tapNetwork";
 
 /**
  * The test network's own clean-up: a bridge left on a subnet by a killed run (its afterAll never

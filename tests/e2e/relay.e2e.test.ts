@@ -1,4 +1,4 @@
-import { type IpmiSim, ipmiToolsMissing, startIpmiSim } from "../support/ipmiSim";
+import { type IpmiSim, ipmiToolsMissing, startIpmiSim } from "../../lab/ipmiSim";
 import { http, type OfflineServer, rackhdApi, startOffline } from "../support/offlineServer";
 import { jobEnded, pollerSample, type RelayProcess, runPollersNow, startRelayProcess } from "../support/relayProcess";
 

@@ -1,6 +1,6 @@
+import { idleMachine } from "../../lab/qmpMachine";
+import { type RedfishBmc, startRedfishBmc } from "../../lab/redfishBmc";
 import { type OfflineServer, rackhdApi, startOffline } from "../support/offlineServer";
-import { idleMachine } from "../support/qmpMachine";
-import { type RedfishBmc, startRedfishBmc } from "../support/redfishBmc";
 import { jobEnded, pollerSample, type RelayProcess, runPollersNow, startRelayProcess } from "../support/relayProcess";
 
 jest.setTimeout(180_000);

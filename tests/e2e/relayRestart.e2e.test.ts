@@ -1,4 +1,4 @@
-import { type IpmiSim, ipmiToolsMissing, startIpmiSim } from "../support/ipmiSim";
+import { type IpmiSim, ipmiToolsMissing, startIpmiSim } from "../../lab/ipmiSim";
 import { type OfflineServer, rackhdApi, startOffline } from "../support/offlineServer";
 import { type RelayProcess, startRelayProcess } from "../support/relayProcess";
 

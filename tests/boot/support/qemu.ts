@@ -3,7 +3,7 @@ import { appendFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BootDiskBus, DISK_DEVICES, type MachineOptions, machineArgs } from "../../../lab/qemu";
-import { spawnQemu } from "../../support/qemuConsole";
+import { spawnQemu } from "../../../lab/qemuConsole";
 import type { BootAssets } from "./bootAssets";
 
 export { DISK_DEVICES, type Firmware, type Hardware, machineArgs, type Nic } from "../../../lab/qemu";

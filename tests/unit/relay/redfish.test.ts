@@ -1,5 +1,5 @@
+import { type RedfishMachine, startRedfishBmc } from "../../../lab/redfishBmc";
 import { redfishDriver } from "../../../relay/drivers/redfish";
-import { type RedfishMachine, startRedfishBmc } from "../../support/redfishBmc";
 
 jest.setTimeout(30_000);
 

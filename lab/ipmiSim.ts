@@ -31,7 +31,7 @@ async function freeUdpPort(): Promise<number> {
 }
 
 export interface IpmiSimOptions {
-  /** The chassis_control program (default: tests/support/chassis-control.sh, which keeps values in files). */
+  /** The chassis_control program (default: lab/chassis-control.sh, which keeps values in files). */
   chassisControl?: string;
   /** More environment for the program (it gets CHASSIS_STATE, the folder it keeps its state in). */
   env?: Record<string, string>;
@@ -65,7 +65,7 @@ export async function freeBmcAddress(): Promise<string> {
 }
 
 /** QEMU's arguments for a machine's BMC on its KCS interface: the lab's (lab/qemu.ts). */
-export { bmcDevices } from "../../lab/qemu";
+export { bmcDevices } from "./qemu";
 
 const ipmitool = (address: string, port: number, password: string, command: string[]): string =>
   spawnSync("ipmitool", ["-I", "lanplus", "-C", "3", "-H", address, "-p", String(port), "-U", "admin", "-P", password, ...command], {

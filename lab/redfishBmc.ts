@@ -6,9 +6,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 /**
- * A Redfish BMC for the tests, a STAND-IN: no Redfish emulator can be installed on these machines
+ * A Redfish BMC for the tests and the lab, a STAND-IN: no Redfish emulator can be installed on these machines
  * (sushy-tools and DMTF's mockup server are Python packages outside the registries they reach). Like
- * ipmi_sim, it really acts: its power is a QEMU machine's (tests/support/qmpMachine.ts), started,
+ * ipmi_sim, it really acts: its power is a QEMU machine's (lab/qmpMachine.ts), started,
  * stopped and reset through QMP; no power state is kept as a value. It serves, over HTTPS with its own self-signed
  * certificate, the few resources a relay uses, in the shapes of DMTF's public mockups (the
  * "public-rackmount1" system 437XR1138R2): the service root, the systems collection, one
@@ -58,7 +58,7 @@ export async function startRedfishBmc(options: {
   taskMonitor?: boolean;
   /** Its session service's limit of open sessions (default 4); one more is refused 503 (SessionLimitExceeded). */
   sessionLimit?: number;
-  /** The QEMU machine whose power this BMC drives (tests/support/qmpMachine.ts): a booting one, or an idle one. */
+  /** The QEMU machine whose power this BMC drives (lab/qmpMachine.ts): a booting one, or an idle one. */
   machine: RedfishMachine;
 }): Promise<RedfishBmc> {
   const dir = mkdtempSync(join(tmpdir(), "redfish-bmc-"));
