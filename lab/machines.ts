@@ -1,4 +1,5 @@
 import { parse } from "yaml";
+import { isPlainObject as isRecord } from "../lib/json";
 
 /**
  * The lab's machines (issue 52): what `lab.yml` declares, with its defaults, checked before
@@ -112,8 +113,6 @@ export class LabFileError extends Error {
 /** The lab's MACs: QEMU's locally administered prefix, then the machine's and the NIC's numbers (52:54:00:1a:MM:NN). */
 export const labMac = (machine: number, nic: number): string =>
   `52:54:00:1a:${(0xb0 + machine).toString(16).padStart(2, "0")}:${(nic + 1).toString(16).padStart(2, "0")}`;
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
 const oneOf = <T extends string>(choices: readonly T[], value: unknown, at: string, problems: string[], fallback: T): T => {
   if (value === undefined) return fallback;

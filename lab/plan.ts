@@ -1,5 +1,6 @@
 import { join } from "node:path";
 import type { LabMachine } from "./machines";
+import { siteDhcpArgs } from "./tapNetwork";
 
 /**
  * What `npm run lab -- up` makes, decided before anything is made (issue 52): the site's network
@@ -89,17 +90,7 @@ export function labPlan(machines: readonly LabMachine[], options: LabOptions): L
     dhcpRange,
     machines: planned,
     leaseFile,
-    dnsmasqArgs: [
-      "--keep-in-foreground",
-      "--conf-file=/dev/null",
-      "--port=0",
-      `--interface=${bridge}`,
-      "--bind-interfaces",
-      "--except-interface=lo",
-      `--dhcp-range=${dhcpRange[0]},${dhcpRange[1]},12h`,
-      `--dhcp-leasefile=${leaseFile}`,
-      "--log-dhcp",
-    ],
+    dnsmasqArgs: [...siteDhcpArgs(bridge, dhcpRange), `--dhcp-leasefile=${leaseFile}`],
     relayListen: `${hostIp}:8080`,
     relayTftp: `${hostIp}:69`,
   };

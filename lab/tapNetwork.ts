@@ -48,6 +48,21 @@ export function removeStaleBridges(hostIp: string): void {
 }
 
 /**
+ * dnsmasq as a site's DHCP on `bridge` (docs/relay.md): in the foreground, no configuration file,
+ * no DNS (port 0) and no TFTP of its own (the relay serves it), on the bridge only, each exchange logged.
+ */
+export const siteDhcpArgs = (bridge: string, range: readonly [string, string]): string[] => [
+  "--no-daemon",
+  "--conf-file=/dev/null",
+  "--port=0",
+  `--interface=${bridge}`,
+  "--bind-interfaces",
+  "--except-interface=lo",
+  `--dhcp-range=${range[0]},${range[1]},12h`,
+  "--log-dhcp",
+];
+
+/**
  * Up with `machines` taps and `dhcp` (dnsmasq's options beyond the range, e.g. `--dhcp-boot=…`);
  * the subnet is 10.<octet>.0.0/24, the bridge is `name`, its taps `name`t0, `name`t1, ….
  */
@@ -64,21 +79,9 @@ export function startTapNetwork(name: string, octet: number, dhcp: string[], mac
     execFileSync("ip", ["link", "set", tap, "up"]);
   }
   let log = "";
-  const dnsmasq: ChildProcess = spawn(
-    "/usr/sbin/dnsmasq",
-    [
-      "--no-daemon",
-      "--conf-file=/dev/null",
-      "--port=0",
-      `--interface=${name}`,
-      "--bind-interfaces",
-      "--except-interface=lo",
-      `--dhcp-range=10.${octet}.0.50,10.${octet}.0.99,12h`,
-      "--log-dhcp",
-      ...dhcp,
-    ],
-    { stdio: ["ignore", "pipe", "pipe"] },
-  );
+  const dnsmasq: ChildProcess = spawn("/usr/sbin/dnsmasq", [...siteDhcpArgs(name, [`10.${octet}.0.50`, `10.${octet}.0.99`]), ...dhcp], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   dnsmasq.stdout?.on("data", (chunk) => (log += chunk));
   dnsmasq.stderr?.on("data", (chunk) => (log += chunk));
   return {
