@@ -73,12 +73,20 @@ const ipmitool = (address: string, port: number, password: string, command: stri
     encoding: "utf8",
   }).stdout ?? "";
 
-export async function startIpmiSim(password: string, options: IpmiSimOptions = {}): Promise<IpmiSim & { state: string }> {
-  const dir = mkdtempSync(join(tmpdir(), "ipmi-sim-"));
+/**
+ * Writes ipmi_sim's configuration into `dir` (its LAN on `lan`, user admin with `password`, its
+ * chassis control, its system interface) and answers ipmi_sim's arguments: the tests' BMCs and the
+ * lab's (lab/lab.ts, which runs it detached in the lab's namespace) are configured by this one.
+ */
+export function ipmiSimConfig(
+  dir: string,
+  password: string,
+  options: IpmiSimOptions & { lan: { address: string; port: number } },
+): { args: string[]; state: string } {
   const state = join(dir, "chassis");
-  mkdirSync(state);
-  mkdirSync(join(dir, "persist"));
-  const { address, port } = options.lan ?? { address: "127.0.0.1", port: await freeUdpPort() };
+  mkdirSync(state, { recursive: true });
+  mkdirSync(join(dir, "persist"), { recursive: true });
+  const { address, port } = options.lan;
   writeFileSync(
     join(dir, "lan.conf"),
     [
@@ -100,28 +108,29 @@ export async function startIpmiSim(password: string, options: IpmiSimOptions = {
     join(dir, "emu.cmd"),
     "mc_setbmc 0x20\nmc_add 0x20 0 no-device-sdrs 0x23 9 8 0x9f 0x1291 0xf02 persist_sdr\nsel_enable 0x20 1000 0x0a\nmc_enable 0x20\n",
   );
-  const child: ChildProcess = spawn(
-    "ipmi_sim",
-    ["-c", join(dir, "lan.conf"), "-f", join(dir, "emu.cmd"), "-n", "-s", join(dir, "persist")],
-    {
-      env: { ...process.env, ...options.env, CHASSIS_STATE: state },
-      stdio: "ignore",
-    },
-  );
-  // Ready when it answers: one status query, bounded.
+  return { args: ["-c", join(dir, "lan.conf"), "-f", join(dir, "emu.cmd"), "-n", "-s", join(dir, "persist")], state };
+}
+
+/** Waits until the BMC at `address`:`port` answers a status query over its LAN (ipmitool, after `prefix`: the lab's namespace), bounded. */
+export async function waitForIpmi(address: string, port: number, password: string, prefix: readonly string[] = []): Promise<void> {
+  const argv = [...prefix, "ipmitool", "-I", "lanplus", "-C", "3", "-H", address, "-p", String(port), "-U", "admin", "-P", password];
   for (let tries = 0; ; tries += 1) {
-    const probe = spawnSync(
-      "ipmitool",
-      ["-I", "lanplus", "-C", "3", "-H", address, "-p", String(port), "-U", "admin", "-P", password, "chassis", "power", "status"],
-      {
-        timeout: 5_000,
-        encoding: "utf8",
-      },
-    );
-    if (probe.status === 0) break;
-    if (tries > 20) throw new Error(`ipmi_sim did not answer on port ${port}: ${probe.stderr}`);
+    const probe = spawnSync(argv[0], [...argv.slice(1), "chassis", "power", "status"], { timeout: 5_000, encoding: "utf8" });
+    if (probe.status === 0) return;
+    if (tries > 20) throw new Error(`ipmi_sim did not answer on ${address}:${port}: ${probe.stderr}`);
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
+}
+
+export async function startIpmiSim(password: string, options: IpmiSimOptions = {}): Promise<IpmiSim & { state: string }> {
+  const dir = mkdtempSync(join(tmpdir(), "ipmi-sim-"));
+  const { address, port } = options.lan ?? { address: "127.0.0.1", port: await freeUdpPort() };
+  const { args, state } = ipmiSimConfig(dir, password, { ...options, lan: { address, port } });
+  const child: ChildProcess = spawn("ipmi_sim", args, {
+    env: { ...process.env, ...options.env, CHASSIS_STATE: state },
+    stdio: "ignore",
+  });
+  await waitForIpmi(address, port, password);
   const read = (file: string, fallback: string) =>
     existsSync(join(state, file)) ? readFileSync(join(state, file), "utf8").trim() : fallback;
   return {

@@ -25,6 +25,14 @@ export const NIC_MODELS = {
 } as const;
 export type NicModel = keyof typeof NIC_MODELS;
 
+/**
+ * The NIC a Secure Boot machine boots from. A server's Intel or Broadcom NIC carries its vendor's
+ * signed UEFI driver; QEMU's option ROMs for its emulated NICs are iPXE builds, unsigned, so OVMF
+ * with Secure Boot refuses them and has no PXE on those NICs. Its own virtio-net driver is signed
+ * as part of the firmware.
+ */
+export const SECURE_BOOT_NIC: NicModel = "virtio";
+
 /** The disk buses a machine may have: NVMe, SATA (AHCI), SAS (MegaRAID, megasas), LSI (53C895A), virtio. */
 export const DISK_BUSES = ["nvme", "sata", "sas", "lsi", "virtio"] as const;
 export type DiskBus = (typeof DISK_BUSES)[number];
@@ -83,7 +91,8 @@ export const DEFAULT_MACHINES: readonly MachineDeclaration[] = [
   {
     name: "secure-1",
     firmware: "uefi-secure-boot",
-    nics: [{ model: "e1000e" }],
+    // It boots from virtio-net, the one NIC OVMF has a driver of its own for (see `SECURE_BOOT_NIC`), and has an Intel one beside it.
+    nics: [{ model: "virtio" }, { model: "e1000e" }],
     disks: [
       { bus: "sata", sizeGiB: 4 },
       { bus: "sata", sizeGiB: 8 },
@@ -184,9 +193,14 @@ function machineFrom(value: unknown, index: number, problems: string[]): LabMach
       sizeGiB: integerIn(fields.sizeGiB, `${diskAt}.sizeGiB`, LAB_LIMITS.sizeGiB, problems, 8),
     };
   });
+  const firmware = oneOf(FIRMWARES, value.firmware, `${at}.firmware`, problems, "uefi");
+  if (firmware === "uefi-secure-boot" && nics[0].model !== SECURE_BOOT_NIC)
+    problems.push(
+      `${at}.nics[0].model: a machine with Secure Boot on boots from virtio (OVMF's own driver); QEMU's ROM for ${nics[0].model} is iPXE, unsigned, which its firmware refuses (a second NIC may be any model)`,
+    );
   return {
     name: typeof name === "string" ? name : "",
-    firmware: oneOf(FIRMWARES, value.firmware, `${at}.firmware`, problems, "uefi"),
+    firmware,
     nics,
     disks,
     memoryMiB: integerIn(value.memoryMiB, `${at}.memoryMiB`, LAB_LIMITS.memoryMiB, problems, 1024),

@@ -39,6 +39,8 @@ export interface PlannedMachine {
 
 export interface LabPlan {
   dir: string;
+  /** The network namespace the site lives in (its bridge, DHCP, relay, BMCs and machines): the host's own network is not touched. */
+  namespace: string;
   bridge: string;
   /** The host's address on the site's network: the relay listens there, the DHCP names it. */
   hostIp: string;
@@ -50,6 +52,28 @@ export interface LabPlan {
   /** Where the relay serves the site's booting machines (HTTP) and TFTP. */
   relayListen: string;
   relayTftp: string;
+  /** The relay's URL as the site's machines reach it. */
+  relayUrl: string;
+}
+
+/**
+ * What the site's DHCP hands each machine to boot (docs/boot.md, docs/relay.md): iPXE (a NIC's
+ * option ROM says so in option 175) the relay's profiles URL; a machine with Secure Boot on Debian's
+ * shim from the relay's TFTP (named per MAC, as a site may: a new machine has no node yet to say
+ * it); any other UEFI machine `uefi.efi`, the loader the service chooses; a BIOS machine without
+ * iPXE iPXE's `undionly.kpxe`. The tags exclude each other, so their order does not matter.
+ */
+export function siteBootArgs(machines: readonly LabMachine[], hostIp: string, relayUrl: string): string[] {
+  const secure = machines.filter((machine) => machine.firmware === "uefi-secure-boot").map((machine) => machine.nics[0].mac);
+  return [
+    "--dhcp-match=set:ipxe,175",
+    "--dhcp-match=set:efi64,option:client-arch,7",
+    ...secure.map((mac) => `--dhcp-host=${mac},set:sb`),
+    `--dhcp-boot=tag:ipxe,${relayUrl}/api/current/profiles`,
+    `--dhcp-boot=tag:!ipxe,tag:sb,shimx64.efi,relay,${hostIp}`,
+    `--dhcp-boot=tag:!ipxe,tag:!sb,tag:efi64,uefi.efi,relay,${hostIp}`,
+    `--dhcp-boot=tag:!ipxe,tag:!sb,tag:!efi64,undionly.kpxe,relay,${hostIp}`,
+  ];
 }
 
 /** The lab's BMC LAN addresses: 127.0.0.(120 + n), a loopback address per machine. */
@@ -83,20 +107,23 @@ export function labPlan(machines: readonly LabMachine[], options: LabOptions): L
     };
   });
   const dhcpRange: [string, string] = [`10.${options.octet}.0.50`, `10.${options.octet}.0.99`];
+  const relayUrl = `http://${hostIp}:8080`;
   return {
     dir: options.dir,
+    namespace: bridge,
     bridge,
     hostIp,
     dhcpRange,
     machines: planned,
     leaseFile,
-    dnsmasqArgs: [...siteDhcpArgs(bridge, dhcpRange), `--dhcp-leasefile=${leaseFile}`],
+    dnsmasqArgs: [...siteDhcpArgs(bridge, dhcpRange), `--dhcp-leasefile=${leaseFile}`, ...siteBootArgs(machines, hostIp, relayUrl)],
     relayListen: `${hostIp}:8080`,
     relayTftp: `${hostIp}:69`,
+    relayUrl,
   };
 }
 
-/** What `down` removes, from a plan written down: the devices (taps before their bridge) and the folder. */
-export function labLeftovers(plan: Pick<LabPlan, "bridge" | "machines" | "dir">): { devices: string[]; dir: string } {
-  return { devices: [...plan.machines.flatMap((machine) => machine.taps), plan.bridge], dir: plan.dir };
+/** What `down` removes, from a plan written down: the namespace (its devices go with it) and the folder. */
+export function labLeftovers(plan: Pick<LabPlan, "namespace" | "dir">): { namespace: string; dir: string } {
+  return { namespace: plan.namespace, dir: plan.dir };
 }

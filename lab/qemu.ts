@@ -19,6 +19,17 @@ export interface FirmwareFiles {
   ovmfSecureVars: string;
 }
 
+/** Debian's QEMU and OVMF (packages qemu-system-x86, ipxe-qemu, ovmf): the files a machine's firmware is. */
+export const QEMU_FILES = {
+  qemu: "/usr/bin/qemu-system-x86_64",
+  ipxeRom: "/usr/lib/ipxe/qemu/efi-virtio.rom",
+  ovmfCode: "/usr/share/OVMF/OVMF_CODE_4M.fd",
+  ovmfVars: "/usr/share/OVMF/OVMF_VARS_4M.fd",
+  ovmfSecureCode: "/usr/share/OVMF/OVMF_CODE_4M.secboot.fd",
+  ovmfSecureVars: "/usr/share/OVMF/OVMF_VARS_4M.ms.fd",
+} as const;
+export const QEMU_PACKAGES = ["qemu-system-x86", "ipxe-qemu", "ovmf"];
+
 /** A NIC by QEMU's device model (e1000, e1000e, rtl8139, vmxnet3, virtio-net-pci, …) and its MAC. */
 export interface Nic {
   model: string;
@@ -43,11 +54,11 @@ export interface MachineOptions {
 }
 
 /** The firmware's arguments: SeaBIOS, OVMF or OVMF with Secure Boot (its variables copied into `scratch`, which the machine writes). */
-function firmwareArgs(files: FirmwareFiles, firmware: Firmware, scratch: string): string[] {
+function firmwareArgs(files: FirmwareFiles, firmware: Firmware, scratch: string, copyVars = true): string[] {
   if (firmware === "bios") return ["-machine", "pc"];
   const secure = firmware === "uefi-secure-boot";
   const vars = join(scratch, "OVMF_VARS.fd");
-  copyFileSync(secure ? files.ovmfSecureVars : files.ovmfVars, vars);
+  if (copyVars) copyFileSync(secure ? files.ovmfSecureVars : files.ovmfVars, vars);
   return [
     ...(secure ? ["-machine", "q35,smm=on", "-global", "driver=cfi.pflash01,property=secure,value=on"] : ["-machine", "q35"]),
     "-drive",
@@ -127,7 +138,7 @@ export interface MachinePlace {
  * reboots allowed, a BMC on its KCS interface when it has an IPMI one, and its QEMU monitor kept
  * for its BMC (power and reset go through it). A SATA controller has six ports, a disk a port.
  */
-export function labMachineArgs(files: FirmwareFiles, machine: LabMachine, place: MachinePlace, scratch: string): string[] {
+export function labMachineArgs(files: FirmwareFiles, machine: LabMachine, place: MachinePlace, scratch: string, copyVars = true): string[] {
   if (place.taps.length !== machine.nics.length)
     throw new Error(`${machine.name} has ${machine.nics.length} NICs and ${place.taps.length} taps`);
   if (place.diskFiles.length !== machine.disks.length)
@@ -160,6 +171,7 @@ export function labMachineArgs(files: FirmwareFiles, machine: LabMachine, place:
     args.push("-drive", `file=${place.diskFiles[index]},format=raw,if=none,id=${drive}`, "-device", BUSES[disk.bus].disk(drive, count));
   });
   if (machine.bmc === "ipmi" && place.bmcPort !== undefined) args.push(...bmcDevices(place.bmcPort));
-  args.push(...firmwareArgs(files, machine.firmware, scratch));
+  // `copyVars` false: the machine's variables are the ones copied before (its boot entries and Secure Boot state kept).
+  args.push(...firmwareArgs(files, machine.firmware, scratch, copyVars));
   return args;
 }

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 
 /** How often the console file is read for what QEMU wrote since. */
 const READ_EVERY_MS = 100;
@@ -13,13 +13,14 @@ const READ_EVERY_MS = 100;
  * refuses writes while the test's process is too busy to read it. Under load the boot tier once
  * read a kernel command line as "console=tty0 onsole=ttyS0,115200n8". A file takes every write.
  */
-export function spawnQemu(qemu: string, args: string[], file: string, onData: (chunk: Buffer) => void): ChildProcess {
-  const out = openSync(file, "w");
+export function spawnQemu(qemu: string, args: string[], file: string, onData: (chunk: Buffer) => void, append = false): ChildProcess {
+  const out = openSync(file, append ? "a" : "w");
   const child = spawn(qemu, args, { stdio: ["ignore", out, out] });
   closeSync(out);
   const input = openSync(file, "r");
   const buffer = Buffer.alloc(1 << 16);
-  let at = 0;
+  // Appending (a lab machine's one log across its power-ons): only what this QEMU writes is handed on.
+  let at = append ? fstatSync(input).size : 0;
   let open = true;
   const read = () => {
     while (open) {

@@ -19,7 +19,8 @@ export interface QmpMachine {
   stop: () => Promise<void>;
 }
 
-export function qmpMachine(qemu: string, args: string[], dir: string): QmpMachine {
+/** `serialLog`: one file its console is appended to at each power-on (the lab's); else a file per power-on in `dir`. */
+export function qmpMachine(qemu: string, args: string[], dir: string, serialLog?: string): QmpMachine {
   const socket = join(dir, "qmp.sock");
   let child: ChildProcess | undefined;
   let serial = "";
@@ -31,10 +32,12 @@ export function qmpMachine(qemu: string, args: string[], dir: string): QmpMachin
     child = spawnQemu(
       qemu,
       [...args, "-nographic", "-qmp", `unix:${socket},server=on,wait=off`],
-      join(dir, `console-${powerOns}.log`),
+      serialLog ?? join(dir, `console-${powerOns}.log`),
       (chunk) => {
-        serial += chunk.toString("latin1");
+        // The lab's BMC runs for days: its file keeps the console, the memory only the last 64 KB.
+        serial = (serial + chunk.toString("latin1")).slice(serialLog ? -65_536 : 0);
       },
+      serialLog !== undefined,
     );
     await new Promise((resolve) => setTimeout(resolve, 500));
   };

@@ -60,8 +60,11 @@ export async function startRedfishBmc(options: {
   sessionLimit?: number;
   /** The QEMU machine whose power this BMC drives (lab/qmpMachine.ts): a booting one, or an idle one. */
   machine: RedfishMachine;
+  /** Where it listens (default: 127.0.0.1 on a free port); the lab's is a loopback address of its own on 443, as a BMC's. */
+  listen?: { address: string; port: number };
 }): Promise<RedfishBmc> {
   const dir = mkdtempSync(join(tmpdir(), "redfish-bmc-"));
+  const listen = options.listen ?? { address: "127.0.0.1", port: 0 };
   execFileSync(
     "openssl",
     [
@@ -73,9 +76,9 @@ export async function startRedfishBmc(options: {
       "-days",
       "1",
       "-subj",
-      "/CN=127.0.0.1",
+      `/CN=${listen.address}`,
       "-addext",
-      "subjectAltName=IP:127.0.0.1",
+      `subjectAltName=IP:${listen.address}`,
     ].concat(["-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem")]),
     { stdio: "ignore" },
   );
@@ -268,10 +271,10 @@ export async function startRedfishBmc(options: {
     request.on("data", (chunk: Buffer) => chunks.push(chunk));
     request.on("end", () => handle(request, response, Buffer.concat(chunks).toString("utf8")));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(listen.port, listen.address, resolve));
   const { port } = server.address() as { port: number };
   return {
-    url: `https://127.0.0.1:${port}`,
+    url: `https://${listen.address}${port === 443 ? "" : `:${port}`}`,
     ca,
     system: () => ({
       PowerState: powerState(),

@@ -1,7 +1,7 @@
 #!/bin/sh
 # ipmi_sim's chassis_control program for a real VM (as virtualbmc maps IPMI onto libvirt): ipmi_sim
 # runs it as "PROGRAM get NAME…" or "PROGRAM set NAME VALUE…". Power on starts the QEMU machine
-# that $QEMU_ARGS describes (its serial console appended to $CHASSIS_STATE/serial.log), power off
+# that $QEMU_ARGS describes (its serial console appended to $SERIAL_LOG, else $CHASSIS_STATE/serial.log), power off
 # stops it, reset does both; the machine is on while its QEMU runs (an installer that powers off
 # ends it). Every call is logged in $CHASSIS_STATE/calls.
 state=${CHASSIS_STATE:?}
@@ -12,7 +12,7 @@ start() {
   # -nographic: SeaBIOS and iPXE write to the serial console only then. Its output is appended to
   # the log, and it holds none of ipmi_sim's pipes (ipmi_sim reads this program's output to its end).
   # shellcheck disable=SC2086 # QEMU_ARGS is a list of words
-  "${QEMU:?}" $QEMU_ARGS -nographic </dev/null >>"$state/serial.log" 2>&1 &
+  "${QEMU:?}" $QEMU_ARGS -nographic </dev/null >>"${SERIAL_LOG:-$state/serial.log}" 2>&1 &
   echo $! > "$state/qemu.pid"
 }
 stop() {

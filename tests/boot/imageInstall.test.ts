@@ -2,13 +2,13 @@ import { mkdtempSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { newSshKey, opsUserData, sshRun } from "../../lab/ssh";
 import { publishMicrokernel } from "../../microkernel/cli";
 import { buildMicrokernelInitramfs } from "../../microkernel/initramfs";
 import { freePort, type OfflineServer, rackhdApi, startOffline } from "../support/offlineServer";
 import { type BootAssets, bootAssets } from "./support/bootAssets";
 import { debianImage } from "./support/debianImage";
 import { type DiskBus, type Firmware, type RunningMachine, startMachine } from "./support/qemu";
-import { newSshKey, opsUserData, sshRun } from "./support/ssh";
 import { type StaticServer, serveFiles } from "./support/staticServer";
 
 jest.setTimeout(1_200_000);

@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from "
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { bmcDevices, freeBmcAddress, type IpmiSim, startIpmiSim } from "../../lab/ipmiSim";
+import { newSshKey, opsUserData, sshRun } from "../../lab/ssh";
 import { startTapNetwork, type TapNetwork, tapNetworkMissing } from "../../lab/tapNetwork";
 import { publishMicrokernel } from "../../microkernel/cli";
 import { buildMicrokernelInitramfs, buildOverlay } from "../../microkernel/initramfs";
@@ -12,7 +13,6 @@ import { type RelayProcess, startRelayProcess } from "../support/relayProcess";
 import { type BootAssets, bootAssets } from "./support/bootAssets";
 import { debianImage } from "./support/debianImage";
 import { type BootRecord, bootMachine, DISK_DEVICES, type RunningMachine, startMachine } from "./support/qemu";
-import { newSshKey, opsUserData, sshRun } from "./support/ssh";
 import { type StaticServer, serveFiles } from "./support/staticServer";
 
 jest.setTimeout(900_000);

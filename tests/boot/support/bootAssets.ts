@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { QEMU_FILES, QEMU_PACKAGES } from "../../../lab/qemu";
 import { type KernelAssets, kernelAssets } from "../../../microkernel/assets";
 
 /** What a network-boot test needs from Debian: QEMU, its iPXE ROMs, OVMF, and what an initramfs is built from. */
@@ -11,17 +12,9 @@ export interface BootAssets extends KernelAssets {
   ovmfSecureVars: string;
 }
 
-export const DEBIAN_PACKAGES = ["qemu-system-x86", "ipxe-qemu", "busybox-static", "ovmf", "pci.ids"];
+export const DEBIAN_PACKAGES = [...QEMU_PACKAGES, "busybox-static", "pci.ids"];
 
-const FILES = {
-  qemu: "/usr/bin/qemu-system-x86_64",
-  ipxeRom: "/usr/lib/ipxe/qemu/efi-virtio.rom",
-  ovmfCode: "/usr/share/OVMF/OVMF_CODE_4M.fd",
-  ovmfVars: "/usr/share/OVMF/OVMF_VARS_4M.fd",
-  ovmfSecureCode: "/usr/share/OVMF/OVMF_CODE_4M.secboot.fd",
-  ovmfSecureVars: "/usr/share/OVMF/OVMF_VARS_4M.ms.fd",
-  pciIds: "/usr/share/misc/pci.ids",
-};
+const FILES = { ...QEMU_FILES, pciIds: "/usr/share/misc/pci.ids" };
 
 /** Checks the machine has what the boot tier needs (a clear message when not) and fetches the kernel. */
 export function bootAssets(): BootAssets {

@@ -41,7 +41,20 @@ describe("the lab's machines, as lab.yml declares them (issue 52)", () => {
       { bus: "sata", sizeGiB: 8 },
       { bus: "sata", sizeGiB: 4 },
     ]);
-    expect(DEFAULT_MACHINES.every((machine) => machine.nics?.every((nic) => nic.model !== "virtio"))).toBe(true);
+    // Physical-class NICs but the Secure Boot machine's boot NIC (OVMF's own driver: QEMU's ROMs are unsigned iPXE).
+    expect(DEFAULT_MACHINES.flatMap((machine) => machine.nics?.map((nic) => nic.model))).toEqual([
+      "e1000e",
+      "e1000e",
+      "e1000",
+      "virtio",
+      "e1000e",
+    ]);
+    expect(() => labMachines({ machines: [{ name: "sb", firmware: "uefi-secure-boot" }] })).toThrow(
+      "machines[0].nics[0].model: a machine with Secure Boot on boots from virtio",
+    );
+    expect(
+      labMachines({ machines: [{ name: "sb", firmware: "uefi-secure-boot", nics: [{ model: "virtio" }, { model: "igb" }] }] }),
+    ).toHaveLength(1);
   });
 
   it("fills in what a machine leaves out: UEFI, one e1000e NIC with the lab's MAC, one 8 GiB NVMe disk, 1 GiB, an IPMI BMC", () => {
@@ -77,7 +90,8 @@ describe("the lab's machines, as lab.yml declares them (issue 52)", () => {
         [
           `  - name: m-${index}`,
           `    firmware: ${firmware}`,
-          `    nics: [{ model: ${Object.keys(NIC_MODELS)[index]} }, { model: ${Object.keys(NIC_MODELS)[index + 3]} }]`,
+          // The Secure Boot machine's boot NIC is virtio (OVMF's own driver); each model once in all.
+          `    nics: [${(firmware === "uefi-secure-boot" ? [index + 3, index] : [index, index + 3]).map((n) => `{ model: ${Object.keys(NIC_MODELS)[n]} }`).join(", ")}]`,
           `    disks: [${DISK_BUSES.slice(index, index + 3)
             .map((bus) => `{ bus: ${bus}, sizeGiB: ${index + 1} }`)
             .join(", ")}]`,

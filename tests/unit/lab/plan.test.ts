@@ -29,7 +29,7 @@ describe("what `npm run lab -- up` makes, planned before anything is made (issue
       ],
       [
         "secure-1",
-        ["lab77m2n0"],
+        ["lab77m2n0", "lab77m2n1"],
         ["/lab/secure-1/disk0.raw", "/lab/secure-1/disk1.raw", "/lab/secure-1/disk2.raw"],
         "/lab/secure-1/serial.log",
         { kind: "ipmi", address: "127.0.0.122", port: 623, systemInterfacePort: 9102, user: "admin", dir: "/lab/secure-1/bmc" },
@@ -46,12 +46,23 @@ describe("what `npm run lab -- up` makes, planned before anything is made (issue
       ]),
     );
     expect(plan.dnsmasqArgs.some((arg) => arg.startsWith("--enable-tftp"))).toBe(false);
+    // What each machine boots: iPXE the relay's profiles, the Secure Boot machine (by its MAC) shim, other UEFI ones uefi.efi.
+    expect(plan.dnsmasqArgs).toEqual(
+      expect.arrayContaining([
+        "--dhcp-host=52:54:00:1a:b2:01,set:sb",
+        "--dhcp-boot=tag:ipxe,http://10.77.0.1:8080/api/current/profiles",
+        "--dhcp-boot=tag:!ipxe,tag:sb,shimx64.efi,relay,10.77.0.1",
+        "--dhcp-boot=tag:!ipxe,tag:!sb,tag:efi64,uefi.efi,relay,10.77.0.1",
+      ]),
+    );
+    expect(plan.dnsmasqArgs.filter((arg) => arg.includes("set:sb"))).toHaveLength(1);
+    expect([plan.namespace, plan.relayUrl]).toEqual(["lab77", "http://10.77.0.1:8080"]);
   });
 
-  it("gives a machine with no BMC none, and removes taps before their bridge, then the folder", () => {
+  it("gives a machine with no BMC none, and removes its namespace (its devices with it), then the folder", () => {
     const plan = labPlan(labMachines({ machines: [{ name: "manual", bmc: "none", nics: [{}, {}] }] }), { dir: "/l", octet: 9 });
     expect(plan.machines[0].bmc).toBeUndefined();
-    expect(labLeftovers(plan)).toEqual({ devices: ["lab9m0n0", "lab9m0n1", "lab9"], dir: "/l" });
+    expect(labLeftovers(plan)).toEqual({ namespace: "lab9", dir: "/l" });
     expect(() => labPlan([], { dir: "/l", octet: 0 })).toThrow("octet 0 is not 1 to 254");
   });
 
@@ -68,7 +79,7 @@ describe("what `npm run lab -- up` makes, planned before anything is made (issue
         (declared, octet) => {
           const machines = labMachines({ machines: declared.map((each, index) => ({ ...each, name: `${each.name}-${index}` })) });
           const plan = labPlan(machines, { dir: "/lab", octet });
-          const { devices } = labLeftovers(plan);
+          const devices = [...plan.machines.flatMap((each) => each.taps), plan.bridge];
           expect(new Set(devices).size).toBe(devices.length);
           for (const device of devices) expect(device.length).toBeLessThanOrEqual(15);
           const bmcs = plan.machines.flatMap((each) => (each.bmc ? [`${each.bmc.address}:${each.bmc.port}`] : []));

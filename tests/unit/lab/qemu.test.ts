@@ -76,7 +76,7 @@ describe("QEMU's arguments for a machine (lab/qemu.ts, issue 52)", () => {
     expect(secureArgs.filter((arg) => arg.startsWith("ide-hd"))).toEqual(
       [0, 1, 2].map((n) => `ide-hd,drive=secure-1-disk${n},bus=sata.${n},serial=secure-1-disk${n}`),
     );
-    expect(secureArgs).toEqual(expect.arrayContaining(["kvm", "e1000e,netdev=net0,mac=52:54:00:1a:b2:01,romfile=", "q35,smm=on"]));
+    expect(secureArgs).toEqual(expect.arrayContaining(["kvm", "virtio-net-pci,netdev=net0,mac=52:54:00:1a:b2:01,romfile=", "q35,smm=on"]));
     expect(readFileSync(join(scratch, "OVMF_VARS.fd"), "utf8")).toBe("secure-vars");
   });
 
