@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { cacheDir } from "../microkernel/assets";
 import { inNamespace, namespacePids } from "./host";
-import { callApi, type LabState, labDown, labUp, readLabState, stateFile } from "./lab";
+import { callApi, type LabState, labDown, labUp, obmSetting, readLabState, stateFile } from "./lab";
 import { LabFileError, parseLabFile } from "./machines";
 import { opsUserData } from "./ssh";
 
@@ -92,25 +92,7 @@ async function status(state: LabState, json: boolean): Promise<string> {
   ].join("\n");
 }
 
-/** The OBM setting a node needs for the relay to reach the machine's BMC (as docs/relay.md has them). */
-function obmSetting(state: LabState, name: string): unknown {
-  const planned = state.plan.machines.find((each) => each.machine.name === name);
-  if (!planned?.bmc) throw new Error(`${name} has no BMC in this lab`);
-  const password = state.bmcPasswords[name];
-  if (planned.bmc.kind === "ipmi")
-    return { service: "ipmi-obm-service", config: { host: planned.bmc.address, user: planned.bmc.user, password } };
-  return {
-    service: "redfish-obm-service",
-    config: {
-      uri: `https://${planned.bmc.address}`,
-      user: planned.bmc.user,
-      password,
-      ca: readFileSync(join(planned.bmc.dir, "ca.pem"), "utf8"),
-    },
-  };
-}
-
-async function main(argv: string[]): Promise<number> {
+export async function main(argv: string[]): Promise<number> {
   let parsed: ReturnType<typeof parse>;
   const parse = (args: string[]) =>
     parseArgs({

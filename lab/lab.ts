@@ -97,6 +97,24 @@ const password = (): string => randomBytes(9).toString("base64url");
 /** The BMC's own LAN MAC, beside its machine's (52:54:00:1b:…). */
 const bmcMac = (index: number): string => `52:54:00:1b:${(0xb0 + index).toString(16)}:01`;
 
+/** The OBM setting a node needs for the relay to reach the machine's BMC (as docs/relay.md has them). */
+export function obmSetting(state: LabState, name: string): unknown {
+  const planned = state.plan.machines.find((each) => each.machine.name === name);
+  if (!planned?.bmc) throw new Error(`${name} has no BMC in this lab`);
+  const password = state.bmcPasswords[name];
+  if (planned.bmc.kind === "ipmi")
+    return { service: "ipmi-obm-service", config: { host: planned.bmc.address, user: planned.bmc.user, password } };
+  return {
+    service: "redfish-obm-service",
+    config: {
+      uri: `https://${planned.bmc.address}`,
+      user: planned.bmc.user,
+      password,
+      ca: readFileSync(join(planned.bmc.dir, "ca.pem"), "utf8"),
+    },
+  };
+}
+
 export interface UpOptions {
   api: ServiceApi;
   dir: string;

@@ -47,6 +47,8 @@ function imageInstallScript(context: ProfileContext): string {
     `image=${shellWord(oneLine(options.image))}`,
     `image_url=${shellWord(imageUrl(context))}`,
     `disk=${shellWord(options.installDisk ? oneLine(options.installDisk) : "")}`,
+    `disk_serial=${shellWord(options._installDiskSerial ? oneLine(options._installDiskSerial) : "")}`,
+    `disk_size=${shellWord(options._installDiskSize ? oneLine(options._installDiskSize) : "")}`,
     "set -o pipefail",
     ...machineFunctions(instance.reportUrl),
     ...imageInstallBody(unzip),
@@ -59,12 +61,29 @@ function imageInstallScript(context: ProfileContext): string {
   ].join("\n");
 }
 
-/** What the image installer does with its variables (`image`, `image_url`, `disk`): the same text for any options. */
+/**
+ * What the image installer does with its variables (`image`, `image_url`, `disk`, and the chosen
+ * disk's `disk_serial` and `disk_size`): the same text for any options. A disk chosen by a rule is
+ * found again by its serial and size (read as the microkernel's discovery reads them), since its
+ * name at discovery may be another disk's now.
+ */
 const imageInstallBody = (unzip: string): string[] => [
   "LOG=/tmp/install.log",
   'log() { echo "INSTALLER: $*"; echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) $*" >> $LOG; }',
   'die() { log "FAILED: $*"; upload_log installer $LOG; report finish install FAIL "$*"; sleep 2; poweroff -f; }',
   "report start install '' 'The image installer started'",
+  'if [ -n "$disk_serial" ]; then',
+  "  found=''",
+  "  for d in /sys/block/*; do",
+  '    [ "$(($(cat "$d/size" 2>/dev/null || echo 0) * 512))" = "$disk_size" ] || continue',
+  '    serial=$(cat "$d/device/serial" 2>/dev/null)',
+  `    [ -n "$serial" ] || serial=$(tail -c +5 "$d/device/vpd_pg80" 2>/dev/null | tr -d '\\000')`,
+  '    [ "$(echo $serial)" = "$disk_serial" ] && found=/dev/${d##*/} && break',
+  "  done",
+  '  [ -n "$found" ] || die "the chosen disk (serial $disk_serial, $disk_size bytes; $disk at discovery) is not on this machine now"',
+  '  [ "$found" = "$disk" ] || log "the chosen disk (serial $disk_serial) is $found now ($disk at discovery)"',
+  "  disk=$found",
+  "fi",
   'if [ -z "$disk" ]; then for d in /sys/block/vd? /sys/block/sd? /sys/block/nvme?n1; do [ -e "$d" ] && disk=/dev/${d##*/} && break; done; fi',
   '[ -b "$disk" ] || die "no disk to install to (${disk:-none found})"',
   'log "writing $image to $disk"',

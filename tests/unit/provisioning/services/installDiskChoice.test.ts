@@ -1,3 +1,7 @@
+import { spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { bootProfile, nodeTemplate } from "../../../../lib/provisioning/boot/bootService";
 import { startWorkflow } from "../../../../lib/provisioning/workflows/workflowService";
 import { API, aMachine, MAC } from "../installReports/support";
@@ -101,7 +105,95 @@ describe("an installDisk rule, resolved from the node's lshw catalog when the sc
     const reads = jest.spyOn(stores.catalogs, "latest");
     const { script } = await installScript(stores, "/dev/sdb", null);
     expect(await script).toContain("disk='/dev/sdb'");
+    expect(await script).toContain("disk_serial=''");
     expect(reads).not.toHaveBeenCalled();
+  });
+
+  /**
+   * The chosen disk's device name is its name at discovery; Linux names disks anew at each boot
+   * (the lab's Secure Boot machine: its second SATA disk was /dev/sda at discovery, its first at the
+   * install). The installer finds the disk by the serial and size the catalog gave, here run by sh
+   * over a made-up /sys/block where the names have moved.
+   */
+  it("has the installer find the chosen disk by its serial and size, whatever its name at this boot, and write to none when it is gone", async () => {
+    const stores = memoryStores();
+    const script = await (await installScript(stores, { byId: "ata-QEMU_HARDDISK_QM00001" })).script;
+    expect(script).toContain("disk='/dev/sda'");
+    expect(script).toContain("disk_serial='QM00001'");
+    expect(script).toContain("disk_size='4294967296'");
+    const lines = script.split("\n");
+    const find = lines.slice(
+      lines.indexOf('if [ -n "$disk_serial" ]; then'),
+      lines.findIndex((line, index) => index > lines.indexOf('if [ -n "$disk_serial" ]; then') && line === "fi") + 1,
+    );
+    const sys = mkdtempSync(join(tmpdir(), "sys-block-"));
+    /** A disk as sysfs shows it: its size in sectors, its serial in VPD page 0x80 after a 4-byte header (SATA). */
+    const disk = (name: string, bytes: number, serial: string) => {
+      mkdirSync(join(sys, name, "device"), { recursive: true });
+      writeFileSync(join(sys, name, "size"), `${bytes / 512}\n`);
+      writeFileSync(join(sys, name, "device", "vpd_pg80"), Buffer.concat([Buffer.from([0, 0x80, 0, 20]), Buffer.from(serial.padEnd(20))]));
+    };
+    const run = () =>
+      spawnSync("sh", ["-c", [...find, 'echo "disk=$disk"'].join("\n").replaceAll("/sys/block", sys)], {
+        encoding: "utf8",
+        env: { PATH: process.env.PATH, disk: "/dev/sda", disk_serial: "QM00001", disk_size: "4294967296" },
+        input: "",
+      });
+    try {
+      // This boot: the two SATA disks swapped names.
+      disk("sda", 2147483648, "QM00002");
+      disk("sdb", 4294967296, "QM00001");
+      disk("nvme0n1", 3221225472, "");
+      const moved = run();
+      expect(moved.stdout.trim().split("\n").pop()).toBe("disk=/dev/sdb");
+      // Gone (its serial elsewhere at another size does not count): the installer stops and writes nothing.
+      rmSync(join(sys, "sdb"), { recursive: true });
+      disk("sdc", 8589934592, "QM00001");
+      const gone = spawnSync(
+        "sh",
+        ["-c", ['log() { echo "LOG $*"; }', 'die() { echo "DIE $*"; exit 1; }', ...find].join("\n").replaceAll("/sys/block", sys)],
+        {
+          encoding: "utf8",
+          env: { PATH: process.env.PATH, disk: "/dev/sda", disk_serial: "QM00001", disk_size: "4294967296" },
+        },
+      );
+      expect(gone.status).toBe(1);
+      expect(gone.stdout).toContain(
+        "DIE the chosen disk (serial QM00001, 4294967296 bytes; /dev/sda at discovery) is not on this machine now",
+      );
+    } finally {
+      rmSync(sys, { recursive: true, force: true });
+    }
+  });
+
+  it("never takes the chosen disk's serial from the operator's options", async () => {
+    const stores = memoryStores();
+    const node = await aMachine(stores);
+    await startWorkflow(
+      stores,
+      node.id,
+      {
+        name: "Graph.InstallImage",
+        options: { "install-os": { image: "x.raw", installDisk: "/dev/sda", _installDiskSerial: "evil", _installDiskSize: 1 } },
+      },
+      API,
+      later(1),
+    ).catch(() => undefined);
+    const profile = await bootProfile(stores, [MAC], "10.0.0.5", API, later(2));
+    const token = new URL(/INSTALL_SCRIPT=(\S+)/.exec(profile)?.[1] ?? "http://x/").searchParams.get("token") ?? undefined;
+    const script = await nodeTemplate(
+      stores,
+      "install-image.sh",
+      { nodeId: node.id, macs: [], token },
+      "/api/current/templates/install-image.sh",
+      API,
+      later(3),
+      {
+        requireToken: true,
+      },
+    );
+    expect(script).toContain("disk_serial=''");
+    expect(script).not.toContain("evil");
   });
 
   it("refuses a malformed rule when the workflow starts, storing nothing", async () => {
