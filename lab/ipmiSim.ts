@@ -111,6 +111,17 @@ export function ipmiSimConfig(
   return { args: ["-c", join(dir, "lan.conf"), "-f", join(dir, "emu.cmd"), "-n", "-s", join(dir, "persist")], state };
 }
 
+/**
+ * ipmitool's commands that give a BMC its LAN settings as a site's BMC has them (a static address,
+ * its MAC): the discovery's `bmc` catalog reports these. ipmi_sim starts with none.
+ */
+export const lanSettings = (address: string, mac: string): string[][] =>
+  [
+    ["ipsrc", "static"],
+    ["ipaddr", address],
+    ["macaddr", mac],
+  ].map((setting) => ["lan", "set", "1", ...setting]);
+
 /** Waits until the BMC at `address`:`port` answers a status query over its LAN (ipmitool, after `prefix`: the lab's namespace), bounded. */
 export async function waitForIpmi(address: string, port: number, password: string, prefix: readonly string[] = []): Promise<void> {
   const argv = [...prefix, "ipmitool", "-I", "lanplus", "-C", "3", "-H", address, "-p", String(port), "-U", "admin", "-P", password];

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { commandOf, detach, inNamespace, kvmSupport, missingTools, namespacePids, namespaces, run, stopProcesses, tsx } from "./host";
-import { ipmiSimConfig, waitForIpmi } from "./ipmiSim";
+import { ipmiSimConfig, lanSettings, waitForIpmi } from "./ipmiSim";
 import type { LabMachine } from "./machines";
 import { type LabPlan, labLeftovers, labPlan, type PlannedMachine } from "./plan";
 import { labMachineArgs, QEMU_FILES } from "./qemu";
@@ -253,12 +253,7 @@ export async function labUp(options: UpOptions): Promise<LabState> {
         inNamespace(plan.namespace, ["ipmitool", "-I", "lanplus", "-C", "3", "-H", bmc.address, "-U", bmc.user, "-P", secret, ...argv]);
       await waitForIpmi(bmc.address, bmc.port, secret, inNamespace(plan.namespace, []));
       // Its LAN settings, as a site's BMC has them: the discovery's bmc catalog reports these.
-      for (const setting of [
-        ["ipsrc", "static"],
-        ["ipaddr", bmc.address],
-        ["macaddr", bmcMac(index)],
-      ])
-        run(ipmitool(["lan", "set", "1", ...setting]));
+      for (const command of lanSettings(bmc.address, bmcMac(index))) run(ipmitool(command));
     } else {
       detach(
         inNamespace(plan.namespace, tsx(join(__dirname, "daemon.ts"), ["redfish", stateFile(plan.dir), planned.machine.name])),

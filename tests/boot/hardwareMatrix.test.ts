@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { bmcDevices, freeBmcAddress, type IpmiSim, startIpmiSim } from "../../lab/ipmiSim";
+import { bmcDevices, freeBmcAddress, type IpmiSim, lanSettings, startIpmiSim } from "../../lab/ipmiSim";
 import { publishMicrokernel } from "../../microkernel/cli";
 import { buildMicrokernelInitramfs, buildOverlay } from "../../microkernel/initramfs";
 import { inFlight } from "../support/inFlight";
@@ -211,12 +211,7 @@ describe("the hardware matrix: every NIC and storage model QEMU emulates, discov
           env: { QEMU: assets.qemu, QEMU_ARGS: chassis.join(" ") },
         });
         bmcs.set(name, sim);
-        for (const setting of [
-          ["ipsrc", "static"],
-          ["ipaddr", bmcAddress],
-          ["macaddr", bmc.mac],
-        ])
-          sim.ipmitool(["lan", "set", "1", ...setting]);
+        for (const command of lanSettings(bmcAddress, bmc.mac)) sim.ipmitool(command);
       }
       const until = /MICROKERNEL: (told to reboot|FAILED)/;
       records.set(name, await bootMachine(assets, { firmware, mac, hardware, bootUrl, until, timeoutMs: 300_000 }).catch((error) => error));

@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { bmcDevices, freeBmcAddress, type IpmiSim, startIpmiSim } from "../../lab/ipmiSim";
+import { bmcDevices, freeBmcAddress, type IpmiSim, lanSettings, startIpmiSim } from "../../lab/ipmiSim";
 import { newSshKey, opsUserData, sshRun } from "../../lab/ssh";
 import { startTapNetwork, type TapNetwork, tapNetworkMissing } from "../../lab/tapNetwork";
 import { publishMicrokernel } from "../../microkernel/cli";
@@ -108,12 +108,7 @@ if (missing.length > 0) process.stdout.write(`secureBoot: not run here: needs ${
       bmcAddress = await freeBmcAddress();
       const systemInterfacePort = await freePort();
       bmc = await startIpmiSim(BMC_PASSWORD, { systemInterfacePort, lan: { address: bmcAddress, port: 623 } });
-      for (const setting of [
-        ["ipsrc", "static"],
-        ["ipaddr", bmcAddress],
-        ["macaddr", BMC_MAC],
-      ])
-        bmc.ipmitool(["lan", "set", "1", ...setting]);
+      for (const command of lanSettings(bmcAddress, BMC_MAC)) bmc.ipmitool(command);
       bmcHardware = bmcDevices(systemInterfacePort);
       // The operator's SKU for the site's servers with this BMC: their IPMI OBM setting, with these credentials.
       const sku = await api("POST", "/skus", {
