@@ -87,7 +87,7 @@ export async function stopProcesses(pids: readonly number[]): Promise<number> {
  * hosts both do, and then iPXE resets or hangs as soon as it runs ("starting execution..", seen
  * 2026-11-28), and QEMU refuses SMM ("System Management Mode not supported by this hypervisor").
  * So a machine is booted under KVM as the lab's are: SeaBIOS and iPXE on QEMU's user network,
- * counted as working once iPXE has its DHCP address (a second or two with KVM); it has 10 s.
+ * counted as working once iPXE has its DHCP address (a second or two with KVM); it has 6 s.
  */
 export async function kvmSupport(qemu: string): Promise<{ kvm: boolean; smm: boolean }> {
   try {
@@ -119,7 +119,7 @@ export async function kvmSupport(qemu: string): Promise<{ kvm: boolean; smm: boo
       child.once("error", () => end(false));
     });
   const [kvm, smm] = await Promise.all([
-    probe(["-boot", "n", "-nic", "user,model=e1000", "-serial", "stdio"], (output) => /net0: 10\.0\.2\.15/.test(output), 10_000),
+    probe(["-boot", "n", "-nic", "user,model=e1000", "-serial", "stdio"], (output) => /net0: 10\.0\.2\.15/.test(output), 6_000),
     probe(["-machine", "q35,smm=on", "-S"], STILL_RUNNING, 1_500),
   ]);
   return { kvm, smm: kvm && smm };
