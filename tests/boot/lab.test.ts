@@ -5,17 +5,22 @@ import { join } from "node:path";
 import { commandOf, namespacePids, namespaces } from "../../lab/host";
 import { type LabState, labDown, labNeeds, labUp, obmSetting } from "../../lab/lab";
 import { labMachines } from "../../lab/machines";
+import { publishMicrokernel } from "../../microkernel/cli";
+import { buildMicrokernelInitramfs, buildOverlay } from "../../microkernel/initramfs";
+import { publishSecureBoot, secureBootFiles } from "../../microkernel/secureBoot";
 import { freePort, type OfflineServer, rackhdApi, startOffline } from "../support/offlineServer";
+import { bootAssets } from "./support/bootAssets";
 
-jest.setTimeout(300_000);
+jest.setTimeout(900_000);
 
 /**
  * `npm run lab -- up` and `down` against the real `serverless offline` (issue 52), as root: the
  * site's namespace with its DHCP, the relay inside it reaching the service through the lab's API
- * bridge, a machine behind each kind of BMC that the service powers on and off through the relay
- * (QEMU starts and stops: no firmware is waited for, the boot tests boot machines), `up` after a
- * crash cleaning up what was left, and `down` leaving no process, namespace, file or relay
- * credential behind. 10.76.0.0/24: no other test uses it.
+ * bridge; docs/lab.md's discovery (a Secure Boot machine registered with its IPMI BMC, discovered
+ * when the service resets it through the relay: shim and GRUB from the relay's TFTP, the kernel
+ * locked down, its BMC in its catalog); a machine behind the Redfish BMC that the service powers on
+ * and off; `up` after a crash cleaning up what was left; and `down` leaving no process, namespace,
+ * file or relay credential behind. 10.76.0.0/24: no other test uses it.
  */
 const missing = labNeeds();
 if (missing.length > 0) process.stdout.write(`lab: not run here: needs ${missing.join(", ")}\n`);
@@ -36,7 +41,14 @@ const processesNaming = (text: string): string[] =>
   const lines: string[] = [];
   const machines = labMachines({
     machines: [
-      { name: "t-ipmi", firmware: "bios", bmc: "ipmi", memoryMiB: 512 },
+      // The lab's Secure Boot machine as its defaults make it, with one small SATA disk.
+      {
+        name: "t-secure",
+        firmware: "uefi-secure-boot",
+        nics: [{ model: "virtio" }, { model: "e1000e" }],
+        disks: [{ bus: "sata", sizeGiB: 1 }],
+        bmc: "ipmi",
+      },
       { name: "t-redfish", firmware: "uefi", bmc: "redfish", memoryMiB: 512 },
     ],
   });
@@ -45,7 +57,14 @@ const processesNaming = (text: string): string[] =>
   beforeAll(async () => {
     scratch = mkdtempSync(join(tmpdir(), "lab-test-"));
     dir = join(scratch, "lab");
+    // What blocks this process (busybox's gzip) is done before the server starts (secureBoot.test.ts says why).
+    const assets = bootAssets();
+    const microkernel = buildMicrokernelInitramfs(assets, join(scratch, "mk.img"));
+    const overlay = buildOverlay(assets.busybox, join(scratch, "overlay.cpio.gz"));
+    const signed = secureBootFiles();
     server = await startOffline({ PORT: String(await freePort()), DEMO_NODES: "off" });
+    await publishMicrokernel(server.baseUrl, { kernel: assets.kernel, initrd: microkernel, overlay });
+    await publishSecureBoot({ api: server.baseUrl }, signed);
     state = await up();
   });
 
@@ -80,20 +99,46 @@ const processesNaming = (text: string): string[] =>
     expect(execFileSync("ip", ["-o", "link", "show"], { encoding: "utf8" })).not.toContain("lab76");
   });
 
-  it.each(["t-ipmi", "t-redfish"])("powers %s on and off when the service says so, through the relay and its BMC", async (name) => {
-    const node = (
-      await api("POST", "/nodes", {
-        name,
-        identifiers: [machines.find((m) => m.name === name)?.nics[0].mac],
-        obmSettings: [obmSetting(state, name)],
-      })
-    ).body.id;
+  /** A lab machine registered as docs/lab.md does it: its MAC, its BMC's OBM setting, the lab's site. */
+  async function enroll(name: string): Promise<string> {
+    const mac = machines.find((machine) => machine.name === name)?.nics[0].mac;
+    const node = (await api("POST", "/nodes", { name, identifiers: [mac], obmSettings: [obmSetting(state, name)] })).body.id;
     expect((await api("PUT", `/nodes/${node}/site`, { site: state.site?.id })).status).toBe(200);
-    expect((await api("POST", `/nodes/${node}/power`, { action: "on" })).status).toBe(202);
-    expect(await until(() => powered(name))).toBe(true);
-    expect(existsSync(state.plan.machines.find((each) => each.machine.name === name)?.serialLog ?? "")).toBe(true);
+    return node;
+  }
+
+  it("discovers the Secure Boot machine as docs/lab.md does: reset through the relay and its IPMI BMC, shim and GRUB, its BMC in its catalog", async () => {
+    const node = await enroll("t-secure");
+    const started = await api("POST", `/nodes/${node}/workflows`, { name: "Graph.Refresh.Immediate.Discovery" });
+    expect(started.status).toBe(201);
+    let workflow = started.body;
+    for (const end = Date.now() + 600_000; workflow._status === "running" && Date.now() < end; ) {
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      workflow = (await api("GET", `/workflows/${started.body.instanceId}`)).body;
+    }
+    const planned = state.plan.machines.find((each) => each.machine.name === "t-secure");
+    const serial = readFileSync(planned?.serialLog ?? "", "latin1");
+    if (workflow._status !== "succeeded")
+      process.stdout.write(`serial:\n${serial.slice(-6000)}\nrelay:\n${readFileSync(join(dir, "relay.log"), "utf8").slice(-3000)}\n`);
+    expect(workflow._status).toBe("succeeded");
+    // The BMC was told (a one-time PXE boot, a reset) and started the machine; the site's DHCP named shim.
+    expect(readFileSync(join(planned?.bmc?.dir ?? "", "chassis", "calls"), "utf8")).toMatch(/set boot pxe[\s\S]*set (power 1|reset 1)/);
+    expect(readFileSync(join(dir, "relay.log"), "utf8")).toMatch(/tftp: \S+ \/?shimx64\.efi/);
+    expect(serial).toMatch(/Kernel is locked down from EFI Secure Boot/);
+    expect(serial).toContain("MICROKERNEL: told to reboot");
+    expect((await api("GET", `/nodes/${node}`)).body.secureBoot).toMatchObject({ state: "enabled" });
+    expect((await api("GET", `/nodes/${node}/catalogs/bmc`)).body.data).toMatchObject({ "IP Address": planned?.bmc?.address });
     expect((await api("POST", `/nodes/${node}/power`, { action: "off" })).status).toBe(202);
-    expect(await until(() => !powered(name))).toBe(true);
+    expect(await until(() => !powered("t-secure"))).toBe(true);
+  });
+
+  it("powers the machine behind the Redfish BMC on and off when the service says so, through the relay", async () => {
+    const node = await enroll("t-redfish");
+    expect((await api("POST", `/nodes/${node}/power`, { action: "on" })).status).toBe(202);
+    expect(await until(() => powered("t-redfish"))).toBe(true);
+    expect(existsSync(state.plan.machines.find((each) => each.machine.name === "t-redfish")?.serialLog ?? "")).toBe(true);
+    expect((await api("POST", `/nodes/${node}/power`, { action: "off" })).status).toBe(202);
+    expect(await until(() => !powered("t-redfish"))).toBe(true);
   });
 
   it("cleans up after a crashed lab at the next up, and down leaves no process, namespace, file or relay credential", async () => {
