@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, truncateSync, w
 import { dirname, join } from "node:path";
 import { commandOf, detach, inNamespace, kvmSupport, missingTools, namespacePids, namespaces, run, stopProcesses, tsx } from "./host";
 import { ipmiSimConfig, lanSettings, waitForIpmi } from "./ipmiSim";
-import type { LabMachine } from "./machines";
+import { type LabMachine, NIC_MODELS } from "./machines";
 import { type LabPlan, labLeftovers, labPlan, type PlannedMachine } from "./plan";
 import { labMachineArgs, QEMU_FILES } from "./qemu";
 import { newSshKey } from "./ssh";
@@ -115,6 +115,21 @@ export function obmSetting(state: LabState, name: string): unknown {
   };
 }
 
+/**
+ * The NICs a machine asks for that this host's QEMU does not have (`qemu -device help` lists what
+ * it has): `igb` came in QEMU 8.0, and Debian 12 has 7.2. Said before anything is made.
+ */
+export function devicesMissing(machines: readonly LabMachine[], deviceHelp: string): string[] {
+  const has = new Set([...deviceHelp.matchAll(/^name "([^"]+)"/gm)].map((match) => match[1]));
+  return machines.flatMap((machine) =>
+    machine.nics
+      .filter((nic) => !has.has(NIC_MODELS[nic.model]))
+      .map(
+        (nic) => `${machine.name}: its QEMU has no ${nic.model} NIC (igb came in QEMU 8.0); choose e1000e, another model, or a newer QEMU`,
+      ),
+  );
+}
+
 export interface UpOptions {
   api: ServiceApi;
   dir: string;
@@ -150,6 +165,8 @@ export async function labUp(options: UpOptions): Promise<LabState> {
   const needs = labNeeds();
   if (needs.length > 0) throw new Error(`the lab needs:\n${needs.map((need) => `- ${need}`).join("\n")}`);
   if (/\s/.test(options.dir)) throw new Error(`the lab's folder ${options.dir} has a space: QEMU's arguments pass through a shell script`);
+  const absent = devicesMissing(options.machines, run([QEMU_FILES.qemu, "-device", "help"]));
+  if (absent.length > 0) throw new Error(`this host's QEMU cannot make these machines:\n${absent.map((each) => `- ${each}`).join("\n")}`);
   const plan = labPlan(options.machines, { dir: options.dir, octet: options.octet });
   const relayUp = namespacePids(plan.namespace).some((each) => each.command.includes("relay/cli.ts"));
   if (relayUp) throw new Error(`a lab is up in namespace ${plan.namespace} already: npm run lab -- down first`);

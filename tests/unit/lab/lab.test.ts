@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { createServer, type Server } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { callApi, type LabState, labDown, obmSetting, readLabState, stateFile } from "../../../lab/lab";
+import { callApi, devicesMissing, type LabState, labDown, obmSetting, readLabState, stateFile } from "../../../lab/lab";
 import { labMachines } from "../../../lab/machines";
 import { labPlan } from "../../../lab/plan";
 
@@ -83,5 +83,17 @@ describe("the lab's state and the service's API", () => {
     expect(await labDown(dir, "lab203", (line) => said.push(line))).toEqual([dir]);
     expect(said).toEqual([expect.stringContaining("the relay credential r1 stays (revoke it in site s1)")]);
     expect(await labDown(dir, "lab203", () => undefined)).toEqual([]);
+  });
+
+  it("refuses a NIC this host's QEMU does not have (igb before QEMU 8.0), naming the machine, before anything is made", () => {
+    const help = 'Network devices:\nname "e1000e", bus PCI, desc "Intel 82574L GbE Controller"\nname "virtio-net-pci", bus PCI\n';
+    const machines = labMachines({
+      machines: [
+        { name: "a", nics: [{ model: "igb" }, { model: "e1000e" }] },
+        { name: "b", nics: [{ model: "virtio" }] },
+      ],
+    });
+    expect(devicesMissing(machines, help)).toEqual([expect.stringMatching(/^a: its QEMU has no igb NIC \(igb came in QEMU 8\.0\)/)]);
+    expect(devicesMissing(machines, `${help}name "igb", bus PCI\n`)).toEqual([]);
   });
 });
