@@ -34,7 +34,16 @@ const LSHW = {
       size: 2147483648,
       product: "QEMU HARDDISK",
       vendor: "ATA",
-      serial: "QM00002",
+      serial: " QM00002 ",
+      configuration: { driver: "sd", removable: "no" },
+    },
+    {
+      class: "disk",
+      logicalname: "/dev/sdd",
+      size: 5368709120,
+      product: "LOGICAL VOLUME",
+      vendor: "HP",
+      serial: "",
       configuration: { driver: "sd", removable: "no" },
     },
     { class: "disk", logicalname: "/dev/sdc", size: 1073741824, product: "Cruzer", vendor: "SanDisk", configuration: { removable: "yes" } },
@@ -164,6 +173,16 @@ describe("an installDisk rule, resolved from the node's lshw catalog when the sc
     } finally {
       rmSync(sys, { recursive: true, force: true });
     }
+  });
+
+  it("gives the installer the chosen disk's serial as its catalog has it, trimmed, and none for a disk without one (its name alone)", async () => {
+    const padded = await (await installScript(memoryStores(), { smallest: true })).script;
+    expect(padded).toContain("disk='/dev/sdb'");
+    expect(padded).toContain("disk_serial='QM00002'");
+    const none = await (await installScript(memoryStores(), { minSize: "4.5GiB" })).script;
+    expect(none).toContain("disk='/dev/sdd'");
+    expect(none).toContain("disk_serial=''");
+    expect(none).toContain("disk_size=''");
   });
 
   it("never takes the chosen disk's serial from the operator's options", async () => {
