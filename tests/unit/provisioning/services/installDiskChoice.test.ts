@@ -43,7 +43,8 @@ const LSHW = {
       size: 5368709120,
       product: "LOGICAL VOLUME",
       vendor: "HP",
-      serial: "",
+      // A RAID controller's logical volume: no serial of its own (blanks in its VPD page).
+      serial: "   ",
       configuration: { driver: "sd", removable: "no" },
     },
     { class: "disk", logicalname: "/dev/sdc", size: 1073741824, product: "Cruzer", vendor: "SanDisk", configuration: { removable: "yes" } },
