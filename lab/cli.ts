@@ -5,19 +5,20 @@ import { parseArgs } from "node:util";
 import { cacheDir } from "../microkernel/assets";
 import { inNamespace, namespacePids } from "./host";
 import { callApi, type LabState, labDown, labUp, obmSetting, readLabState, stateFile } from "./lab";
-import { LabFileError, parseLabFile } from "./machines";
+import { LabFileError, machinesFromFlags, parseLabFile } from "./machines";
 import { opsUserData } from "./ssh";
 
 /**
  * `npm run lab -- <command>`: a virtual site on this host (docs/lab.md). Run as root.
  */
-const USAGE = `usage: npm run lab -- up [--api http://localhost:3000] [--user name:password] [--file lab.yml] [--octet 77]
+const USAGE = `usage: npm run lab -- up [--api http://localhost:3000] [--user name:password] [--file lab.yml | --machine NAME[,KEY=VALUE…]…] [--octet 77]
        npm run lab -- status [--json]
        npm run lab -- console NAME           follow a machine's serial console (Ctrl-C leaves it running)
        npm run lab -- ssh NAME [COMMAND…]    log in to an installed machine as ops, at the address the service reports
        npm run lab -- obm NAME               the machine's OBM setting, for POST /nodes (its BMC as the relay reaches it)
        npm run lab -- user-data NAME         a user-data body for PUT /nodes/{id}/user-data: user ops with the lab's SSH key
        npm run lab -- down
+--machine (again for each machine): firmware=bios|uefi|uefi-secure-boot, bmc=ipmi|redfish|none, memory=MiB, nic=MODEL, disk=BUS[:GiB]
 every command takes --dir DIR (default ~/.cache/lambda-tasks-provisioning/lab) and --octet N (the site is 10.N.0.0/24, default 77)`;
 
 const defaultDir = (): string => join(cacheDir(), "..", "lab");
@@ -102,6 +103,7 @@ export async function main(argv: string[]): Promise<number> {
         api: { type: "string" },
         user: { type: "string" },
         file: { type: "string" },
+        machine: { type: "string", multiple: true },
         dir: { type: "string" },
         octet: { type: "string" },
         json: { type: "boolean" },
@@ -135,13 +137,14 @@ export async function main(argv: string[]): Promise<number> {
   try {
     switch (command) {
       case "up": {
-        const file = values.file ?? (existsSync("lab.yml") ? "lab.yml" : undefined);
-        const machines = parseLabFile(file ? readFileSync(file, "utf8") : "");
+        if (values.file && values.machine) throw new Error("give lab.yml (--file) or --machine, not both");
+        const file = values.machine ? undefined : (values.file ?? (existsSync("lab.yml") ? "lab.yml" : undefined));
+        const machines = values.machine ? machinesFromFlags(values.machine) : parseLabFile(file ? readFileSync(file, "utf8") : "");
         const api = {
           url: (values.api ?? `http://localhost:${process.env.PORT ?? 3000}`).replace(/\/+$/, "").replace(/\/api\/[^/]+$/, ""),
           user: values.user,
         };
-        say(`lab: ${machines.length} machines from ${file ?? "the defaults"}, for ${api.url}`);
+        say(`lab: ${machines.length} machines from ${values.machine ? "--machine" : (file ?? "the defaults")}, for ${api.url}`);
         const state = await labUp({ api, dir, octet, machines, say });
         say(await status(state, false));
         return 0;

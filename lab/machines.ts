@@ -113,8 +113,11 @@ export interface MachineDeclaration {
 }
 
 export class LabFileError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`lab.yml is not one the lab can make:\n${problems.map((problem) => `- ${problem}`).join("\n")}`);
+  constructor(
+    readonly problems: string[],
+    source = "lab.yml",
+  ) {
+    super(`${source} is not one the lab can make:\n${problems.map((problem) => `- ${problem}`).join("\n")}`);
     this.name = "LabFileError";
   }
 }
@@ -230,6 +233,41 @@ export function labMachines(document: unknown): LabMachine[] {
   });
   if (problems.length > 0) throw new LabFileError(problems);
   return machines;
+}
+
+/**
+ * Machines from the command line, for a lab without a file: each `--machine` is a name and then
+ * `key=value` pairs, `firmware=…`, `bmc=…`, `memory=<MiB>`, `nic=<model>` and `disk=<bus>[:<GiB>]`
+ * (those two once per NIC or disk), e.g. `--machine web-1,firmware=bios,nic=igb,disk=sas:16`.
+ * They go through the same checks as `lab.yml`'s (a mistake is named as `machines[n]…`).
+ */
+export function machinesFromFlags(flags: readonly string[]): LabMachine[] {
+  const problems: string[] = [];
+  const declared = flags.map((flag) => {
+    const [name, ...pairs] = flag.split(",");
+    const machine: Record<string, unknown> = { name };
+    const nics: Record<string, unknown>[] = [];
+    const disks: Record<string, unknown>[] = [];
+    for (const pair of pairs) {
+      const [key, value = ""] = pair.split("=", 2);
+      if (key === "firmware" || key === "bmc") machine[key] = value;
+      else if (key === "memory") machine.memoryMiB = /^\d{1,6}$/.test(value) ? Number(value) : value;
+      else if (key === "nic") nics.push({ model: value });
+      else if (key === "disk") {
+        const [bus, size] = value.split(":", 2);
+        disks.push({ bus, ...(size !== undefined && { sizeGiB: /^\d{1,4}$/.test(size) ? Number(size) : size }) });
+      } else problems.push(`--machine ${flag}: ${JSON.stringify(key)} is not one of firmware, bmc, memory, nic, disk`);
+    }
+    if (nics.length > 0) machine.nics = nics;
+    if (disks.length > 0) machine.disks = disks;
+    return machine;
+  });
+  if (problems.length > 0) throw new LabFileError(problems, "--machine");
+  try {
+    return labMachines({ machines: declared });
+  } catch (error) {
+    throw error instanceof LabFileError ? new LabFileError(error.problems, "--machine") : error;
+  }
 }
 
 /** `lab.yml`'s text → its machines (a YAML error is a problem of the file, with its line). */

@@ -56,6 +56,26 @@ describe("npm run lab (issue 52)", () => {
     expect(existsSync(join(dir, "lab"))).toBe(false);
   });
 
+  it("takes machines from --machine flags through the same checks, and not with a file as well", async () => {
+    const answer = await lab(
+      "up",
+      "--machine",
+      "web-1,firmware=bios,nic=igb,disk=sas:none",
+      "--machine",
+      "db-1,colour=red",
+      "--dir",
+      join(dir, "lab"),
+    );
+    expect(answer.code).toBe(1);
+    expect(answer.err).toContain("--machine is not one the lab can make");
+    expect(answer.err).toContain('--machine db-1,colour=red: "colour" is not one of firmware, bmc, memory, nic, disk');
+    const checked = await lab("up", "--machine", "web-1,disk=sas:none,memory=lots", "--dir", join(dir, "lab"));
+    expect(checked.err).toContain('machines[0].disks[0].sizeGiB: "none" is not a whole number from 1 to 64');
+    expect(checked.err).toContain('machines[0].memoryMiB: "lots" is not a whole number');
+    expect(await lab("up", "--machine", "web-1", "--file", "lab.yml")).toMatchObject({ code: 1, err: expect.stringContaining("not both") });
+    expect(existsSync(join(dir, "lab"))).toBe(false);
+  });
+
   it("answers status, a machine's OBM setting and its user-data from the lab's state; a machine it does not have by name", async () => {
     expect(await lab("status", "--dir", dir)).toMatchObject({ code: 1, err: expect.stringContaining(`no lab is up in ${dir}`) });
     const plan = labPlan(labMachines(undefined), { dir, octet: 201 });

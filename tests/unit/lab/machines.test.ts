@@ -8,6 +8,7 @@ import {
   LabFileError,
   labMac,
   labMachines,
+  machinesFromFlags,
   NIC_MODELS,
   parseLabFile,
 } from "../../../lab/machines";
@@ -201,6 +202,32 @@ describe("the lab's machines, as lab.yml declares them (issue 52)", () => {
           expect((error as LabFileError).problems.length).toBeGreaterThan(0);
         }
       }),
+    );
+  });
+
+  it("reads --machine flags as lab.yml's machines: a name, then key=value pairs, NICs and disks once each", () => {
+    expect(machinesFromFlags(["web-1,firmware=bios,bmc=redfish,memory=2048,nic=e1000,nic=vmxnet3,disk=sas:16,disk=nvme"])).toEqual([
+      {
+        name: "web-1",
+        firmware: "bios",
+        nics: [
+          { model: "e1000", mac: "52:54:00:1a:b0:01" },
+          { model: "vmxnet3", mac: "52:54:00:1a:b0:02" },
+        ],
+        disks: [
+          { bus: "sas", sizeGiB: 16 },
+          { bus: "nvme", sizeGiB: 8 },
+        ],
+        memoryMiB: 2048,
+        bmc: "redfish",
+      },
+    ]);
+    expect(machinesFromFlags(["a", "b"]).map((machine) => [machine.name, machine.firmware])).toEqual([
+      ["a", "uefi"],
+      ["b", "uefi"],
+    ]);
+    expect(() => machinesFromFlags(["a,firmware=coreboot"])).toThrow(
+      '--machine is not one the lab can make:\n- machines[0].firmware: "coreboot"',
     );
   });
 });
