@@ -19,6 +19,7 @@ const USAGE = `usage: npm run lab -- up [--api http://localhost:3000] [--user na
        npm run lab -- user-data NAME         a user-data body for PUT /nodes/{id}/user-data: user ops with the lab's SSH key
        npm run lab -- down
 --machine (again for each machine): firmware=bios|uefi|uefi-secure-boot, bmc=ipmi|redfish|none, memory=MiB, nic=MODEL, disk=BUS[:GiB]
+--user: an operator's name:password where the service asks for one (or LAB_API_USER in the environment, which ps does not show)
 every command takes --dir DIR (default ~/.cache/lambda-tasks-provisioning/lab) and --octet N (the site is 10.N.0.0/24, default 77)`;
 
 const defaultDir = (): string => join(cacheDir(), "..", "lab");
@@ -142,7 +143,8 @@ export async function main(argv: string[]): Promise<number> {
         const machines = values.machine ? machinesFromFlags(values.machine) : parseLabFile(file ? readFileSync(file, "utf8") : "");
         const api = {
           url: (values.api ?? `http://localhost:${process.env.PORT ?? 3000}`).replace(/\/+$/, "").replace(/\/api\/[^/]+$/, ""),
-          user: values.user,
+          // LAB_API_USER keeps an operator's password out of `ps` (a flag shows there).
+          user: values.user ?? process.env.LAB_API_USER,
         };
         say(`lab: ${machines.length} machines from ${values.machine ? "--machine" : (file ?? "the defaults")}, for ${api.url}`);
         const state = await labUp({ api, dir, octet, machines, say });
