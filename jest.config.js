@@ -62,8 +62,8 @@ module.exports = {
     // The lab (issue 52): its machine declarations, plan and QEMU arguments at 96-100 %, the Redfish
     // BMC at 92 % lines, its commands at 81 %; what drives processes as root (`up` and `down` whole,
     // the lab's daemons, ipmi_sim, QEMU's console and QMP, the tap network) runs in the boot tier
-    // (tests/boot/lab.test.ts) and the e2e tier, out of this count: measured 2026-11-28.
-    "./lab/": { statements: 54.5, branches: 59.8, functions: 45.1, lines: 56.8 },
+    // (tests/boot/lab.test.ts) and the e2e tier, out of this count: 58.40 / 61.45 lines / branches, 2026-11-28.
+    "./lab/": { statements: 55, branches: 59.5, functions: 45.5, lines: 57.5 },
     // What no path above names: lib/'s auth, config, idempotency, lambda, deploy and wire, and its root.
     global: { statements: 95.1, branches: 92.3, functions: 95.9, lines: 97.7 },
   },
