@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { cacheDir } from "../microkernel/assets";
 import { inNamespace, namespacePids } from "./host";
-import { callApi, type LabState, labDown, labUp, obmSetting, readLabState, stateFile } from "./lab";
+import { callApi, type LabState, labDown, labUp, obmSetting, plannedMachine, readLabState, stateFile } from "./lab";
 import { LabFileError, machinesFromFlags, parseLabFile } from "./machines";
 import { opsUserData } from "./ssh";
 
@@ -26,9 +26,7 @@ const defaultDir = (): string => join(cacheDir(), "..", "lab");
 
 /** The address a machine has on the site: what the service reports for its NICs, else the site's DHCP lease. */
 async function addressOf(state: LabState, name: string): Promise<{ address?: string; from: string }> {
-  const planned = state.plan.machines.find((each) => each.machine.name === name);
-  if (!planned) throw new Error(`no machine ${name} in this lab: ${state.plan.machines.map((each) => each.machine.name).join(", ")}`);
-  const macs = planned.machine.nics.map((nic) => nic.mac);
+  const macs = plannedMachine(state, name).machine.nics.map((nic) => nic.mac);
   const subnet = state.plan.hostIp.replace(/\.1$/, ".");
   try {
     const node = (await callApi(state.api, "GET", `/nodes/${macs[0]}`)) as {
@@ -160,9 +158,7 @@ export async function main(argv: string[]): Promise<number> {
         return 0;
       }
       case "console": {
-        const planned = loaded().plan.machines.find((each) => each.machine.name === needName());
-        if (!planned) throw new Error(`no machine ${name}`);
-        return spawnSync("tail", ["-n", "+1", "-F", planned.serialLog], { stdio: "inherit" }).status ?? 0;
+        return spawnSync("tail", ["-n", "+1", "-F", plannedMachine(loaded(), needName()).serialLog], { stdio: "inherit" }).status ?? 0;
       }
       case "ssh": {
         const state = loaded();
@@ -187,8 +183,8 @@ export async function main(argv: string[]): Promise<number> {
         return 0;
       case "user-data": {
         const state = loaded();
-        if (!state.plan.machines.some((each) => each.machine.name === needName())) throw new Error(`no machine ${name}`);
-        say(JSON.stringify({ userData: opsUserData(needName(), readFileSync(`${state.sshKey}.pub`, "utf8").trim()) }));
+        const { machine } = plannedMachine(state, needName());
+        say(JSON.stringify({ userData: opsUserData(machine.name, readFileSync(`${state.sshKey}.pub`, "utf8").trim()) }));
         return 0;
       }
       default:

@@ -1,7 +1,7 @@
 import { rmSync, writeFileSync } from "node:fs";
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
-import { readLabState, redfishMachineArgs } from "./lab";
+import { plannedMachine, readLabState, redfishMachineArgs } from "./lab";
 import { QEMU_FILES } from "./qemu";
 import { qmpMachine } from "./qmpMachine";
 import { startRedfishBmc } from "./redfishBmc";
@@ -52,8 +52,8 @@ async function main([mode, ...args]: string[]): Promise<void> {
   if (mode === "redfish") {
     const [stateFile, name] = args;
     const state = readLabState(stateFile);
-    const machine = state.plan.machines.find((each) => each.machine.name === name);
-    if (machine?.bmc?.kind !== "redfish") throw new Error(`${name} has no Redfish BMC in ${stateFile}`);
+    const machine = plannedMachine(state, name);
+    if (machine.bmc?.kind !== "redfish") throw new Error(`${name} has no Redfish BMC in ${stateFile}`);
     const power = qmpMachine(QEMU_FILES.qemu, redfishMachineArgs(state, name), machine.bmc.dir, machine.serialLog);
     const bmc = await startRedfishBmc({
       user: machine.bmc.user,

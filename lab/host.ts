@@ -95,7 +95,8 @@ export async function kvmSupport(qemu: string): Promise<{ kvm: boolean; smm: boo
   } catch {
     return { kvm: false, smm: false };
   }
-  const probe = (args: string[], works: (output: string) => boolean, ms: number) =>
+  /** QEMU under KVM with `args`: it works when its console shows `ready` in time or, with no `ready`, when it is still up at the end. */
+  const probe = (args: string[], ready: RegExp | undefined, ms: number) =>
     new Promise<boolean>((resolve) => {
       const child = spawn(
         qemu,
@@ -110,23 +111,20 @@ export async function kvmSupport(qemu: string): Promise<{ kvm: boolean; smm: boo
         child.kill("SIGKILL");
         resolve(result);
       };
-      const timer = setTimeout(() => end(works === STILL_RUNNING), ms);
+      const timer = setTimeout(() => end(ready === undefined), ms);
       child.stdout.on("data", (chunk: Buffer) => {
         output += chunk.toString("latin1");
-        if (works !== STILL_RUNNING && works(output)) end(true);
+        if (ready?.test(output)) end(true);
       });
       child.once("exit", () => end(false));
       child.once("error", () => end(false));
     });
   const [kvm, smm] = await Promise.all([
-    probe(["-boot", "n", "-nic", "user,model=e1000", "-serial", "stdio"], (output) => /net0: 10\.0\.2\.15/.test(output), 6_000),
-    probe(["-machine", "q35,smm=on", "-S"], STILL_RUNNING, 1_500),
+    probe(["-boot", "n", "-nic", "user,model=e1000", "-serial", "stdio"], /net0: 10\.0\.2\.15/, 6_000),
+    probe(["-machine", "q35,smm=on", "-S"], undefined, 1_500),
   ]);
   return { kvm, smm: kvm && smm };
 }
-
-/** A probe that works when QEMU is still up at its end (it refused nothing). */
-const STILL_RUNNING = (): boolean => false;
 
 /** What `up` needs and this host lacks, each with the package it comes in. */
 export function missingTools(files: Record<string, string>): string[] {

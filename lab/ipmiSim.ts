@@ -67,11 +67,27 @@ export async function freeBmcAddress(): Promise<string> {
 /** QEMU's arguments for a machine's BMC on its KCS interface: the lab's (lab/qemu.ts). */
 export { bmcDevices } from "./qemu";
 
-const ipmitool = (address: string, port: number, password: string, command: string[]): string =>
-  spawnSync("ipmitool", ["-I", "lanplus", "-C", "3", "-H", address, "-p", String(port), "-U", "admin", "-P", password, ...command], {
-    timeout: 10_000,
-    encoding: "utf8",
-  }).stdout ?? "";
+/** ipmitool over IPMI 2.0 LAN (cipher suite 3) to a BMC configured here (user admin), up to its command. */
+export const ipmitoolArgv = (address: string, port: number, password: string): string[] => [
+  "ipmitool",
+  "-I",
+  "lanplus",
+  "-C",
+  "3",
+  "-H",
+  address,
+  "-p",
+  String(port),
+  "-U",
+  "admin",
+  "-P",
+  password,
+];
+
+function ipmitool(address: string, port: number, password: string, command: string[]): string {
+  const [program, ...args] = [...ipmitoolArgv(address, port, password), ...command];
+  return spawnSync(program, args, { timeout: 10_000, encoding: "utf8" }).stdout ?? "";
+}
 
 /**
  * Writes ipmi_sim's configuration into `dir` (its LAN on `lan`, user admin with `password`, its
@@ -124,7 +140,7 @@ export const lanSettings = (address: string, mac: string): string[][] =>
 
 /** Waits until the BMC at `address`:`port` answers a status query over its LAN (ipmitool, after `prefix`: the lab's namespace), bounded. */
 export async function waitForIpmi(address: string, port: number, password: string, prefix: readonly string[] = []): Promise<void> {
-  const argv = [...prefix, "ipmitool", "-I", "lanplus", "-C", "3", "-H", address, "-p", String(port), "-U", "admin", "-P", password];
+  const argv = [...prefix, ...ipmitoolArgv(address, port, password)];
   for (let tries = 0; ; tries += 1) {
     const probe = spawnSync(argv[0], [...argv.slice(1), "chassis", "power", "status"], { timeout: 5_000, encoding: "utf8" });
     if (probe.status === 0) return;

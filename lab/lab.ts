@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { commandOf, detach, inNamespace, kvmSupport, missingTools, namespacePids, namespaces, run, stopProcesses, tsx } from "./host";
-import { ipmiSimConfig, lanSettings, waitForIpmi } from "./ipmiSim";
+import { ipmiSimConfig, ipmitoolArgv, lanSettings, waitForIpmi } from "./ipmiSim";
 import { type LabMachine, NIC_MODELS } from "./machines";
 import { type LabPlan, labLeftovers, labPlan, type PlannedMachine } from "./plan";
 import { labMachineArgs, QEMU_FILES } from "./qemu";
@@ -75,6 +75,13 @@ export async function callApi(api: ServiceApi, method: string, path: string, bod
 
 const machineFolder = (planned: PlannedMachine): string => dirname(planned.serialLog);
 
+/** A machine of the lab by its name, or an error that lists the lab's machines. */
+export function plannedMachine(state: Pick<LabState, "plan">, name: string): PlannedMachine {
+  const planned = state.plan.machines.find((each) => each.machine.name === name);
+  if (!planned) throw new Error(`no machine ${name} in this lab: ${state.plan.machines.map((each) => each.machine.name).join(", ")}`);
+  return planned;
+}
+
 /** QEMU's arguments for a lab machine, as its BMC starts it (the OVMF variables copied into its folder once, at `up`). */
 function machineArgs(state: Pick<LabState, "kvm">, planned: PlannedMachine, copyVars: boolean): string[] {
   const place = {
@@ -87,11 +94,7 @@ function machineArgs(state: Pick<LabState, "kvm">, planned: PlannedMachine, copy
 }
 
 /** The Redfish BMC's machine (lab/daemon.ts): its variables are the ones `up` copied. */
-export const redfishMachineArgs = (state: LabState, name: string): string[] => {
-  const planned = state.plan.machines.find((each) => each.machine.name === name);
-  if (!planned) throw new Error(`no machine ${name}`);
-  return machineArgs(state, planned, false);
-};
+export const redfishMachineArgs = (state: LabState, name: string): string[] => machineArgs(state, plannedMachine(state, name), false);
 
 const password = (): string => randomBytes(9).toString("base64url");
 /** The BMC's own LAN MAC, beside its machine's (52:54:00:1b:…). */
@@ -266,11 +269,10 @@ export async function labUp(options: UpOptions): Promise<LabState> {
         QEMU_ARGS: args.join(" "),
         SERIAL_LOG: planned.serialLog,
       });
-      const ipmitool = (argv: string[]) =>
-        inNamespace(plan.namespace, ["ipmitool", "-I", "lanplus", "-C", "3", "-H", bmc.address, "-U", bmc.user, "-P", secret, ...argv]);
       await waitForIpmi(bmc.address, bmc.port, secret, inNamespace(plan.namespace, []));
       // Its LAN settings, as a site's BMC has them: the discovery's bmc catalog reports these.
-      for (const command of lanSettings(bmc.address, bmcMac(index))) run(ipmitool(command));
+      for (const command of lanSettings(bmc.address, bmcMac(index)))
+        run(inNamespace(plan.namespace, [...ipmitoolArgv(bmc.address, bmc.port, secret), ...command]));
     } else {
       detach(
         inNamespace(plan.namespace, tsx(join(__dirname, "daemon.ts"), ["redfish", stateFile(plan.dir), planned.machine.name])),
