@@ -40,6 +40,13 @@ export function operationsCases(h: Handlers) {
       run: call(h.setNodeIdentify, { method: "POST", ...onNode("/obm/identify"), headers: JSON_TYPE, body: '{"value":true}' }, 200),
     },
     { name: "GET /nodes/{id}/obm/identify", run: call(h.getNodeIdentify, { method: "GET", ...onNode("/obm/identify") }, 200) },
+    { name: "GET /nodes/{id}/actions", run: call(h.listProvisionActions, { method: "GET", ...onNode("/actions") }, 200) },
+    // A refused action (the demo node is discovered, not allocated): the node's read and the state
+    // check, the cost of every action's first step; an accepted one changes the node, so it cannot repeat.
+    {
+      name: "POST /nodes/{id}/actions (409)",
+      run: call(h.runProvisionAction, { method: "POST", ...onNode("/actions"), headers: JSON_TYPE, body: '{"action":"deallocate"}' }, 409),
+    },
   ];
 }
 

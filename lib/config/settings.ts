@@ -43,6 +43,8 @@ export interface Settings {
   bootTokens: boolean;
   /** UEFI_LOADER: the network loader a UEFI machine gets when its node names none and it has not reported Secure Boot on. */
   uefiLoader: "ipxe" | "grub";
+  /** RELEASE_ERASE: how a release erases a node's disks when it does not say (docs/lifecycle.md). */
+  releaseErase: "quick" | "full";
   /** BOOT_VIA_RELAY=on: the boot routes answer only requests a site's relay forwards (with its credential). */
   bootViaRelay: boolean;
   /** How long a relay holds a job it took before another relay may take it (RELAY_LEASE_SECONDS). */
@@ -90,6 +92,7 @@ export const SETTING_NAMES = [
   "BOOT_TOKENS",
   "BOOT_VIA_RELAY",
   "UEFI_LOADER",
+  "RELEASE_ERASE",
   "RELAY_LEASE_SECONDS",
   "MEMORY_STORE_CAPACITY",
   "MEMORY_STORE_MAX_BYTES",
@@ -213,6 +216,7 @@ export function readSettings(env: Env): Settings {
     bootTokens: oneOf(env, "BOOT_TOKENS", ["on", "off"] as const, "on") === "on",
     bootViaRelay: oneOf(env, "BOOT_VIA_RELAY", ["on", "off"] as const, "off") === "on",
     uefiLoader: oneOf(env, "UEFI_LOADER", ["ipxe", "grub"] as const, "ipxe"),
+    releaseErase: oneOf(env, "RELEASE_ERASE", ["quick", "full"] as const, "quick"),
     relayLeaseMs: positiveInteger(env, "RELAY_LEASE_SECONDS", 60) * 1000,
     memoryStoreCapacity: positiveInteger(env, "MEMORY_STORE_CAPACITY", 100_000),
     memoryStoreMaxBytes: positiveInteger(env, "MEMORY_STORE_MAX_BYTES", 256 * 1024 * 1024),

@@ -621,6 +621,7 @@ describe("serverless package with every setting given (issue 25)", () => {
     BOOT_TOKENS: "off",
     BOOT_VIA_RELAY: "on",
     UEFI_LOADER: "grub",
+    RELEASE_ERASE: "full",
     RELAY_LEASE_SECONDS: "90",
     MEMORY_STORE_CAPACITY: "5000",
     MEMORY_STORE_MAX_BYTES: "1048576",

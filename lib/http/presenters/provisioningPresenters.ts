@@ -1,10 +1,15 @@
 import type { Node } from "../../provisioning/nodes/node";
+import { stateOf } from "../../provisioning/nodes/provisionState";
 import { redact } from "../../provisioning/secrets";
 import type { Sku } from "../../provisioning/skus/sku";
 import { NO_NODE, type Workflow, type WorkflowTask } from "../../provisioning/workflowEngine/workflow";
 
-/** A node as RackHD 1.1 answered it (workflows/catalogs are associations rendered empty), secrets redacted. */
-export const presentNode = (node: Node): Record<string, unknown> => redact({ ...node, workflows: [], catalogs: [] });
+/**
+ * A node as RackHD 1.1 answered it (workflows/catalogs are associations rendered empty), secrets
+ * redacted, with its provision state always (`discovered` for one stored before states were).
+ */
+export const presentNode = (node: Node): Record<string, unknown> =>
+  redact({ ...node, provisionState: stateOf(node), workflows: [], catalogs: [] });
 
 /** A SKU, its discovery graph's options with their secrets redacted (a BMC password a SKU gives its machines). */
 export const presentSku = (sku: Sku): Sku => redact(sku);

@@ -41,6 +41,8 @@ export const ROUTE_TABLE: readonly (readonly [method: string, path: string])[] =
   ["GET", "/api/{version}/nodes/{identifier}"],
   ["PATCH", "/api/{version}/nodes/{identifier}"],
   ["DELETE", "/api/{version}/nodes/{identifier}"],
+  ["GET", "/api/{version}/nodes/{identifier}/actions"],
+  ["POST", "/api/{version}/nodes/{identifier}/actions"],
   ["GET", "/api/{version}/nodes/{identifier}/catalogs"],
   ["GET", "/api/{version}/nodes/{identifier}/catalogs/{source}"],
   ["POST", "/api/{version}/nodes/{identifier}/dhcp/whitelist"],

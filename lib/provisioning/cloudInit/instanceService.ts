@@ -192,7 +192,16 @@ export async function machineCredential(
   return answer(record.instanceId);
 }
 
-/** Forgets a node's instance (node deletion). */
+/**
+ * Ends at once every credential the node's install handed to its machine (redeploy, issue 53): the
+ * installed system being replaced reads and reports nothing more, before the new install's first
+ * fetch would have ended them. The operator's credential and user-data stay.
+ */
+export async function endMachineCredentials(stores: StoresOf<"instances">, nodeId: string, now: Date): Promise<void> {
+  await stores.instances.update(nodeId, ({ workflowId: _ended, ...current }) => ({ ...current, machineSecrets: [], updatedAt: now.toISOString() }));
+}
+
+/** Forgets a node's instance (node deletion; release, which hands the machine to its next owner). */
 export async function forgetInstance(stores: StoresOf<"instances">, nodeId: string): Promise<void> {
   await stores.instances.delete(nodeId);
 }

@@ -1,4 +1,5 @@
 import { DISCOVERY_GRAPHS } from "./discoveryGraphs";
+import { LIFECYCLE_GRAPHS } from "./lifecycleGraphs";
 import { type GraphDefinition, type GraphTaskEntry, labelOf } from "./graphTypes";
 
 /** set-boot-pxe → reboot → <install task>: the shape of every RackHD 1.1 install graph. */
@@ -84,6 +85,7 @@ export const GRAPH_LIBRARY: readonly GraphDefinition[] = [
     ],
   },
   ...DISCOVERY_GRAPHS,
+  ...LIFECYCLE_GRAPHS,
 ];
 
 const byName = new Map(GRAPH_LIBRARY.map((graph) => [graph.injectableName, graph]));

@@ -8,6 +8,7 @@ import { CLOUD_INIT_TASKS } from "./cloudInitTasks";
 import { DISCOVERY_TASKS } from "./discoveryTasks";
 import type { GraphTaskEntry, LibraryTask, TaskDefinition } from "./graphTypes";
 import { installTask } from "./installTask";
+import { LIFECYCLE_TASKS } from "./lifecycleGraphs";
 
 /** Finds a library task by injectableName (the built-in ones, or the library a caller holds). */
 export type TaskFinder = (name: string) => LibraryTask | undefined;
@@ -26,6 +27,8 @@ const BUILT_IN_TASKS: readonly LibraryTask[] = [
   obmTask("Task.Obm.Node.Reboot", "Reboot Node", "reboot"),
   obmTask("Task.Obm.Node.PowerOn", "Power On Node", "powerOn"),
   obmTask("Task.Obm.Node.PowerOff", "Power Off Node", "powerOff"),
+  // Not RackHD's: unrescue boots the node from its disk once (the relay's bootDevice job, device disk).
+  obmTask("Task.Obm.Node.DiskBoot", "Set disk boot", "setBootDisk"),
   {
     friendlyName: "Create IPMI OBM settings",
     injectableName: "Task.Obm.Ipmi.CreateSettings",
@@ -98,6 +101,7 @@ const BUILT_IN_TASKS: readonly LibraryTask[] = [
   },
   ...CLOUD_INIT_TASKS,
   ...DISCOVERY_TASKS,
+  ...LIFECYCLE_TASKS,
 ];
 
 /**

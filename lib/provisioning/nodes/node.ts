@@ -1,5 +1,6 @@
 import { normalizeIdentifier } from "../mac";
 import { type ObmSetting, type ObmSettingInput, parseObmSettings } from "../obmServices/obmSetting";
+import { DEFAULT_STATE, type ProvisionState, type Provisioning } from "./provisionState";
 
 export const NODE_TYPES = ["compute", "switch", "dae", "pdu", "mgmt", "enclosure"] as const;
 export type NodeType = (typeof NODE_TYPES)[number];
@@ -15,6 +16,10 @@ export interface Node {
   sku: string | null;
   relations: unknown[];
   tags: string[];
+  /** Where the node is in its life (nodes/provisionState.ts); absent on a node stored before states were (it is `discovered`). */
+  provisionState?: ProvisionState;
+  /** Its running or last action, owner and purpose, install, last error. */
+  provisioning?: Provisioning;
   createdAt: string;
   updatedAt: string;
   [extra: string]: unknown;
@@ -42,7 +47,19 @@ export interface NodeInput {
 export const secureBootOf = (node: Node | undefined): unknown => (node?.secureBoot as { state?: unknown } | undefined)?.state;
 
 /** Keys the service owns: a client cannot set them (a whole-node echo sends them back unchanged). */
-const SERVER_KEYS = new Set(["id", "createdAt", "updatedAt", "workflows", "catalogs", "secureBoot", "obmConflict", "addresses"]);
+const SERVER_KEYS = new Set([
+  "id",
+  "createdAt",
+  "updatedAt",
+  "workflows",
+  "catalogs",
+  "secureBoot",
+  "obmConflict",
+  "addresses",
+  // Moved only by actions (POST /nodes/{identifier}/actions), never by a PATCH.
+  "provisionState",
+  "provisioning",
+]);
 
 function nodeFields(body: NodeInput): Partial<Node> {
   const fields: Record<string, unknown> = {};
@@ -87,6 +104,7 @@ export function buildNode(input: NewNodeInput, id: string, now: Date): Node {
     relations: [],
     tags: [],
     ...fields,
+    provisionState: DEFAULT_STATE,
     createdAt: stamp,
     updatedAt: stamp,
   };

@@ -10,6 +10,7 @@ import { currentJob, enqueueJob } from "./jobService";
 /** RackHD's OBM task actions, as relay work. `reboot` powers a machine that is off on, and resets one that is on. */
 const ACTIONS: Record<string, JobAction> = {
   setBootPxe: { kind: "bootDevice", device: "pxe", uefi: false, persistent: false },
+  setBootDisk: { kind: "bootDevice", device: "disk", uefi: false, persistent: false },
   reboot: { kind: "power", action: "reboot" },
   powerOn: { kind: "power", action: "on" },
   powerOff: { kind: "power", action: "off" },

@@ -106,6 +106,11 @@ export interface Workflow {
   taskSecrets?: Record<string, Record<string, string>>;
   /** The token its boot requests must carry (BOOT_TOKENS=on); never answered. */
   bootToken?: string;
+  /**
+   * The node's life-cycle action it carries out (nodes/provisionState.ts): its end moves the node's
+   * provision state, if the node still waits on this operation.
+   */
+  lifecycle?: { action: string; operation: string };
   /** The servers it was rendered for, so that a graph it starts (run-sku-graph) renders alike; never answered. */
   servers?: { api: string; files: string };
   createdAt: string;

@@ -6,6 +6,7 @@ import { findGraph, taskFinder } from "../graphs/libraryService";
 import { filteredPage, type Page, type PageRequest } from "../listPage";
 import { findNode } from "../nodes/findNode";
 import type { Node } from "../nodes/node";
+import { end as endAction } from "../nodes/provisionState";
 import type { StoresOf } from "../ports";
 import { assertRecordFits, fitsKey } from "../recordSize";
 import { buildWorkflow } from "../workflowEngine/buildWorkflow";
@@ -68,8 +69,32 @@ export async function settleEffects(stores: WorkflowStores, workflow: Workflow, 
     current = (await stores.workflows.update(current.instanceId, finish, current)) ?? current;
   }
   current = await settleRelayTasks(stores, current, now);
+  await settleProvisionState(stores, current, now);
   for (const graph of follow) await startFollowOn(stores, current, graph, now);
   return current;
+}
+
+/**
+ * Moves the node's provision state once the life-cycle action this workflow carries out has ended
+ * (nodes/provisionState.ts): to the action's end state, or `failed` with the step and the reason.
+ * Called wherever a workflow may end; the node is read first, so a workflow that ended long ago
+ * (or whose node has moved on) costs a read and no write.
+ */
+export async function settleProvisionState(stores: StoresOf<"nodes">, workflow: Workflow, now: Date): Promise<void> {
+  const lifecycle = workflow.lifecycle;
+  if (!lifecycle || workflow._status === "running") return;
+  const failure = workflow.failure && { task: workflow.failure.task, reason: workflow.failure.reason, message: workflow.failure.message };
+  const outcome = { status: workflow._status, workflowId: workflow.instanceId, ...(failure && { failure }) };
+  const node = await stores.nodes.get(workflow.node);
+  if (!node || !endAction(node, lifecycle, outcome, now)) return;
+  await stores.nodes.update(
+    node.id,
+    (current) => {
+      const ended = endAction(current, lifecycle, outcome, now);
+      return ended ? { ...current, ...ended, updatedAt: now.toISOString() } : current;
+    },
+    node,
+  );
 }
 
 /**
@@ -124,6 +149,8 @@ export async function activeWorkflowOf(stores: WorkflowStores, node: Node, now: 
 export interface StartRequest {
   name: unknown;
   options: unknown;
+  /** The node's life-cycle action the workflow carries out (lifecycle/actionService.ts), if any. */
+  lifecycle?: Workflow["lifecycle"];
 }
 
 /**
@@ -150,7 +177,11 @@ export async function startWorkflow(
   if (!created && (await activeWorkflowOf(stores, node, now))) throw new ValidationError(ACTIVE_CONFLICT);
   const options = request.options ?? {};
   if (!isPlainObject(options)) throw new ValidationError("options must be a JSON object");
-  const built = { ...buildWorkflow(graph, options, node.id, api, now, await taskFinder(stores)), bootToken: newBootToken() };
+  const built: Workflow = {
+    ...buildWorkflow(graph, options, node.id, api, now, await taskFinder(stores)),
+    bootToken: newBootToken(),
+    ...(request.lifecycle && { lifecycle: request.lifecycle }),
+  };
   const workflow = advanceWorkflow(built, node.obmSettings, now);
   assertRecordFits(workflow, "workflow");
   try {
@@ -250,6 +281,7 @@ export async function cancelNodeWorkflow(stores: WorkflowStores, identifier: str
   const cancel = (current: Workflow) => (current._status === "running" ? cancelWorkflow(current, now) : current);
   const cancelled = active && (await stores.workflows.update(active.instanceId, cancel, active));
   if (cancelled?._status !== "cancelled") throw new NotFoundError(`No active workflow graph found for node ${identifier}`);
+  await settleProvisionState(stores, cancelled, now);
   return cancelled;
 }
 

@@ -86,3 +86,27 @@ export const setNodeSsh = /* @__PURE__ */ provisioningRoute({
   request: { params: check.NodeParams, query: check.Query, body: check.SshBody },
   responses: { 201: "Node", 400: "RackhdError", 401: "RackhdError", 404: "RackhdError" },
 });
+
+export const listProvisionActions = /* @__PURE__ */ provisioningRoute({
+  function: "listProvisionActions",
+  method: "GET",
+  path: "/api/{version}/nodes/{identifier}/actions",
+  handler: "handlers/provisioning/nodes/listProvisionActions",
+  data: { read: ["nodes"] },
+  summary: "The node's provision state and its life-cycle actions, each with whether it may run now (docs/lifecycle.md)",
+  request: { params: check.NodeParams, query: check.Query },
+  responses: { 200: "ProvisionActionList", 401: "RackhdError", 404: "RackhdError" },
+});
+
+export const runProvisionAction = /* @__PURE__ */ provisioningRoute({
+  function: "runProvisionAction",
+  method: "POST",
+  path: "/api/{version}/nodes/{identifier}/actions",
+  handler: "handlers/provisioning/nodes/runProvisionAction",
+  data: /* @__PURE__ */ withProgress({ write: ["instances"] }),
+  idempotent: true,
+  summary:
+    "Run a life-cycle action (`provide`, `allocate`, `deallocate`, `deploy`, `redeploy`, `release`, `rescue`, `unrescue`, `retire`): 202 with the node in its transitional state and the workflow that carries it out; 409 when the node's state does not allow it (naming both) or a workflow runs on it",
+  request: { params: check.NodeParams, query: check.Query, body: check.ProvisionActionBody },
+  responses: { 202: "ProvisionActionResult", 400: "RackhdError", 401: "RackhdError", 404: "RackhdError", 409: "RackhdError" },
+});

@@ -1,5 +1,7 @@
 import { IDENTIFIERS_MAX, isoTime, NAME_MAX, objectId, obmSetting, obmSettingList } from "../fields";
+import { ACTIONS, PROVISION_STATES } from "../../../provisioning/nodes/provisionState";
 import { NODE_TAGS_MAX } from "../tags/schemas";
+import { Workflow, WorkflowFailure } from "../workflows/schemas";
 
 /** Nodes and their SSH settings (RackHD 1.1 §2.1): schemas. */
 
@@ -76,9 +78,39 @@ export const SshBody = {
   examples: [{ host: "172.31.128.9", user: "root", password: "RackHDRocks!" }],
 } as const;
 
+const provisioning = {
+  type: "object",
+  properties: {
+    action: { enum: ACTIONS },
+    operation: { type: "string" },
+    workflowId: { type: "string" },
+    updatedAt: isoTime,
+    owner: { type: "string" },
+    purpose: { type: "string" },
+    deploy: { type: "object", properties: { graph: { type: "string" }, options: { type: "object" } }, required: ["graph", "options"] },
+    lastError: {
+      type: "object",
+      properties: {
+        action: { enum: ACTIONS },
+        workflowId: { type: "string" },
+        task: { type: "string" },
+        reason: WorkflowFailure.properties.reason,
+        message: { type: "string" },
+        at: isoTime,
+      },
+      required: ["action", "workflowId", "task", "reason", "message", "at"],
+    },
+  },
+  required: ["updatedAt"],
+  additionalProperties: false,
+} as const;
+
 const node = {
   type: "object",
   properties: {
+    /** Where the node is in its life (docs/lifecycle.md); moved only by its actions. */
+    provisionState: { enum: PROVISION_STATES },
+    provisioning,
     id: objectId,
     name: { type: "string" },
     identifiers: { type: "array", items: { type: "string" } },
@@ -127,10 +159,78 @@ const node = {
     createdAt: isoTime,
     updatedAt: isoTime,
   },
-  required: ["id", "name", "identifiers", "type", "obmSettings", "autoDiscover", "sku", "relations", "tags", "createdAt", "updatedAt"],
+  required: [
+    "id",
+    "name",
+    "identifiers",
+    "type",
+    "obmSettings",
+    "autoDiscover",
+    "sku",
+    "relations",
+    "tags",
+    "provisionState",
+    "createdAt",
+    "updatedAt",
+  ],
 } as const;
 
 export const Node = node;
+
+/** POST /nodes/{identifier}/actions: an action and its options (each action checks its own). */
+export const ProvisionActionBody = {
+  type: "object",
+  "x-error": `Body must be a JSON object with an action (${ACTIONS.join(", ")}) and its options`,
+  properties: {
+    action: { enum: ACTIONS, "x-error": `action must be one of ${ACTIONS.join(", ")}` },
+    options: {
+      type: "object",
+      maxProperties: 8,
+      "x-error": "options must be a JSON object of at most 8 keys",
+    },
+  },
+  required: ["action"],
+  additionalProperties: false,
+  examples: [
+    { action: "allocate", options: { owner: "team-a", purpose: "CI runners" } },
+    { action: "release", options: { erase: "quick" } },
+  ],
+} as const;
+
+/** The answer to an action: the node in its new state, and the workflow that carries the action out. */
+export const ProvisionActionResult = {
+  type: "object",
+  properties: { node, workflow: Workflow },
+  required: ["node", "workflow"],
+  additionalProperties: false,
+} as const;
+
+/** GET /nodes/{identifier}/actions: the node's state and each action, whether it may run now. */
+export const ProvisionActionList = {
+  type: "object",
+  properties: {
+    node: objectId,
+    provisionState: { enum: PROVISION_STATES },
+    actions: {
+      type: "array",
+      items: {
+        type: "object",
+        properties: {
+          action: { enum: ACTIONS },
+          allowed: { type: "boolean" },
+          from: { type: "array", items: { enum: PROVISION_STATES } },
+          to: { enum: PROVISION_STATES },
+          summary: { type: "string" },
+          destructive: { type: "boolean" },
+        },
+        required: ["action", "allowed", "from", "to", "summary", "destructive"],
+        additionalProperties: false,
+      },
+    },
+  },
+  required: ["node", "provisionState", "actions"],
+  additionalProperties: false,
+} as const;
 
 export const NodeList = { type: "array", items: node } as const;
 

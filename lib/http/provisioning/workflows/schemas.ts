@@ -89,6 +89,13 @@ const workflow = {
       },
     },
     failure: WorkflowFailure,
+    /** The node's life-cycle action it carries out (POST /nodes/{identifier}/actions). */
+    lifecycle: {
+      type: "object",
+      properties: { action: { type: "string" }, operation: { type: "string" } },
+      required: ["action", "operation"],
+      additionalProperties: false,
+    },
     createdAt: isoTime,
     updatedAt: isoTime,
   },
