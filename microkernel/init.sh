@@ -11,6 +11,7 @@
 # the machine's own PCI ids; docs/boot.md lists them.
 MARK=MICROKERNEL
 . /lib/boot-common.sh
+. /lib/lifecycle.sh
 
 api=$(cmdline API_BASE)
 node=$(cmdline NODE_ID)
@@ -27,15 +28,22 @@ if [ -n "$script" ]; then
   exec sh /tmp/install.sh
 fi
 
-# A machine with a BMC fetches the discovery overlay (ipmitool and its libraries) for its bmc catalog.
+# The discovery overlay (initramfs.ts: ipmitool, and the programs of a release's erase and a rescue's
+# SSH, with their libraries), fetched once, only by a machine that needs it: one with a BMC (for its
+# bmc catalog), or one told to erase its disks or to start SSH.
 overlay=$(cmdline OVERLAYFS)
-if [ -e /dev/ipmi0 ] && [ -n "$overlay" ]; then
+unpack_overlay() {
+  [ -n "$overlay_done" ] && return 0
+  overlay_done=1
+  [ -n "$overlay" ] || { echo "$MARK: no OVERLAYFS on the kernel command line"; return 1; }
   if wget -q -O - "$overlay" | gunzip -c | (cd / && cpio -i -d -m 2>/dev/null); then
-    echo "$MARK: BMC found; overlay unpacked: $(command -v ipmitool || echo 'no ipmitool in it')"
+    echo "$MARK: overlay unpacked ($1)"
   else
-    echo "$MARK: BMC found, but GET $overlay failed: no bmc catalog"
+    echo "$MARK: GET $overlay failed ($1)"
+    return 1
   fi
-fi
+}
+[ -e /dev/ipmi0 ] && unpack_overlay "BMC found: $(command -v ipmitool > /dev/null && echo ipmitool || echo 'no ipmitool')"
 
 tasks="$api/tasks/$node?token=$token"
 dmi() { cat "/sys/class/dmi/id/$1" 2>/dev/null || echo "Not Specified"; }
@@ -223,6 +231,9 @@ run() {
         return 126
       fi
       ipmitool ${1#sudo ipmitool } ;;
+    # A node's life-cycle actions (lifecycle.sh): erase its disks, or SSH for the operator (rescue).
+    "erase-disks quick" | "erase-disks full") unpack_overlay "erase" > /dev/console 2>&1; erase_disks "${1#erase-disks }" ;;
+    "rescue-ssh "*) unpack_overlay "rescue" > /dev/console 2>&1; rescue_ssh "${1#rescue-ssh }" ;;
     *) return 127 ;;
   esac
 }
@@ -249,6 +260,12 @@ while [ $idle -lt 30 ]; do
     echo "MICROKERNEL: told to reboot"
     reboot -f
   fi
+  # A release ends with the machine off (its disks erased): QEMU's process ends, a server's BMC reads off.
+  if grep -qx 'sudo poweroff' /tmp/commands; then
+    echo "MICROKERNEL: told to power off"
+    sync
+    poweroff -f
+  fi
   {
     printf '{"identifier":"%s","tasks":[' "$node"
     first=1
@@ -265,5 +282,10 @@ while [ $idle -lt 30 ]; do
     printf ']}'
   } > /tmp/results
   wget -q -O /dev/null --header 'Content-Type: application/json' --post-file /tmp/results "$tasks" || fail "POST $tasks"
+  # Rescue: SSH is up and the action has ended; nothing more to ask until the node is rebooted (unrescue).
+  if [ -n "$rescue" ]; then
+    echo "MICROKERNEL: in rescue; reboot the node to leave it"
+    while :; do sleep 3600; done
+  fi
 done
 fail "no commands for 30 s"

@@ -29,8 +29,17 @@ function listTree(root: string, dir = root): string[] {
   });
 }
 
+/**
+ * What a node's life-cycle actions run in the microkernel (lifecycle.sh, issue 53): util-linux's
+ * wipefs and blkdiscard, nvme-cli, hdparm (a release's erase) and dropbear (a rescue's SSH). Debian's
+ * packages util-linux, nvme-cli, hdparm and dropbear-bin; a program this machine lacks is left out
+ * and its step says so in the erase report or the rescue's failure. In the overlay, not every boot:
+ * nvme-cli alone brings 6 MB of libraries (libcrypto, libsystemd), which a discovery has no use for.
+ */
+export const LIFECYCLE_PROGRAMS = ["/usr/sbin/wipefs", "/usr/sbin/blkdiscard", "/usr/sbin/nvme", "/usr/sbin/hdparm", "/usr/sbin/dropbear"];
+
 /** The programs the discovery overlay carries, with the shared libraries each needs (ldd's list). */
-const OVERLAY_PROGRAMS = ["/usr/bin/ipmitool"];
+const OVERLAY_PROGRAMS = ["/usr/bin/ipmitool", ...LIFECYCLE_PROGRAMS];
 
 /**
  * The programs every boot carries beside busybox: Debian's zstd, for the image installer's `.zst`
@@ -119,6 +128,7 @@ export function buildInitramfs(assets: KernelAssets, out: string, init: string):
     if (existsSync(PCI_IDS)) writeFileSync(join(root, "usr/share/misc/pci.names"), keyedNames(readFileSync(PCI_IDS, "utf8")));
     copyFileSync(init, join(root, "init"));
     copyFileSync(join(__dirname, "boot-common.sh"), join(root, "lib/boot-common.sh"));
+    copyFileSync(join(__dirname, "lifecycle.sh"), join(root, "lib/lifecycle.sh"));
     copyFileSync(join(__dirname, "udhcpc.script"), join(root, "usr/share/udhcpc/default.script"));
     for (const file of ["bin/busybox", "init", "usr/share/udhcpc/default.script"]) chmodSync(join(root, file), 0o755);
     writeFileSync(out, archive(assets.busybox, root));

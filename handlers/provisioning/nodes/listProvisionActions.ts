@@ -4,4 +4,6 @@ import { ok } from "../../../lib/http/responses";
 import { listActions } from "../../../lib/provisioning/lifecycle/actionService";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 
-export const handler = endpoint(listProvisionActions, async ({ params }) => ok(await listActions(await provisioningStores(), params.identifier)));
+export const handler = endpoint(listProvisionActions, async ({ params }) =>
+  ok(await listActions(await provisioningStores(), params.identifier)),
+);

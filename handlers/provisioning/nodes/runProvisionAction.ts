@@ -14,7 +14,14 @@ export const handler = endpoint(
   async ({ event, params, readBody }) => {
     const request = await readBody();
     const { releaseErase } = settings();
-    const done = await performAction(await provisioningStores(), params.identifier, request, apiContext(event), { releaseErase }, new Date());
+    const done = await performAction(
+      await provisioningStores(),
+      params.identifier,
+      request,
+      apiContext(event),
+      { releaseErase },
+      new Date(),
+    );
     return json(202, { node: presentNode(done.node), workflow: presentWorkflow(done.workflow) });
   },
   { idempotency: idempotentWith(idempotencyStore) },

@@ -198,7 +198,11 @@ export async function machineCredential(
  * fetch would have ended them. The operator's credential and user-data stay.
  */
 export async function endMachineCredentials(stores: StoresOf<"instances">, nodeId: string, now: Date): Promise<void> {
-  await stores.instances.update(nodeId, ({ workflowId: _ended, ...current }) => ({ ...current, machineSecrets: [], updatedAt: now.toISOString() }));
+  await stores.instances.update(nodeId, ({ workflowId: _ended, ...current }) => ({
+    ...current,
+    machineSecrets: [],
+    updatedAt: now.toISOString(),
+  }));
 }
 
 /** Forgets a node's instance (node deletion; release, which hands the machine to its next owner). */

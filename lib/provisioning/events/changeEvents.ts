@@ -45,7 +45,24 @@ export function nodeChangeEvents(before: Node | undefined, after: Node | undefin
     after.obmConflict && JSON.stringify(after.obmConflict) !== JSON.stringify(before.obmConflict)
       ? [{ ...nodeEvent(after, "obms.conflict", { obmConflict: after.obmConflict }), severity: "warning" }]
       : [];
+  // Its life: every change of provision state, with the action that made it (nodes/provisionState.ts).
+  const state: EventDraft[] =
+    after.provisionState !== undefined && after.provisionState !== before.provisionState
+      ? [
+          {
+            ...nodeEvent(after, "state.changed", {
+              from: before.provisionState ?? "discovered",
+              to: after.provisionState,
+              ...(after.provisioning?.action && { action: after.provisioning.action }),
+              ...(after.provisioning?.workflowId && { workflowId: after.provisioning.workflowId }),
+              ...(after.provisionState === "failed" && after.provisioning?.lastError && { lastError: after.provisioning.lastError }),
+            }),
+            ...(after.provisionState === "failed" && { severity: "warning" as const }),
+          },
+        ]
+      : [];
   return conflict.concat(
+    state,
     NODE_ATTRIBUTES.flatMap((attribute) => {
       const action = attributeAction(before[attribute], after[attribute]);
       // The OBM settings hold credentials: the event says which services, never their configs.

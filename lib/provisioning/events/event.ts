@@ -42,6 +42,7 @@ export const EVENT_NAMES = [
   ...["added", "removed", "discovered"].map((action) => `node.${action}`),
   ...["sku", "obms", "tags"].flatMap((attribute) => ["assigned", "updated", "unassigned"].map((action) => `node.${attribute}.${action}`)),
   "node.obms.conflict",
+  "node.state.changed",
   "graph.started",
   "graph.progress.updated",
   "graph.finished",

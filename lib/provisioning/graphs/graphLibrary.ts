@@ -1,6 +1,6 @@
 import { DISCOVERY_GRAPHS } from "./discoveryGraphs";
-import { LIFECYCLE_GRAPHS } from "./lifecycleGraphs";
 import { type GraphDefinition, type GraphTaskEntry, labelOf } from "./graphTypes";
+import { LIFECYCLE_GRAPHS } from "./lifecycleGraphs";
 
 /** set-boot-pxe → reboot → <install task>: the shape of every RackHD 1.1 install graph. */
 const installGraph = (

@@ -2,22 +2,13 @@ import { ConflictError, isDomainError, NotFoundError, ValidationError } from "..
 import { isPlainObject } from "../../json";
 import type { ApiContext } from "../apiContext";
 import { endMachineCredentials, forgetInstance } from "../cloudInit/instanceService";
-import { ERASE_MODES, type EraseMode } from "../graphs/lifecycleGraphs";
 import { findGraph, taskFinder } from "../graphs/libraryService";
+import { ERASE_MODES, type EraseMode } from "../graphs/lifecycleGraphs";
 import { entryTask } from "../graphs/taskDefinitions";
 import { newUuid } from "../ids";
 import { findNode } from "../nodes/findNode";
 import type { Node } from "../nodes/node";
-import {
-  type Action,
-  actionsFrom,
-  begin,
-  type Provisioning,
-  stateOf,
-  TRANSITIONS,
-  transitionFrom,
-  undo,
-} from "../nodes/provisionState";
+import { type Action, actionsFrom, begin, type Provisioning, stateOf, TRANSITIONS, transitionFrom, undo } from "../nodes/provisionState";
 import type { StoresOf } from "../ports";
 import { REDACTED, redact } from "../secrets";
 import { ACTIVE_CONFLICT, type Workflow } from "../workflowEngine/workflow";
@@ -78,7 +69,9 @@ async function installGraph(stores: StoresOf<"definitions">, name: string): Prom
   if (!graph) throw new NotFoundError(`Graph definition not found for ${name}`);
   const tasks = await taskFinder(stores);
   if (!graph.tasks.some((entry) => entryTask(entry, tasks)?.kind === "install")) {
-    throw new ValidationError(`Graph ${name} installs nothing (it has no install task): deploy runs an install graph, such as Graph.InstallImage`);
+    throw new ValidationError(
+      `Graph ${name} installs nothing (it has no install task): deploy runs an install graph, such as Graph.InstallImage`,
+    );
   }
 }
 
@@ -109,8 +102,10 @@ async function plan(stores: ActionStores, node: Node, request: ActionRequest, se
     case "redeploy": {
       noOtherOptions(action, options, ["graph", "options"]);
       const last = node.provisioning?.deploy;
-      const graph = text(options, "graph", 200, action === "deploy" || !last) as string;
-      if (options.options !== undefined && !isPlainObject(options.options)) throw new ValidationError("options.options must be a JSON object");
+      // Redeploy runs the last deploy's graph unless it names another (a deploy always names one).
+      const graph = text(options, "graph", 200, action === "deploy" || !last) ?? (last as { graph: string }).graph;
+      if (options.options !== undefined && !isPlainObject(options.options))
+        throw new ValidationError("options.options must be a JSON object");
       const graphOptions = (options.options as Record<string, unknown> | undefined) ?? (graph === last?.graph ? last.options : {});
       if (JSON.stringify(graphOptions).includes(`"${REDACTED}"`)) {
         throw new ValidationError(`The last deploy's options held secrets, which are not kept: give options.options again to ${action}`);
@@ -128,7 +123,8 @@ async function plan(stores: ActionStores, node: Node, request: ActionRequest, se
     case "release": {
       noOtherOptions(action, options, ["erase"]);
       const erase = options.erase ?? settings.releaseErase;
-      if (!(ERASE_MODES as readonly unknown[]).includes(erase)) throw new ValidationError(`options.erase must be one of ${ERASE_MODES.join(", ")}`);
+      if (!(ERASE_MODES as readonly unknown[]).includes(erase))
+        throw new ValidationError(`options.erase must be one of ${ERASE_MODES.join(", ")}`);
       return {
         graph: "Graph.Lifecycle.Release",
         options: { "erase-disks": { mode: erase } },

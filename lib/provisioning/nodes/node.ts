@@ -1,6 +1,6 @@
 import { normalizeIdentifier } from "../mac";
 import { type ObmSetting, type ObmSettingInput, parseObmSettings } from "../obmServices/obmSetting";
-import { DEFAULT_STATE, type ProvisionState, type Provisioning } from "./provisionState";
+import { DEFAULT_STATE, type Provisioning, type ProvisionState } from "./provisionState";
 
 export const NODE_TYPES = ["compute", "switch", "dae", "pdu", "mgmt", "enclosure"] as const;
 export type NodeType = (typeof NODE_TYPES)[number];

@@ -154,7 +154,8 @@ export function stateOf(node: { provisionState?: unknown }): ProvisionState {
 }
 
 /** The actions a node in `state` may take now. */
-export const actionsFrom = (state: ProvisionState): Action[] => ACTIONS.filter((action) => TRANSITIONS[action].from.includes(state as StableState));
+export const actionsFrom = (state: ProvisionState): Action[] =>
+  ACTIONS.filter((action) => TRANSITIONS[action].from.includes(state as StableState));
 
 /** The transition of `action` from `state`, or a ConflictError (409) naming both and what is allowed. */
 export function transitionFrom(state: ProvisionState, action: Action): Transition {

@@ -46,7 +46,7 @@ describe("parseNodePatch", () => {
 });
 
 describe("buildNode", () => {
-  it("fills RackHD's defaults and stamps both times", () => {
+  it("fills RackHD's defaults, starts the node's life as discovered, and stamps both times", () => {
     expect(buildNode(parseNewNode({ name: "n" }), "1234abcd1234abcd1234abcd", new Date("2026-01-01T00:00:00.000Z"))).toEqual({
       id: "1234abcd1234abcd1234abcd",
       name: "n",
@@ -57,8 +57,14 @@ describe("buildNode", () => {
       sku: null,
       relations: [],
       tags: [],
+      provisionState: "discovered",
       createdAt: "2026-01-01T00:00:00.000Z",
       updatedAt: "2026-01-01T00:00:00.000Z",
     });
+  });
+
+  it("keeps a client from setting the provision state or its record (only actions move them)", () => {
+    const patch = parseNodePatch({ provisionState: "deployed", provisioning: { owner: "me" }, name: "x" } as never);
+    expect(patch).toEqual({ name: "x" });
   });
 });

@@ -1,5 +1,5 @@
-import { IDENTIFIERS_MAX, isoTime, NAME_MAX, objectId, obmSetting, obmSettingList } from "../fields";
 import { ACTIONS, PROVISION_STATES } from "../../../provisioning/nodes/provisionState";
+import { IDENTIFIERS_MAX, isoTime, NAME_MAX, objectId, obmSetting, obmSettingList } from "../fields";
 import { NODE_TAGS_MAX } from "../tags/schemas";
 import { Workflow, WorkflowFailure } from "../workflows/schemas";
 
