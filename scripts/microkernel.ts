@@ -37,9 +37,33 @@ export function sampleMachine(mac: string): Machine {
     "sudo mokutil --sb-state": () => ok("EFI variables are not supported on this system\n"),
     "sudo ls /var": () => ok("backups\ncache\nlib\nlocal\nlock\nlog\nmail\nopt\nrun\nspool\ntmp\n"),
     test: () => ({ stdout: "", stderr: "", code: 1 }),
+    // A release's erase and a rescue's SSH (issue 53), played: nothing is written and no SSH starts;
+    // the report says so (method "simulated"), in the shape the real microkernel's has (lifecycle.sh).
+    "erase-disks quick": () => ok(simulatedErase("quick")),
+    "erase-disks full": () => ok(simulatedErase("full")),
   };
-  return (cmd) => (Object.hasOwn(outputs, cmd) ? outputs[cmd]() : cmd.startsWith("sudo ipmitool") ? noBmc() : missing(cmd));
+  return (cmd) => {
+    if (Object.hasOwn(outputs, cmd)) return outputs[cmd]();
+    if (cmd.startsWith("rescue-ssh ")) return ok("");
+    return cmd.startsWith("sudo ipmitool") ? noBmc() : missing(cmd);
+  };
 }
+
+/** The sample machine's one disk (its lsscsi: an 8.58 GB VirtualBox disk), erased in play only. */
+const simulatedErase = (mode: string): string =>
+  JSON.stringify([
+    {
+      disk: "/dev/sda",
+      model: "VBOX HARDDISK",
+      serial: "",
+      bytes: 8589934592,
+      mode,
+      method: "simulated",
+      seconds: 0,
+      result: "erased",
+      answer: "the simulator writes nothing",
+    },
+  ]);
 
 const noBmc = (): CommandOutput => ({ stdout: "", stderr: "Could not open device at /dev/ipmi0: No such file or directory", code: 1 });
 
@@ -123,6 +147,11 @@ export async function playMicrokernel(options: MicrokernelOptions): Promise<Micr
     if (body.tasks.some((task) => task.cmd === "sudo reboot")) {
       log("microkernel: sudo reboot");
       return { ...run, rebooted: true };
+    }
+    // A release ends with the machine off (its disks erased).
+    if (body.tasks.some((task) => task.cmd === "sudo poweroff")) {
+      log("microkernel: sudo poweroff");
+      return run;
     }
     runCommands(body.tasks, options.machine, log);
     const posted = await fetch(options.tasksUrl, {
