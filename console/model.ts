@@ -9,6 +9,8 @@ import type * as api from "../lib/http/provisioning/schemas";
 type Answer<Schema extends JSONSchema> = FromSchema<Schema, { parseIfThenElseKeywords: true }>;
 
 export type MachineNode = Answer<typeof api.Node>;
+export type ProvisionActionList = Answer<typeof api.ProvisionActionList>;
+export type ProvisionAction = ProvisionActionList["actions"][number];
 export type ObmSetting = MachineNode["obmSettings"][number];
 export type Site = Answer<typeof api.Site>;
 export type RelayCredential = Answer<typeof api.RelayCredential> & { token?: string };

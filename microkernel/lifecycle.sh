@@ -3,6 +3,19 @@
 # wipefs and blkdiscard (util-linux), nvme (nvme-cli), hdparm, dropbear. A program missing is said in
 # the report, never guessed around.
 
+# Adds a step's output to the device's answer, a line of its own.
+note() { [ -n "$1" ] && answer="${answer:+$answer
+}$1"; return 0; }
+
+# A disk's serial: NVMe's from sysfs, a SCSI or SATA disk's from its VPD page 0x80 (what by-id names).
+serial_of() {
+  if [ -r "/sys/block/$1/device/serial" ]; then
+    cat "/sys/block/$1/device/serial"
+  elif [ -r "/sys/block/$1/device/vpd_pg80" ]; then
+    tail -c +5 "/sys/block/$1/device/vpd_pg80" | tr -d '\000'
+  fi 2> /dev/null | sed 's/^ *//; s/ *$//'
+}
+
 # Seconds since boot, to the hundredth (/proc/uptime's first field).
 uptime_seconds() { cut -d ' ' -f 1 /proc/uptime; }
 
@@ -32,18 +45,22 @@ quick_erase() { # dev name sectors
   dev=$1 name=$2 sectors=$3 method="zero-ends" answer=""
   if command -v wipefs > /dev/null; then
     for part in /sys/block/"$name"/"$name"*; do
-      [ -e "$part/partition" ] && answer="$answer$(wipefs -a "/dev/${part##*/}" 2>&1)"
+      [ -e "$part/partition" ] && note "$(wipefs -a "/dev/${part##*/}" 2>&1)"
     done
-    answer="$answer$(wipefs -a "$dev" 2>&1)" || return 1
+    out=$(wipefs -a "$dev" 2>&1) || { note "$out"; return 1; }
+    note "$out"
     method="wipe-signatures+zero-ends"
   fi
   ends=16384
   [ "$sectors" -lt $((ends * 2)) ] && ends=$((sectors / 2))
-  answer="$answer$(zero_sectors "$dev" 0 "$ends" && zero_sectors "$dev" $((sectors - ends)) "$ends")" || return 1
+  # dd's record counts say nothing the report's bytes do not: only a failure's words are kept.
+  out=$(zero_sectors "$dev" 0 "$ends" && zero_sectors "$dev" $((sectors - ends)) "$ends") || { note "$out"; return 1; }
   if [ "$(cat /sys/block/"$name"/queue/discard_max_bytes 2>/dev/null || echo 0)" != 0 ] && command -v blkdiscard > /dev/null; then
-    answer="$answer$(blkdiscard -f "$dev" 2>&1)" && method="$method+discard"
+    out=$(blkdiscard -f "$dev" 2>&1) && method="$method+discard"
+    note "$out"
   fi
   blockdev --rereadpt "$dev" 2> /dev/null
+  return 0
 }
 
 # full: the device's own purge where it has one (NVMe Format with Secure Erase Settings: 2, a
@@ -59,22 +76,23 @@ full_erase() { # dev name sectors
         fna=$(nvme id-ctrl "$ctrl" 2>/dev/null | sed -n 's/^fna *: *//p')
         ses=1
         [ -n "$fna" ] && [ $((fna & 4)) = 4 ] && ses=2
-        if answer=$(nvme format "$dev" --ses=$ses --force 2>&1); then method="nvme-format-ses$ses"; fi
+        out=$(nvme format "$dev" --ses=$ses --force 2>&1) && method="nvme-format-ses$ses"
+        note "$out"
       else
-        answer="no nvme-cli in the microkernel"
+        note "no nvme-cli in the microkernel"
       fi
       ;;
     sd*)
       if command -v hdparm > /dev/null && info=$(hdparm -I "$dev" 2>/dev/null) \
         && printf '%s' "$info" | grep -q 'supported: enhanced erase' && printf '%s' "$info" | grep -q 'not[[:space:]]*frozen'; then
-        if answer=$(hdparm --user-master u --security-set-pass erase "$dev" 2>&1 && hdparm --user-master u --security-erase erase "$dev" 2>&1); then
-          method="ata-secure-erase"
-        fi
+        out=$(hdparm --user-master u --security-set-pass erase "$dev" 2>&1 && hdparm --user-master u --security-erase erase "$dev" 2>&1) \
+          && method="ata-secure-erase"
+        note "$out"
       fi
       ;;
   esac
   if [ -z "$method" ]; then
-    answer="$answer$(zero_sectors "$dev" 0 "$sectors")" || return 1
+    out=$(zero_sectors "$dev" 0 "$sectors") || { note "$out"; return 1; }
     method="overwrite-zeros"
   fi
   full_method=$method full_answer=$answer
@@ -94,14 +112,15 @@ erase_disks() {
     case "$name" in loop* | ram* | zram* | sr* | fd* | dm-* | md* | nbd*) continue ;; esac
     [ -e "$sys/device" ] || continue
     dev=/dev/$name sectors=$(cat "$sys/size") started=$(uptime_seconds)
-    model=$(cat "$sys/device/model" 2>/dev/null | sed 's/ *$//') serial=$(cat "$sys/device/serial" 2>/dev/null | sed 's/ *$//')
+    model=$(cat "$sys/device/model" 2>/dev/null | sed 's/ *$//') serial=$(serial_of "$name")
     result=erased method="" answer=""
     if [ "$(cat "$sys/ro")" = 1 ]; then
       result=failed answer="the device is read-only"
     elif [ "$sectors" = 0 ]; then
       result=failed answer="the device has no medium (0 bytes)"
     elif ! "${mode}_erase" "$dev" "$name" "$sectors" > /tmp/erase.out 2>&1; then
-      result=failed answer="${answer}$(tail -c 300 /tmp/erase.out)"
+      result=failed
+      note "$(tail -c 300 /tmp/erase.out)"
     fi
     [ "$result" = failed ] && failed=1
     seconds=$(awk -v a="$started" -v b="$(uptime_seconds)" 'BEGIN { printf "%.2f", b - a }')

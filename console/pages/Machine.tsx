@@ -3,6 +3,7 @@ import { get, getAll, PROVISIONING, request } from "../api";
 import type { Catalog, Lookup, MachineNode, ObmService, Workflow } from "../model";
 import { ErrorNote, Field, link, Section, State, Time, useLoad, when } from "../ui";
 import { EventList } from "./Events";
+import { Lifecycle } from "./Lifecycle";
 import { Power } from "./Power";
 
 /** What the microkernel read of the machine's Secure Boot (its `secure-boot` catalog), in words. */
@@ -177,6 +178,7 @@ export function Machine({ nodeId }: { nodeId: string }) {
           </dd>
         </dl>
       </Section>
+      <Lifecycle machine={machine} onChange={node.reload} />
       <Power machine={machine} onChange={node.reload} />
       <Section title="Workflows">
         <ErrorNote error={workflows.error} />

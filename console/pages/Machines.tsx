@@ -125,6 +125,7 @@ export function Machines() {
                 <th scope="col">Name</th>
                 <th scope="col">MACs</th>
                 <th scope="col">Type</th>
+                <th scope="col">State</th>
                 <th scope="col">SKU</th>
                 <th scope="col">Tags</th>
                 <th scope="col">OBM</th>
@@ -142,6 +143,9 @@ export function Machines() {
                     </td>
                     <td class="mono">{node.identifiers.join(", ")}</td>
                     <td>{node.type}</td>
+                    <td>
+                      <State state={node.provisionState} />
+                    </td>
                     <td>{node.sku ? (data.skus.get(node.sku) ?? node.sku) : <span class="muted">—</span>}</td>
                     <td>{node.tags.join(", ")}</td>
                     <td>{node.obmSettings.map((setting) => setting.service).join(", ")}</td>

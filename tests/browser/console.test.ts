@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { join } from "node:path";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { type Browser, chromium, type Dialog, type Page } from "playwright-core";
 import { simulateBoot } from "../../scripts/nodeSimulator";
 import { type OfflineServer, startOffline } from "../support/offlineServer";
 
@@ -308,6 +308,47 @@ describe("the operator console in a real browser", () => {
     await page.getByRole("list", { name: "Recent power jobs" }).getByText("power on").waitFor();
     await accessible(page);
     await shoot(page, "machine-power");
+    await page.close();
+  });
+
+  it("shows a machine's life and runs the actions its state allows: a destructive one only once its name is typed (issue 53)", async () => {
+    // A machine discovered by the simulator (its catalogs), with the noop OBM service.
+    const mac = "52:54:00:53:0c:01";
+    await simulateBoot({ server: server.baseUrl, macs: [mac], pollMs: 200 });
+    const call = (method: string, path: string, body?: unknown): Promise<any> =>
+      fetch(`${server.baseUrl}/api/1.1${path}`, {
+        method,
+        headers: { "content-type": "application/json" },
+        ...(body !== undefined && { body: JSON.stringify(body) }),
+      }).then((r) => r.json());
+    const node = await call("PATCH", `/nodes/${mac}`, { obmSettings: [{ service: "noop-obm-service", config: {} }] });
+    const page = await open(`/console#/machines/${node.id}`);
+    const section = page.locator("section", { has: page.getByRole("heading", { name: "Life cycle" }) });
+    await section.getByText("discovered").waitFor();
+    page.once("dialog", (dialog) => void dialog.accept());
+    await section.getByRole("button", { name: "provide" }).click();
+    await section.getByText("ready", { exact: true }).waitFor();
+    // allocate asks for its owner and purpose, then to confirm.
+    const answers = ["team-a", "CI runners"];
+    const handle = (dialog: Dialog) => void (dialog.type() === "prompt" ? dialog.accept(answers.shift()) : dialog.accept());
+    page.on("dialog", handle);
+    await section.getByRole("button", { name: "allocate" }).click();
+    await section.getByText("team-a").waitFor();
+    page.off("dialog", handle);
+    // release is destructive: the wrong name stops it; the machine's name runs it.
+    const typed = ["quick", "not-its-name"];
+    const typing = (dialog: Dialog) => void dialog.accept(typed.shift());
+    page.on("dialog", typing);
+    await section.getByRole("button", { name: "release" }).click();
+    for (const end = Date.now() + 10_000; typed.length > 0 && Date.now() < end; ) await page.waitForTimeout(100);
+    expect(typed).toEqual([]);
+    expect((await call("GET", `/nodes/${node.id}`)).provisionState).toBe("allocated");
+    typed.push("quick", node.name);
+    await section.getByRole("button", { name: "release" }).click();
+    await section.getByText("releasing").waitFor();
+    page.off("dialog", typing);
+    await accessible(page);
+    await shoot(page, "machine-lifecycle");
     await page.close();
   });
 
