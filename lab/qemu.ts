@@ -160,7 +160,11 @@ export function labMachineArgs(files: FirmwareFiles, machine: LabMachine, place:
     // SeaBIOS boots the network through the NIC's option ROM (QEMU's is iPXE, as a server's NIC has
     // its vendor's PXE ROM); Secure Boot firmware would refuse that unsigned ROM, and uses its own PXE.
     const rom = machine.firmware === "uefi-secure-boot" ? ",romfile=" : "";
-    args.push("-device", `${NIC_MODELS[nic.model]},netdev=net${index},mac=${nic.mac}${rom}`);
+    // The first NIC boots first (bootindex: OVMF follows it as SeaBIOS does `-boot order`, so a UEFI
+    // machine whose installed system added its own boot entry still network-boots first, as the
+    // lab's servers do); the loaders leave to the disk when the service has nothing for the machine.
+    const first = index === 0 ? ",bootindex=1" : "";
+    args.push("-device", `${NIC_MODELS[nic.model]},netdev=net${index},mac=${nic.mac}${rom}${first}`);
   });
   const onBus = new Map<DiskBus, number>();
   machine.disks.forEach((disk, index) => {
@@ -168,7 +172,12 @@ export function labMachineArgs(files: FirmwareFiles, machine: LabMachine, place:
     const count = onBus.get(disk.bus) ?? 0;
     if (count === 0) args.push(...BUSES[disk.bus].controller);
     onBus.set(disk.bus, count + 1);
-    args.push("-drive", `file=${place.diskFiles[index]},format=raw,if=none,id=${drive}`, "-device", BUSES[disk.bus].disk(drive, count));
+    args.push(
+      "-drive",
+      `file=${place.diskFiles[index]},format=raw,if=none,id=${drive}`,
+      "-device",
+      `${BUSES[disk.bus].disk(drive, count)},bootindex=${index + 2}`,
+    );
   });
   if (machine.bmc === "ipmi" && place.bmcPort !== undefined) args.push(...bmcDevices(place.bmcPort));
   // `copyVars` false: the machine's variables are the ones copied before (its boot entries and Secure Boot state kept).

@@ -9,10 +9,17 @@ echo "$*" >> "$state/calls"
 running() { [ -f "$state/qemu.pid" ] && kill -0 "$(cat "$state/qemu.pid")" 2>/dev/null; }
 start() {
   running && return
+  # A one-time boot device (the relay's `chassis bootdev … persistent: false`) applies to this start
+  # only, as a server's firmware takes it: `default` (IPMI's "boot from the default hard drive")
+  # puts the disks before the network this once; `pxe` is the machine's own order (network first).
+  override=$(cat "$state/boot" 2>/dev/null)
+  rm -f "$state/boot"
+  args=$QEMU_ARGS
+  [ "$override" = default ] && args=$(printf '%s' "$args" | sed 's/,bootindex=1\b/,bootindex=99/')
   # -nographic: SeaBIOS and iPXE write to the serial console only then. Its output is appended to
   # the log, and it holds none of ipmi_sim's pipes (ipmi_sim reads this program's output to its end).
-  # shellcheck disable=SC2086 # QEMU_ARGS is a list of words
-  "${QEMU:?}" $QEMU_ARGS -nographic </dev/null >>"${SERIAL_LOG:-$state/serial.log}" 2>&1 &
+  # shellcheck disable=SC2086 # args is a list of words
+  "${QEMU:?}" $args -nographic </dev/null >>"${SERIAL_LOG:-$state/serial.log}" 2>&1 &
   echo $! > "$state/qemu.pid"
 }
 stop() {

@@ -56,9 +56,9 @@ describe("QEMU's arguments for a machine (lab/qemu.ts, issue 52)", () => {
     const biosArgs = labMachineArgs(files, bios, place(bios, 9001), scratch);
     expect(biosArgs).toEqual([
       ...["-name", "bios-1", "-accel", "tcg", "-m", "1024", "-smp", "1", "-boot", "order=nc"],
-      ...["-netdev", "tap,id=net0,ifname=lab-bios-1-0,script=no,downscript=no", "-device", "e1000e,netdev=net0,mac=52:54:00:1a:b0:01"],
+      ...["-netdev", "tap,id=net0,ifname=lab-bios-1-0,script=no,downscript=no", "-device", "e1000e,netdev=net0,mac=52:54:00:1a:b0:01,bootindex=1"],
       ...["-device", "megasas,id=sas", "-drive", "file=/lab/bios-1-0.raw,format=raw,if=none,id=bios-1-disk0"],
-      ...["-device", "scsi-hd,drive=bios-1-disk0,bus=sas.0,serial=bios-1-disk0"],
+      ...["-device", "scsi-hd,drive=bios-1-disk0,bus=sas.0,serial=bios-1-disk0,bootindex=2"],
       ...bmcDevices(9001),
       ...["-machine", "pc"],
     ]);
@@ -66,17 +66,18 @@ describe("QEMU's arguments for a machine (lab/qemu.ts, issue 52)", () => {
     const uefiArgs = labMachineArgs(files, uefi, place(uefi, 9002), scratch);
     expect(uefiArgs).not.toContain("ipmi-bmc-extern,id=bmc0,chardev=bmc-si");
     expect(uefiArgs.filter((arg) => arg.startsWith("e1000"))).toEqual([
-      "e1000e,netdev=net0,mac=52:54:00:1a:b1:01",
+      // The first NIC boots first, under OVMF as under SeaBIOS; the disks after it.
+      "e1000e,netdev=net0,mac=52:54:00:1a:b1:01,bootindex=1",
       "e1000,netdev=net1,mac=52:54:00:1a:b1:02",
     ]);
-    expect(uefiArgs).toEqual(expect.arrayContaining(["nvme,drive=uefi-1-disk0,serial=uefi-1-disk0", "q35"]));
+    expect(uefiArgs).toEqual(expect.arrayContaining(["nvme,drive=uefi-1-disk0,serial=uefi-1-disk0,bootindex=2", "q35"]));
     // Three SATA disks on one AHCI controller, a port each; Secure Boot's NIC has no (unsigned) option ROM.
     const secureArgs = labMachineArgs(files, secure, { ...place(secure, 9003), kvm: true }, scratch);
     expect(secureArgs.filter((arg) => arg === "ahci,id=sata")).toHaveLength(1);
     expect(secureArgs.filter((arg) => arg.startsWith("ide-hd"))).toEqual(
-      [0, 1, 2].map((n) => `ide-hd,drive=secure-1-disk${n},bus=sata.${n},serial=secure-1-disk${n}`),
+      [0, 1, 2].map((n) => `ide-hd,drive=secure-1-disk${n},bus=sata.${n},serial=secure-1-disk${n},bootindex=${n + 2}`),
     );
-    expect(secureArgs).toEqual(expect.arrayContaining(["kvm", "virtio-net-pci,netdev=net0,mac=52:54:00:1a:b2:01,romfile=", "q35,smm=on"]));
+    expect(secureArgs).toEqual(expect.arrayContaining(["kvm", "virtio-net-pci,netdev=net0,mac=52:54:00:1a:b2:01,romfile=,bootindex=1", "q35,smm=on"]));
     expect(readFileSync(join(scratch, "OVMF_VARS.fd"), "utf8")).toBe("secure-vars");
   });
 
@@ -88,11 +89,11 @@ describe("QEMU's arguments for a machine (lab/qemu.ts, issue 52)", () => {
     expect(args.filter((arg) => arg === "lsi53c895a,id=lsi")).toHaveLength(1);
     expect(args.filter((arg) => arg === "megasas,id=sas")).toHaveLength(1);
     expect(args.filter((arg) => arg.startsWith("scsi-hd"))).toEqual([
-      "scsi-hd,drive=many-disk0,bus=lsi.0,serial=many-disk0",
-      "scsi-hd,drive=many-disk1,bus=lsi.0,serial=many-disk1",
-      "scsi-hd,drive=many-disk3,bus=sas.0,serial=many-disk3",
+      "scsi-hd,drive=many-disk0,bus=lsi.0,serial=many-disk0,bootindex=2",
+      "scsi-hd,drive=many-disk1,bus=lsi.0,serial=many-disk1,bootindex=3",
+      "scsi-hd,drive=many-disk3,bus=sas.0,serial=many-disk3,bootindex=5",
     ]);
-    expect(args).toContain("virtio-blk-pci,drive=many-disk2,serial=many-disk2");
+    expect(args).toContain("virtio-blk-pci,drive=many-disk2,serial=many-disk2,bootindex=4");
   });
 
   it("refuses a place that does not fit the machine (a tap or a disk file short)", () => {
