@@ -1,3 +1,4 @@
+import { ERASE_CATALOG } from "../graphs/lifecycleGraphs";
 import { findNode } from "../nodes/findNode";
 import type { StoresOf } from "../ports";
 import type { Workflow, WorkflowFailure, WorkflowTask } from "../workflowEngine/workflow";
@@ -85,6 +86,28 @@ function logsOf(report: InstallReport | undefined, nodeId: string): TimelineLog[
   return [...byName.values()];
 }
 
+/** The most disks of an erase report the timeline lists (a machine reports what it likes). */
+const ERASE_ENTRIES_MAX = 64;
+
+/**
+ * A release's erase report (its `erase` catalog, lifecycle.sh), a line per disk: what was erased, how,
+ * how much and how fast, or why not. Only the report written during this workflow counts; what
+ * the machine sent is shown only as the strings and numbers it is, each bounded.
+ */
+function eraseEntries(workflow: Workflow, catalog: { createdAt: string; data: unknown } | undefined): TimelineEntry[] {
+  if (workflow.lifecycle?.action !== "release" || !catalog || catalog.createdAt < workflow.createdAt || !Array.isArray(catalog.data)) return [];
+  const text = (value: unknown): string => (typeof value === "string" || typeof value === "number" ? String(value).slice(0, 200) : "?");
+  return catalog.data.slice(0, ERASE_ENTRIES_MAX).map((disk: Record<string, unknown>) => ({
+    at: catalog.createdAt,
+    source: "machine" as const,
+    task: "erase-disks",
+    what:
+      disk?.result === "erased"
+        ? `erased ${text(disk.disk)} (${text(disk.mode)}, ${text(disk.method)}): ${text(disk.bytes)} bytes in ${text(disk.seconds)} s`
+        : `could not erase ${text(disk?.disk)} (${text(disk?.mode)}): ${text(disk?.answer)}`,
+  }));
+}
+
 /**
  * GET /nodes/{identifier}/timeline: what the node's machine did and when, for its latest workflow
  * (brought up to date, so a task past its time-out shows its reason) and its current install's
@@ -99,9 +122,12 @@ export async function nodeTimeline(
   const latest = (await stores.workflows.listForNode(node.id)).at(-1);
   const workflow = latest && (await refreshWorkflow(stores, latest, now));
   const report = await currentReport(stores, node, now);
-  const entries = [...(workflow ? workflowEntries(workflow) : []), ...(report ? reportEntries(report) : [])].sort((a, b) =>
-    a.at.localeCompare(b.at),
-  );
+  const erase = workflow?.lifecycle?.action === "release" ? await stores.catalogs.latest(node.id, ERASE_CATALOG) : undefined;
+  const entries = [
+    ...(workflow ? workflowEntries(workflow) : []),
+    ...(workflow ? eraseEntries(workflow, erase) : []),
+    ...(report ? reportEntries(report) : []),
+  ].sort((a, b) => a.at.localeCompare(b.at));
   return {
     node: node.id,
     ...(report && { instanceId: report.instanceId }),

@@ -1,6 +1,7 @@
 import { apiContextFor } from "../../../../lib/provisioning/apiContext";
 import { machineCredential } from "../../../../lib/provisioning/cloudInit/instanceService";
 import { acceptResults, nextCommands } from "../../../../lib/provisioning/discovery/microkernel";
+import { nodeTimeline } from "../../../../lib/provisioning/installReports/timeline";
 import { listActions, performAction } from "../../../../lib/provisioning/lifecycle/actionService";
 import { createNode } from "../../../../lib/provisioning/nodes/nodeService";
 import { setNodeSshSettings } from "../../../../lib/provisioning/nodes/sshService";
@@ -192,6 +193,15 @@ describe("a node's life-cycle actions (issue 53)", () => {
     expect(after).toMatchObject({ provisionState: "ready", provisioning: { action: "release" } });
     expect(after?.provisioning).not.toHaveProperty("owner");
     expect((await stores.catalogs.latest(node.id, "erase"))?.data).toEqual(JSON.parse(ERASED));
+    // The erase report in the node's timeline, a line per disk.
+    const timeline = await nodeTimeline(stores, node.id, later(41));
+    expect(timeline.entries).toContainEqual(
+      expect.objectContaining({
+        source: "machine",
+        task: "erase-disks",
+        what: "erased /dev/nvme0n1 (undefined, wipe-signatures+discard): 8589934592 bytes in 0.4 s".replace("undefined", "?"),
+      }),
+    );
     // RELEASE_ERASE when the action names none.
     const second = await performAction(stores, node.id, { action: "allocate", options: { owner: "b" } }, api, settings, later(50));
     expect(second.node.provisionState).toBe("allocated");
@@ -204,7 +214,11 @@ describe("a node's life-cycle actions (issue 53)", () => {
     const node = await readyNode(stores);
     await act(stores, node.id, "allocate", { owner: "team-a" });
     await act(stores, node.id, "release", undefined, later(2));
-    await microkernel(stores, node.id, () => ({ stdout: "[]", code: 1 }));
+    const refused = [{ disk: "/dev/sda", mode: "quick", result: "failed", answer: "the device is read-only" }, "junk"];
+    await microkernel(stores, node.id, () => ({ stdout: JSON.stringify(refused), code: 1 }));
+    expect(
+      (await nodeTimeline(stores, node.id, later(30))).entries.filter((entry) => entry.task === "erase-disks").map((entry) => entry.what),
+    ).toEqual(expect.arrayContaining(["could not erase /dev/sda (quick): the device is read-only", "could not erase ? (?): ?"]));
     const failed = await stores.nodes.get(node.id);
     expect(failed).toMatchObject({
       provisionState: "failed",
