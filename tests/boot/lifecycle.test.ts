@@ -17,8 +17,8 @@ jest.setTimeout(2_400_000);
  * A machine's life through its actions (issue 53), on the lab's machines (issue 52) against the real
  * `serverless offline`, as root: two machines side by side, each with an NVMe and a SATA disk, an
  * IPMI BMC (ipmi_sim) and the site's relay; discovered, made ready, allocated, deployed with the
- * Debian image onto the SATA disk, then released: `quick` on the BIOS machine, `full` on the UEFI
- * one. The test wrote a partition table, a file system and marker bytes onto the NVMe disk and
+ * Debian image onto the SATA disk; the BIOS one rescued (SSH into its microkernel with the lab's
+ * key) and unrescued; then released: `quick` on the BIOS machine, `full` on the UEFI one. The test wrote a partition table, a file system and marker bytes onto the NVMe disk and
  * markers past the image on the SATA one; once the machine has powered itself off, it reads both
  * disk files from the host: no partition table, no signature at either end or where a partition
  * began; after `full`, none of the markers either (after `quick` they are still there, as
@@ -117,11 +117,25 @@ function signaturesAt(file: string, offset: number): string {
 
   const powered = (name: string) => namespacePids("lab75").some((each) => each.command.includes(`-name ${name} `));
 
+  /**
+   * The node, read again every 3 s while its state is one of `from`. A read the connection drops
+   * (a keep-alive socket the server closed as it was reused: undici's ECONNRESET) is read again.
+   */
   async function settled(node: string, from: string[], ms: number): Promise<{ provisionState: string; provisioning?: unknown }> {
-    let current = (await api("GET", `/nodes/${node}`)).body;
+    const read = async () => {
+      for (let tries = 1; ; tries += 1) {
+        try {
+          return (await api("GET", `/nodes/${node}`)).body;
+        } catch (error) {
+          if (tries >= 5) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 1000));
+        }
+      }
+    };
+    let current = await read();
     for (const end = Date.now() + ms; from.includes(current.provisionState) && Date.now() < end; ) {
       await new Promise((resolve) => setTimeout(resolve, 3000));
-      current = (await api("GET", `/nodes/${node}`)).body;
+      current = await read();
     }
     return current;
   }
@@ -136,73 +150,140 @@ function signaturesAt(file: string, offset: number): string {
     return `serial of ${name}:\n${serial.slice(-5000)}\nrelay:\n${readFileSync(join(dir, "relay.log"), "utf8").slice(-2000)}`;
   }
 
-  const life = (name: string, erase: "quick" | "full") => async () => {
-    const planned = plannedMachine(state, name);
-    const [nvme, sata] = planned.diskFiles;
-    const mac = planned.machine.nics[0].mac;
-    const node = (await api("POST", "/nodes", { name, identifiers: [mac], obmSettings: [obmSetting(state, name)] })).body.id;
-    expect((await api("PUT", `/nodes/${node}/site`, { site: state.site?.id })).status).toBe(200);
-    // Discovery (reset through the relay and ipmi_sim), then its actions.
-    const discovery = (await api("POST", `/nodes/${node}/workflows`, { name: "Graph.Refresh.Immediate.Discovery" })).body;
-    let workflow = discovery;
-    for (const end = Date.now() + 900_000; workflow._status === "running" && Date.now() < end; ) {
-      await new Promise((resolve) => setTimeout(resolve, 3000));
-      workflow = (await api("GET", `/workflows/${discovery.instanceId}`)).body;
-    }
-    if (workflow._status !== "succeeded") process.stdout.write(explain(name));
-    expect(workflow._status).toBe("succeeded");
-    await act(node, "provide");
-    await act(node, "allocate", { owner: "lifecycle-test" });
-    await act(node, "deploy", {
-      graph: "Graph.InstallImage",
-      options: {
-        "install-os": {
-          image: "debian-12.raw.zst",
-          installDisk: { byId: `ata-QEMU_HARDDISK_${name}-disk1` },
-          waitForFirstBoot: false,
-          _taskTimeout: 1_500_000,
+  /** The machine's address: its newest DHCP lease from the site's dnsmasq. */
+  function addressOf(name: string): string {
+    const mac = plannedMachine(state, name).machine.nics[0].mac;
+    const leases = readFileSync(state.plan.leaseFile, "utf8")
+      .split("\n")
+      .map((line) => line.split(" "));
+    const lease = leases.find((fields) => fields[1] === mac);
+    if (!lease) throw new Error(`no lease for ${mac}`);
+    return lease[2];
+  }
+
+  /** Rescue: the microkernel with SSH for the lab's key, its disks untouched; unrescue: the installed system again. */
+  async function rescueAndBack(node: string, name: string): Promise<void> {
+    const [, sata] = plannedMachine(state, name).diskFiles;
+    const before = partitionStarts(sata);
+    await act(node, "rescue", { sshKey: readFileSync(`${state.sshKey}.pub`, "utf8").trim() });
+    const rescued = await settled(node, ["rescuing"], 900_000);
+    if (rescued.provisionState !== "rescue") process.stdout.write(`${JSON.stringify(rescued.provisioning)}\n${explain(name)}`);
+    expect(rescued.provisionState).toBe("rescue");
+    const ssh = (command: string) =>
+      execFileSync(
+        "ip",
+        [
+          "netns",
+          "exec",
+          "lab75",
+          "ssh",
+          "-i",
+          state.sshKey,
+          "-o",
+          "StrictHostKeyChecking=no",
+          "-o",
+          "UserKnownHostsFile=/dev/null",
+        ].concat(["-o", "ConnectTimeout=20", "-o", "BatchMode=yes", `root@${addressOf(name)}`, command]),
+        { encoding: "utf8", timeout: 60_000 },
+      );
+    const inside = ssh("cat /proc/cmdline; ls /sys/block");
+    expect(inside).toContain("NODE_ID=");
+    expect(inside).toMatch(/nvme0n1[\s\S]*sda/);
+    // Password logins are off: a key-less attempt is refused.
+    const keyless = spawnSync(
+      "ip",
+      [
+        "netns",
+        "exec",
+        "lab75",
+        "ssh",
+        "-o",
+        "StrictHostKeyChecking=no",
+        "-o",
+        "UserKnownHostsFile=/dev/null",
+        "-o",
+        "BatchMode=yes",
+      ].concat(["-o", "PubkeyAuthentication=no", `root@${addressOf(name)}`, "true"]),
+      { encoding: "utf8", timeout: 60_000 },
+    );
+    expect(keyless.status).not.toBe(0);
+    await act(node, "unrescue");
+    expect((await settled(node, ["unrescuing"], 300_000)).provisionState).toBe("deployed");
+    // The BMC was told to boot the disk once; the installed system's disk is as it was.
+    expect(readFileSync(join(plannedMachine(state, name).bmc?.dir ?? "", "chassis", "calls"), "utf8")).toContain("set boot default");
+    expect(partitionStarts(sata)).toEqual(before);
+  }
+
+  const life =
+    (name: string, erase: "quick" | "full", rescue = false) =>
+    async () => {
+      const planned = plannedMachine(state, name);
+      const [nvme, sata] = planned.diskFiles;
+      const mac = planned.machine.nics[0].mac;
+      const node = (await api("POST", "/nodes", { name, identifiers: [mac], obmSettings: [obmSetting(state, name)] })).body.id;
+      expect((await api("PUT", `/nodes/${node}/site`, { site: state.site?.id })).status).toBe(200);
+      // Discovery (reset through the relay and ipmi_sim), then its actions.
+      const discovery = (await api("POST", `/nodes/${node}/workflows`, { name: "Graph.Refresh.Immediate.Discovery" })).body;
+      let workflow = discovery;
+      for (const end = Date.now() + 900_000; workflow._status === "running" && Date.now() < end; ) {
+        await new Promise((resolve) => setTimeout(resolve, 3000));
+        workflow = (await api("GET", `/workflows/${discovery.instanceId}`)).body;
+      }
+      if (workflow._status !== "succeeded") process.stdout.write(explain(name));
+      expect(workflow._status).toBe("succeeded");
+      await act(node, "provide");
+      await act(node, "allocate", { owner: "lifecycle-test" });
+      await act(node, "deploy", {
+        graph: "Graph.InstallImage",
+        options: {
+          "install-os": {
+            image: "debian-12.raw.zst",
+            installDisk: { byId: `ata-QEMU_HARDDISK_${name}-disk1` },
+            waitForFirstBoot: false,
+            _taskTimeout: 1_500_000,
+          },
         },
-      },
-    });
-    const deployed = await settled(node, ["deploying"], 1_500_000);
-    if (deployed.provisionState !== "deployed") process.stdout.write(`${JSON.stringify(deployed.provisioning)}\n${explain(name)}`);
-    expect(deployed.provisionState).toBe("deployed");
-    const imageStarts = partitionStarts(sata);
-    expect(imageStarts.length).toBeGreaterThan(0);
-    const nvmeStarts = partitionStarts(nvme);
-    expect(nvmeStarts).toEqual([MiB, 201 * MiB]);
+      });
+      const deployed = await settled(node, ["deploying"], 1_500_000);
+      if (deployed.provisionState !== "deployed") process.stdout.write(`${JSON.stringify(deployed.provisioning)}\n${explain(name)}`);
+      expect(deployed.provisionState).toBe("deployed");
+      const imageStarts = partitionStarts(sata);
+      expect(imageStarts.length).toBeGreaterThan(0);
+      const nvmeStarts = partitionStarts(nvme);
+      expect(nvmeStarts).toEqual([MiB, 201 * MiB]);
+      if (rescue) await rescueAndBack(node, name);
 
-    await act(node, "release", { erase });
-    const released = await settled(node, ["releasing"], 1_500_000);
-    if (released.provisionState !== "ready") process.stdout.write(`${JSON.stringify(released.provisioning)}\n${explain(name)}`);
-    expect(released).toMatchObject({ provisionState: "ready" });
-    expect(released.provisioning).not.toHaveProperty("owner");
-    // It powered itself off once its disks were erased.
-    for (const end = Date.now() + 60_000; powered(name) && Date.now() < end; ) await new Promise((resolve) => setTimeout(resolve, 1000));
-    expect(powered(name)).toBe(false);
+      await act(node, "release", { erase });
+      const released = await settled(node, ["releasing"], 1_500_000);
+      if (released.provisionState !== "ready") process.stdout.write(`${JSON.stringify(released.provisioning)}\n${explain(name)}`);
+      expect(released).toMatchObject({ provisionState: "ready" });
+      expect(released.provisioning).not.toHaveProperty("owner");
+      // It powered itself off once its disks were erased.
+      for (const end = Date.now() + 60_000; powered(name) && Date.now() < end; ) await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(powered(name)).toBe(false);
 
-    // The erase report, per disk, in its catalog.
-    const report = (await api("GET", `/nodes/${node}/catalogs/erase`)).body.data as { disk: string; result: string; method: string }[];
-    expect(report.map((entry) => entry.disk).sort()).toEqual(["/dev/nvme0n1", "/dev/sda"]);
-    expect(report.every((entry) => entry.result === "erased")).toBe(true);
-    process.stdout.write(`${name} erase report: ${JSON.stringify(report)}\n`);
+      // The erase report, per disk, in its catalog.
+      const report = (await api("GET", `/nodes/${node}/catalogs/erase`)).body.data as { disk: string; result: string; method: string }[];
+      expect(report.map((entry) => entry.disk).sort()).toEqual(["/dev/nvme0n1", "/dev/sda"]);
+      expect(report.every((entry) => entry.result === "erased")).toBe(true);
+      process.stdout.write(`${name} erase report: ${JSON.stringify(report)}\n`);
 
-    // Read from the host: no partition table and no signature at either disk's start or where a partition began.
-    for (const [file, starts] of [
-      [nvme, nvmeStarts],
-      [sata, imageStarts],
-    ] as const) {
-      expect(signaturesAt(file, 0)).toBe("");
-      for (const start of starts) expect(`${start}: ${signaturesAt(file, start)}`).toBe(`${start}: `);
-      expect(spawnSync("partx", ["-g", file]).status).not.toBe(0);
-    }
-    const left = markersLeft(nvme, MARKS.nvme) + markersLeft(sata, MARKS.sata);
-    // quick clears the metadata only: the data blocks stay (NIST 800-88 "clear" of the labels, not of the data).
-    expect(left).toBe(erase === "full" ? 0 : MARKS.nvme.length + MARKS.sata.length);
-  };
+      // Read from the host: no partition table and no signature at either disk's start or where a partition began.
+      for (const [file, starts] of [
+        [nvme, nvmeStarts],
+        [sata, imageStarts],
+      ] as const) {
+        expect(signaturesAt(file, 0)).toBe("");
+        for (const start of starts) expect(`${start}: ${signaturesAt(file, start)}`).toBe(`${start}: `);
+        expect(spawnSync("partx", ["-g", file]).status).not.toBe(0);
+      }
+      const left = markersLeft(nvme, MARKS.nvme) + markersLeft(sata, MARKS.sata);
+      // quick clears the metadata only: the data blocks stay (NIST 800-88 "clear" of the labels, not of the data).
+      expect(left).toBe(erase === "full" ? 0 : MARKS.nvme.length + MARKS.sata.length);
+    };
 
   it.concurrent(
-    "releases the BIOS machine with quick: no partition table or signature left, its data blocks untouched",
+    "rescues the BIOS machine (SSH with the operator's key, no disk touched) and back, then releases it with quick: no partition table or signature left, its data blocks untouched",
     life("r-quick", "quick"),
   );
   it.concurrent(
