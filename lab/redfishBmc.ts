@@ -18,13 +18,17 @@ import { join } from "node:path";
  * `BootSourceOverrideMode` (bmclib retries without), leaves out `ResetType@Redfish.AllowableValues`,
  * does not perform ForceRestart (older iDRACs: ForceOff, then On), answers a Reset 202 with a task
  * monitor, and refuses a session past its limit, with DMTF-style error bodies. The relay's driver
- * does not know it talks to a stand-in.
+ * does not know it talks to a stand-in. Its BIOS (issue 53) is a Bios resource whose attributes a
+ * PATCH of `Bios/Settings` changes only at the machine's next reset or power-on, as a server's does,
+ * kept across resets for as long as the BMC runs; its firmware inventory is UpdateService's.
  */
 export interface RedfishBmc {
   url: string;
   /** The certificate to pin (PEM). */
   ca: string;
   system: () => { PowerState: string; Boot: Record<string, unknown>; IndicatorLED: string };
+  /** Its BIOS attributes: those in effect, and those set for the next reset. */
+  bios: () => { current: Record<string, unknown>; pending: Record<string, unknown> };
   requests: string[];
   /** Sessions opened and not yet closed. */
   openSessions: () => number;
@@ -32,6 +36,24 @@ export interface RedfishBmc {
 }
 
 const SYSTEM = "/redfish/v1/Systems/437XR1138R2";
+const BIOS = `${SYSTEM}/Bios`;
+const FIRMWARE = "/redfish/v1/UpdateService/FirmwareInventory";
+/** The mockup's BIOS attributes (a few of DMTF's public-rackmount1 Bios), each with the type its registry gives. */
+const BIOS_DEFAULTS: Record<string, string | number | boolean> = {
+  BootMode: "Uefi",
+  ProcTurboMode: "Enabled",
+  ProcCoreDisable: 0,
+  SriovGlobalEnable: false,
+  EmbeddedSata: "Raid",
+  NicBoot1: "NetworkBoot",
+  NicBoot2: "Disabled",
+};
+/** Its firmware inventory: the BMC's own, the BIOS's and a NIC's. */
+const FIRMWARE_ITEMS = [
+  { Id: "BMC", Name: "Manager firmware", Version: "1.45.455b66-rev4", Updateable: true },
+  { Id: "BIOS", Name: "Contoso BIOS Firmware", Version: "P79 v1.45 (12/06/2017)", Updateable: true },
+  { Id: "NIC", Name: "Contoso Ethernet Adapter firmware", Version: "14.20.1010", Updateable: false },
+];
 const CHASSIS = "/redfish/v1/Chassis/1U";
 const RESET_TYPES = ["On", "ForceOff", "GracefulShutdown", "GracefulRestart", "ForceRestart", "PowerCycle"];
 const TARGETS = ["None", "Pxe", "Hdd", "UefiHttp", "BiosSetup"];
@@ -86,6 +108,12 @@ export async function startRedfishBmc(options: {
   const state = {
     IndicatorLED: "Off",
     Boot: { BootSourceOverrideTarget: "None", BootSourceOverrideEnabled: "Disabled" } as Record<string, unknown>,
+  };
+  const bios = { current: { ...BIOS_DEFAULTS }, pending: {} as Record<string, string | number | boolean> };
+  /** A reset or power-on is when the firmware reads its settings: the pending ones become current. */
+  const applyBiosSettings = () => {
+    bios.current = { ...bios.current, ...bios.pending };
+    bios.pending = {};
   };
   const requests: string[] = [];
   const sessions = new Map<string, string>();
@@ -174,7 +202,48 @@ export async function startRedfishBmc(options: {
         RedfishVersion: "1.15.0",
         Systems: { "@odata.id": "/redfish/v1/Systems" },
         SessionService: { "@odata.id": "/redfish/v1/SessionService" },
+        UpdateService: { "@odata.id": "/redfish/v1/UpdateService" },
       });
+    if (route === "GET /redfish/v1/UpdateService")
+      return send(response, 200, {
+        "@odata.id": "/redfish/v1/UpdateService",
+        Id: "UpdateService",
+        FirmwareInventory: { "@odata.id": FIRMWARE },
+      });
+    if (route === `GET ${FIRMWARE}`)
+      return send(response, 200, {
+        "@odata.id": FIRMWARE,
+        Members: FIRMWARE_ITEMS.map((item) => ({ "@odata.id": `${FIRMWARE}/${item.Id}` })),
+        "Members@odata.count": FIRMWARE_ITEMS.length,
+      });
+    const item = FIRMWARE_ITEMS.find((each) => route === `GET ${FIRMWARE}/${each.Id}`);
+    if (item) return send(response, 200, { "@odata.id": `${FIRMWARE}/${item.Id}`, ...item, Status: { State: "Enabled", Health: "OK" } });
+    if (route === `GET ${BIOS}`)
+      return send(response, 200, {
+        "@odata.id": BIOS,
+        Id: "BIOS",
+        AttributeRegistry: "BiosAttributeRegistryP89.v1_0_0",
+        Attributes: bios.current,
+        "@Redfish.Settings": { SettingsObject: { "@odata.id": `${BIOS}/Settings` } },
+      });
+    if (route === `GET ${BIOS}/Settings`) return send(response, 200, { "@odata.id": `${BIOS}/Settings`, Attributes: bios.pending });
+    if (route === `PATCH ${BIOS}/Settings`) {
+      const attributes = (body.Attributes ?? {}) as Record<string, unknown>;
+      const wrong = Object.entries(attributes).find(
+        ([name, value]) => !Object.hasOwn(BIOS_DEFAULTS, name) || typeof value !== typeof BIOS_DEFAULTS[name],
+      );
+      if (wrong)
+        return send(
+          response,
+          400,
+          error(
+            "PropertyUnknown",
+            `The property ${wrong[0]} is not in the list of valid properties for the resource, or its value's type is wrong.`,
+          ),
+        );
+      bios.pending = { ...bios.pending, ...(attributes as Record<string, string | number | boolean>) };
+      return send(response, 200, { "@odata.id": `${BIOS}/Settings`, Attributes: bios.pending });
+    }
     if (route === "GET /redfish/v1/Systems")
       return send(response, 200, { "@odata.id": "/redfish/v1/Systems", Members: [{ "@odata.id": SYSTEM }], "Members@odata.count": 1 });
     if (route === `GET ${SYSTEM}`) {
@@ -185,7 +254,8 @@ export async function startRedfishBmc(options: {
         SystemType: "Physical",
         PowerState: powerState(),
         IndicatorLED: state.IndicatorLED,
-        Boot: { ...state.Boot, "BootSourceOverrideTarget@Redfish.AllowableValues": TARGETS },
+        Boot: { ...state.Boot, "BootSourceOverrideTarget@Redfish.AllowableValues": TARGETS, BootOrder: ["NIC.Slot.1-1", "Disk.Bay.0"] },
+        Bios: { "@odata.id": BIOS },
         Links: { Chassis: [{ "@odata.id": CHASSIS }] },
         Actions: {
           "#ComputerSystem.Reset": {
@@ -260,6 +330,8 @@ export async function startRedfishBmc(options: {
         response.writeHead(202, { "content-type": "application/json", location: monitor });
         return response.end(JSON.stringify({ "@odata.id": monitor, TaskState: "Running" }));
       };
+      // The firmware reads its settings as the machine starts: not at a power-off.
+      if (!["ForceOff", "GracefulShutdown"].includes(type)) applyBiosSettings();
       options.machine.reset(type).then(done, (error: Error) => send(response, 500, error.message));
       return;
     }
@@ -276,6 +348,7 @@ export async function startRedfishBmc(options: {
   return {
     url: `https://${listen.address}${port === 443 ? "" : `:${port}`}`,
     ca,
+    bios: () => ({ current: { ...bios.current }, pending: { ...bios.pending } }),
     system: () => ({
       PowerState: powerState(),
       Boot: { ...state.Boot },

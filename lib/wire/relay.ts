@@ -28,8 +28,21 @@ export const IPMITOOL_POLL_ARGS: Record<IpmiPollCommand, string[]> = {
 export const REDFISH_POLL_COMMANDS = ["powerState", "thermal", "power"] as const;
 export type RedfishPollCommand = (typeof REDFISH_POLL_COMMANDS)[number];
 
+/**
+ * What a relay reads from a Redfish BMC into a node's catalogs (issue 53): the BIOS's attributes and
+ * the boot order (`bios`), the firmware inventory (`firmware`).
+ */
+export const REDFISH_INVENTORIES = ["bios", "firmware"] as const;
+export type RedfishInventory = (typeof REDFISH_INVENTORIES)[number];
+/** A BIOS attribute's value, as Redfish's Bios resource holds them. */
+export type BiosValue = string | number | boolean;
+
 export type JobAction =
   | { kind: "power"; action: PowerAction }
+  /** A Redfish read into the node's catalogs: its output is the resource's JSON (the relay keeps what the service needs). */
+  | { kind: "inventory"; what: RedfishInventory }
+  /** BIOS attributes to set (Redfish `PATCH …/Bios/Settings`): the BMC applies them at the machine's next reset. */
+  | { kind: "biosSettings"; attributes: Record<string, BiosValue> }
   | { kind: "bootDevice"; device: BootDevice; uefi: boolean; persistent: false; uri?: string }
   | { kind: "identify"; on: boolean }
   /** A poller's run: the command RackHD's IPMI poller ran, or a Redfish read. */

@@ -71,6 +71,8 @@ async function systemPath(config: Record<string, unknown>, call: Call): Promise<
 
 async function perform(system: string, action: JobAction, call: Call, timing: RedfishTiming): Promise<DriverResult> {
   if (action.kind === "poll") return poll(system, action.command, call);
+  if (action.kind === "inventory") return action.what === "bios" ? readBios(system, call) : readFirmware(call);
+  if (action.kind === "biosSettings") return setBios(system, action.attributes, call);
   if (action.kind === "identify")
     return answered(await call("PATCH", system, { IndicatorLED: action.on ? "Lit" : "Off" }), `IndicatorLED ${action.on ? "Lit" : "Off"}`);
   if (action.kind === "bootDevice") {
@@ -117,6 +119,74 @@ async function poll(system: string, command: string, call: Call): Promise<Driver
     resource = await get(link);
   }
   return { ok: true, output: JSON.stringify(Object.fromEntries(what.keep.map((key) => [key, resource[key]]))) };
+}
+
+/** The most firmware items read (a server lists a few dozen; a BMC that lists thousands is cut). */
+const FIRMWARE_MAX = 200;
+
+/** The system's Bios resource (its link, else the conventional path). */
+const biosPath = (resource: Record<string, unknown>, system: string): string =>
+  (resource.Bios as { "@odata.id"?: string } | undefined)?.["@odata.id"] ?? `${system}/Bios`;
+
+/** The BIOS attributes, their registry, and the boot order and override the system reports, as JSON (the node's `redfish-bios` catalog). */
+async function readBios(system: string, call: Call): Promise<DriverResult> {
+  const resource = await getResource(call, system);
+  const bios = await getResource(call, biosPath(resource, system));
+  const boot = (resource.Boot ?? {}) as Record<string, unknown>;
+  // What the BMC holds for the next reset, when it says where (`@Redfish.Settings`).
+  const settingsPath = (bios["@Redfish.Settings"] as { SettingsObject?: { "@odata.id"?: string } } | undefined)?.SettingsObject?.[
+    "@odata.id"
+  ];
+  const pending = settingsPath ? ((await call("GET", settingsPath)).body?.Attributes ?? {}) : {};
+  return {
+    ok: true,
+    output: JSON.stringify({
+      attributes: bios.Attributes ?? {},
+      attributeRegistry: bios.AttributeRegistry ?? null,
+      pending,
+      bootOrder: boot.BootOrder ?? [],
+      bootSourceOverride: { target: boot.BootSourceOverrideTarget ?? null, enabled: boot.BootSourceOverrideEnabled ?? null },
+    }),
+  };
+}
+
+/** UpdateService's FirmwareInventory, each item's name, version, whether it can be updated and its state (the node's `redfish-firmware` catalog). */
+async function readFirmware(call: Call): Promise<DriverResult> {
+  const root = await getResource(call, "/redfish/v1");
+  const service = (root.UpdateService as { "@odata.id"?: string } | undefined)?.["@odata.id"] ?? "/redfish/v1/UpdateService";
+  const update = await getResource(call, service);
+  const inventory = (update.FirmwareInventory as { "@odata.id"?: string } | undefined)?.["@odata.id"] ?? `${service}/FirmwareInventory`;
+  const members = ((await getResource(call, inventory)).Members as { "@odata.id"?: string }[] | undefined) ?? [];
+  const items = [];
+  for (const member of members.slice(0, FIRMWARE_MAX)) {
+    if (!member["@odata.id"]) continue;
+    const item = await getResource(call, member["@odata.id"]);
+    items.push({
+      id: item.Id ?? null,
+      name: item.Name ?? null,
+      version: item.Version ?? null,
+      updateable: item.Updateable ?? null,
+      status: item.Status ?? null,
+    });
+  }
+  return { ok: true, output: JSON.stringify({ items, listed: members.length }) };
+}
+
+/** BIOS attributes for the next reset: PATCHed to the settings object the Bios resource names (DMTF's `@Redfish.Settings`), else `Bios/Settings`. */
+async function setBios(system: string, attributes: Record<string, unknown>, call: Call): Promise<DriverResult> {
+  const resource = await getResource(call, system);
+  const path = biosPath(resource, system);
+  const bios = await getResource(call, path);
+  const settings =
+    (bios["@Redfish.Settings"] as { SettingsObject?: { "@odata.id"?: string } } | undefined)?.SettingsObject?.["@odata.id"] ??
+    `${path}/Settings`;
+  const unknown = Object.keys(attributes).filter((name) => !Object.hasOwn((bios.Attributes ?? {}) as object, name));
+  if (unknown.length > 0)
+    return failed(`The BIOS has no attribute ${unknown.join(", ")} (it has ${Object.keys((bios.Attributes ?? {}) as object).length})`);
+  return answered(
+    await call("PATCH", settings, { Attributes: attributes }),
+    `BIOS attributes ${Object.keys(attributes).join(", ")} set for the next reset`,
+  );
 }
 
 /** The ResetTypes the system lists as allowed, or undefined when it lists none (many BMCs do not). */

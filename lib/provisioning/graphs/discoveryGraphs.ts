@@ -66,7 +66,16 @@ export const DISCOVERY_GRAPHS: readonly GraphDefinition[] = [
     injectableName: "Graph.Refresh.Immediate.Discovery",
     options: {},
     tasks: [
-      { label: "set-boot-pxe", taskName: "Task.Obm.Node.PxeBoot", ignoreFailure: true },
+      // A Redfish BMC's view first (its BIOS attributes and boot order, its firmware): an IPMI
+      // BMC has none, and the two fail there, ignored.
+      { label: "catalog-redfish-bios", taskName: "Task.Redfish.Catalog.Bios", ignoreFailure: true },
+      {
+        label: "catalog-redfish-firmware",
+        taskName: "Task.Redfish.Catalog.Firmware",
+        ignoreFailure: true,
+        waitOn: { "catalog-redfish-bios": "finished" },
+      },
+      { label: "set-boot-pxe", taskName: "Task.Obm.Node.PxeBoot", ignoreFailure: true, waitOn: { "catalog-redfish-firmware": "finished" } },
       { label: "reboot", taskName: "Task.Obm.Node.Reboot", waitOn: { "set-boot-pxe": "finished" } },
       { ...DISCOVERY_TASKS[0], waitOn: { reboot: "succeeded" } },
       ...DISCOVERY_TASKS.slice(1),

@@ -69,6 +69,17 @@ export const GRAPH_LIBRARY: readonly GraphDefinition[] = [
   single("Graph.Reboot.Node", "Reboot Node", "reboot", "Task.Obm.Node.Reboot"),
   single("Graph.PowerOn.Node", "Power On Node", "power-on", "Task.Obm.Node.PowerOn"),
   single("Graph.PowerOff.Node", "Power Off Node", "power-off", "Task.Obm.Node.PowerOff"),
+  // Through a Redfish BMC (issue 53): BIOS attributes for the next reset (`options: {"set-bios": {"attributes": {…}}}`).
+  single("Graph.Redfish.Bios.Set", "Set BIOS attributes (at the next reset)", "set-bios", "Task.Redfish.Bios.Set"),
+  {
+    friendlyName: "Read the BIOS and firmware inventory",
+    injectableName: "Graph.Redfish.Catalog",
+    options: {},
+    tasks: [
+      { label: "catalog-redfish-bios", taskName: "Task.Redfish.Catalog.Bios" },
+      { label: "catalog-redfish-firmware", taskName: "Task.Redfish.Catalog.Firmware", waitOn: { "catalog-redfish-bios": "finished" } },
+    ],
+  },
   // The node's IPMI OBM setting from its bmc catalog, with the credentials its options give
   // (`defaults.user`, `defaults.password`): what a SKU names as its discovery graph, so that a
   // machine of that SKU is power-controlled with no operator step (issue 37).

@@ -29,6 +29,14 @@ const BUILT_IN_TASKS: readonly LibraryTask[] = [
   obmTask("Task.Obm.Node.PowerOff", "Power Off Node", "powerOff"),
   // Not RackHD's: unrescue boots the node from its disk once (the relay's bootDevice job, device disk).
   obmTask("Task.Obm.Node.DiskBoot", "Set disk boot", "setBootDisk"),
+  // Through a Redfish BMC (issue 53): the BIOS attributes and boot order, the firmware inventory,
+  // read into the node's catalogs (redfish-bios, redfish-firmware); BIOS attributes set for the next reset.
+  obmTask("Task.Redfish.Catalog.Bios", "Read the BIOS attributes and boot order", "readBios"),
+  obmTask("Task.Redfish.Catalog.Firmware", "Read the firmware inventory", "readFirmware"),
+  {
+    ...obmTask("Task.Redfish.Bios.Set", "Set BIOS attributes (at the next reset)", "setBios"),
+    options: { action: "setBios", obmServiceName: null, attributes: null },
+  },
   {
     friendlyName: "Create IPMI OBM settings",
     injectableName: "Task.Obm.Ipmi.CreateSettings",

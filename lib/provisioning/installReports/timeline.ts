@@ -95,7 +95,8 @@ const ERASE_ENTRIES_MAX = 64;
  * the machine sent is shown only as the strings and numbers it is, each bounded.
  */
 function eraseEntries(workflow: Workflow, catalog: { createdAt: string; data: unknown } | undefined): TimelineEntry[] {
-  if (workflow.lifecycle?.action !== "release" || !catalog || catalog.createdAt < workflow.createdAt || !Array.isArray(catalog.data)) return [];
+  if (workflow.lifecycle?.action !== "release" || !catalog || catalog.createdAt < workflow.createdAt || !Array.isArray(catalog.data))
+    return [];
   const text = (value: unknown): string => (typeof value === "string" || typeof value === "number" ? String(value).slice(0, 200) : "?");
   return catalog.data.slice(0, ERASE_ENTRIES_MAX).map((disk: Record<string, unknown>) => ({
     at: catalog.createdAt,

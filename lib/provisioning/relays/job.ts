@@ -96,6 +96,8 @@ export function describeAction(action: JobAction): string {
   if (action.kind === "power") return `power ${action.action}`;
   if (action.kind === "identify") return `identify ${action.on ? "on" : "off"}`;
   if (action.kind === "poll") return `poll ${action.command}`;
+  if (action.kind === "inventory") return `read the ${action.what === "bios" ? "BIOS attributes and boot order" : "firmware inventory"}`;
+  if (action.kind === "biosSettings") return `set BIOS attributes ${Object.keys(action.attributes).join(", ")} (at the next reset)`;
   return `boot once from ${action.device}${action.uefi ? " (UEFI)" : ""}`;
 }
 

@@ -2,6 +2,7 @@ import { recordPollResult } from "../pollers/pollerService";
 import type { StoresOf } from "../ports";
 import { finishTask } from "../workflowEngine/progress";
 import { settleEffects, type WorkflowStores } from "../workflows/workflowService";
+import { catalogueInventory } from "./inventoryCatalog";
 import type { RelayJob } from "./job";
 import { recordResult } from "./jobService";
 import type { RelayCredential } from "./site";
@@ -44,10 +45,14 @@ export async function reportJobResult(
   }
   const power = powerAfter(job);
   if (power) await stores.nodes.update(job.node, (node) => ({ ...node, power: { state: power, readAt: now.toISOString() } }));
+  // A Redfish read's answer becomes the node's catalog before its task ends (the next task may read it).
+  const unkept = job.state === "succeeded" ? await catalogueInventory(stores, job, now) : undefined;
   if (job.task) {
     const { workflow: workflowId, taskId } = job.task;
     const outcome =
-      job.state === "succeeded" ? { state: "succeeded" as const } : { state: "failed" as const, error: job.result?.error ?? "failed" };
+      job.state === "succeeded" && !unkept
+        ? { state: "succeeded" as const }
+        : { state: "failed" as const, error: unkept ?? job.result?.error ?? "failed" };
     const node = await stores.nodes.get(job.node);
     const finished = await stores.workflows.update(workflowId, (stored) => finishTask(stored, taskId, outcome, node?.obmSettings, now));
     if (finished) await settleEffects(stores, finished, now);

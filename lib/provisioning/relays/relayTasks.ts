@@ -1,4 +1,5 @@
 import { isDomainError } from "../../errors";
+import type { BiosValue } from "../../wire/relay";
 import { type Node, secureBootOf } from "../nodes/node";
 import type { StoresOf } from "../ports";
 import { relayTasksRunning } from "../workflowEngine/progress";
@@ -14,7 +15,24 @@ const ACTIONS: Record<string, JobAction> = {
   reboot: { kind: "power", action: "reboot" },
   powerOn: { kind: "power", action: "on" },
   powerOff: { kind: "power", action: "off" },
+  // Redfish only (issue 53): the BIOS attributes and boot order, the firmware inventory, into catalogs.
+  readBios: { kind: "inventory", what: "bios" },
+  readFirmware: { kind: "inventory", what: "firmware" },
 };
+
+/** The most BIOS attributes one task sets (a server's BIOS has a few hundred; a task sets a handful). */
+const BIOS_ATTRIBUTES_MAX = 64;
+
+/** setBios's attributes, from its task's options: a JSON object of at most 64 strings, numbers and booleans; undefined otherwise. */
+function biosAttributes(value: unknown): Record<string, BiosValue> | undefined {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return undefined;
+  const entries = Object.entries(value);
+  const fits = (entry: unknown) =>
+    typeof entry === "string" || typeof entry === "boolean" || (typeof entry === "number" && Number.isFinite(entry));
+  if (entries.length === 0 || entries.length > BIOS_ATTRIBUTES_MAX || !entries.every(([name, entry]) => name.length <= 128 && fits(entry)))
+    return undefined;
+  return Object.fromEntries(entries) as Record<string, BiosValue>;
+}
 
 /**
  * The relay action of an OBM task for this node. The one-time PXE boot is a UEFI one for a machine
@@ -22,7 +40,12 @@ const ACTIONS: Record<string, JobAction> = {
  * unsupported): a UEFI server told to boot PXE in legacy mode boots nothing (issue 50: the job said
  * `"uefi": false` for a Secure Boot server).
  */
-function actionFor(name: string, node: Node): JobAction | undefined {
+function actionFor(task: WorkflowTask, node: Node): JobAction | undefined {
+  const name = String(task.options.action);
+  if (name === "setBios") {
+    const attributes = biosAttributes(task.options.attributes);
+    return attributes && { kind: "biosSettings", attributes };
+  }
   const action = Object.hasOwn(ACTIONS, name) ? ACTIONS[name] : undefined;
   if (action?.kind !== "bootDevice") return action;
   const firmware = secureBootOf(node);
@@ -59,7 +82,7 @@ async function outcomeOf(
   const id = task.relayJob as string;
   let job = await stores.relayJobs.get(id);
   if (!job) {
-    const action = actionFor(String(task.options.action), node);
+    const action = actionFor(task, node);
     const wanted = task.options.obmServiceName;
     const obm = node.obmSettings.find((setting) => (typeof wanted === "string" && wanted !== "" ? setting.service === wanted : true));
     if (!action || !obm) return { taskId: task.instanceId, state: "failed", error: `No relay action for ${String(task.options.action)}` };
@@ -79,6 +102,7 @@ async function outcomeOf(
     }
   }
   const current = await currentJob(stores, job, now);
+  // A Redfish read's catalog was stored as its result arrived (relayResults.ts), before its task could end.
   if (current.state === "succeeded") return { taskId: task.instanceId, state: "succeeded" };
   if (current.state === "failed") {
     return { taskId: task.instanceId, state: "failed", error: `${describeAction(current.action)}: ${current.result?.error ?? "failed"}` };

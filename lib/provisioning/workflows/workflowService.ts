@@ -101,7 +101,11 @@ export async function settleProvisionState(stores: StoresOf<"nodes">, workflow: 
  * Queues the relay jobs of its running OBM tasks and ends those whose job has ended, round after
  * round: a task ended (set-boot-pxe) may start the next (reboot), whose job is then queued.
  */
-async function settleRelayTasks(stores: StoresOf<"nodes" | "relayJobs" | "workflows">, workflow: Workflow, now: Date): Promise<Workflow> {
+async function settleRelayTasks(
+  stores: StoresOf<"catalogs" | "nodes" | "relayJobs" | "workflows">,
+  workflow: Workflow,
+  now: Date,
+): Promise<Workflow> {
   let current = workflow;
   for (let round = Object.keys(current.tasks).length; round > 0 && current._status === "running"; round -= 1) {
     // Most moves of a workflow have no relay job running: they read no node for it.

@@ -56,7 +56,12 @@ describe("QEMU's arguments for a machine (lab/qemu.ts, issue 52)", () => {
     const biosArgs = labMachineArgs(files, bios, place(bios, 9001), scratch);
     expect(biosArgs).toEqual([
       ...["-name", "bios-1", "-accel", "tcg", "-m", "1024", "-smp", "1", "-boot", "order=nc"],
-      ...["-netdev", "tap,id=net0,ifname=lab-bios-1-0,script=no,downscript=no", "-device", "e1000e,netdev=net0,mac=52:54:00:1a:b0:01,bootindex=1"],
+      ...[
+        "-netdev",
+        "tap,id=net0,ifname=lab-bios-1-0,script=no,downscript=no",
+        "-device",
+        "e1000e,netdev=net0,mac=52:54:00:1a:b0:01,bootindex=1",
+      ],
       ...["-device", "megasas,id=sas", "-drive", "file=/lab/bios-1-0.raw,format=raw,if=none,id=bios-1-disk0"],
       ...["-device", "scsi-hd,drive=bios-1-disk0,bus=sas.0,serial=bios-1-disk0,bootindex=2"],
       ...bmcDevices(9001),
@@ -77,7 +82,9 @@ describe("QEMU's arguments for a machine (lab/qemu.ts, issue 52)", () => {
     expect(secureArgs.filter((arg) => arg.startsWith("ide-hd"))).toEqual(
       [0, 1, 2].map((n) => `ide-hd,drive=secure-1-disk${n},bus=sata.${n},serial=secure-1-disk${n},bootindex=${n + 2}`),
     );
-    expect(secureArgs).toEqual(expect.arrayContaining(["kvm", "virtio-net-pci,netdev=net0,mac=52:54:00:1a:b2:01,romfile=,bootindex=1", "q35,smm=on"]));
+    expect(secureArgs).toEqual(
+      expect.arrayContaining(["kvm", "virtio-net-pci,netdev=net0,mac=52:54:00:1a:b2:01,romfile=,bootindex=1", "q35,smm=on"]),
+    );
     expect(readFileSync(join(scratch, "OVMF_VARS.fd"), "utf8")).toBe("secure-vars");
   });
 

@@ -42,6 +42,30 @@ describe("provision states (issue 53)", () => {
     }
   });
 
+  it("holds docs/lifecycle.md's table: each action's states, transitional state, end and whether it is destructive", () => {
+    const table = Object.fromEntries(
+      Object.entries(TRANSITIONS).map(([action, { from, during, to, destructive }]) => [
+        action,
+        `${from.join("|")} → ${during} → ${to}${destructive ? " !" : ""}`,
+      ]),
+    );
+    expect(table).toEqual({
+      provide: "discovered|failed|retired → providing → ready",
+      allocate: "ready → allocating → allocated",
+      deallocate: "allocated → deallocating → ready",
+      deploy: "ready|allocated → deploying → deployed !",
+      redeploy: "deployed → deploying → deployed !",
+      release: "allocated|deployed|rescue|failed → releasing → ready !",
+      rescue: "deployed|failed → rescuing → rescue",
+      unrescue: "rescue → unrescuing → deployed",
+      retire: "discovered|ready|failed → retiring → retired",
+    });
+    for (const { summary } of Object.values(TRANSITIONS)) expect(summary).toMatch(/^[A-Z].{20,}[^.]$/);
+    expect(actionsFrom("failed")).toEqual(["provide", "release", "rescue", "retire"]);
+    expect(() => transitionFrom("retired", "retire")).toThrow(/; from retired: provide$/);
+    expect(() => transitionFrom("ready", "unrescue")).toThrow(/; from ready: allocate, deploy, retire$/);
+  });
+
   it("refuses an action from a state it does not start from with a 409 naming both, and what the state allows", () => {
     expect(() => transitionFrom("discovered", "release")).toThrow(
       expect.objectContaining({
@@ -78,6 +102,7 @@ describe("provision states (issue 53)", () => {
     expect(stateOf({ provisionState: "flying" })).toBe("discovered");
     expect(stateOf({ provisionState: 7 })).toBe("discovered");
     expect(stateOf({ provisionState: "rescue" })).toBe("rescue");
+    expect(stateOf({ provisionState: "toString" })).toBe("discovered");
   });
 
   it("begins an action on the node as stored, clearing its last error, and refuses one the stored state does not allow", () => {
@@ -138,9 +163,17 @@ describe("provision states (issue 53)", () => {
       reason: "cancelled",
       message: "cancelled",
     });
-    expect(end(releasing, lifecycle, { status: "timeout", workflowId: "w1" }, T1)?.provisioning.lastError).toMatchObject({
+    expect(end(releasing, lifecycle, { status: "timeout", workflowId: "w1" }, T1)?.provisioning.lastError).toEqual({
+      action: "release",
+      workflowId: "w1",
+      task: "",
       reason: "failed",
+      message: "timeout",
+      at: T1.toISOString(),
     });
+    // A node with no record of an action waits on none.
+    expect(end({ provisionState: "releasing" }, lifecycle, { status: "succeeded", workflowId: "w1" }, T1)).toBeUndefined();
+    expect(undo({ provisionState: "releasing" }, "op", { provisionState: "ready" })).toBeUndefined();
     // An allocation keeps its owner as the node is deployed.
     const deploying = begin({ provisionState: "allocated", provisioning: { updatedAt: "t", owner: "o" } }, "deploy", "d", T0);
     expect(end(deploying, { action: "deploy", operation: "d" }, { status: "succeeded", workflowId: "w2" }, T1)?.provisioning.owner).toBe(

@@ -94,4 +94,56 @@ describe("the Redfish driver's vendor quirks", () => {
       await bmc.close();
     }
   });
+  it("reads the BIOS attributes, boot order and firmware inventory; sets attributes that the BMC applies at the next reset and keeps (issue 53)", async () => {
+    const machine = memoryMachine();
+    const bmc = await startRedfishBmc({ user: "root", password: "calvin", machine });
+    try {
+      const config = { uri: bmc.url, user: "root", password: "calvin", ca: bmc.ca };
+      const bios = await drive(config, { kind: "inventory", what: "bios" });
+      expect(JSON.parse(bios.output)).toMatchObject({
+        attributes: { BootMode: "Uefi", ProcTurboMode: "Enabled", SriovGlobalEnable: false },
+        attributeRegistry: "BiosAttributeRegistryP89.v1_0_0",
+        pending: {},
+        bootOrder: ["NIC.Slot.1-1", "Disk.Bay.0"],
+        bootSourceOverride: { target: "None", enabled: "Disabled" },
+      });
+      const firmware = JSON.parse((await drive(config, { kind: "inventory", what: "firmware" })).output);
+      expect(firmware.listed).toBe(3);
+      expect(firmware.items[1]).toEqual({
+        id: "BIOS",
+        name: "Contoso BIOS Firmware",
+        version: "P79 v1.45 (12/06/2017)",
+        updateable: true,
+        status: { State: "Enabled", Health: "OK" },
+      });
+      // Set: pending until the machine resets, then in effect, and still after another reset.
+      const set = await drive(config, { kind: "biosSettings", attributes: { ProcTurboMode: "Disabled", SriovGlobalEnable: true } });
+      expect(set).toEqual({ ok: true, output: "BIOS attributes ProcTurboMode, SriovGlobalEnable set for the next reset" });
+      expect(bmc.bios()).toMatchObject({
+        current: { ProcTurboMode: "Enabled" },
+        pending: { ProcTurboMode: "Disabled", SriovGlobalEnable: true },
+      });
+      expect(JSON.parse((await drive(config, { kind: "inventory", what: "bios" })).output).pending).toEqual({
+        ProcTurboMode: "Disabled",
+        SriovGlobalEnable: true,
+      });
+      await drive(config, { kind: "power", action: "off" });
+      expect(bmc.bios().pending).toMatchObject({ ProcTurboMode: "Disabled" });
+      await drive(config, { kind: "power", action: "on" });
+      await drive(config, { kind: "power", action: "reset" });
+      expect(bmc.bios()).toEqual({ current: expect.objectContaining({ ProcTurboMode: "Disabled", SriovGlobalEnable: true }), pending: {} });
+      // An attribute the BIOS does not have is refused by name, before the BMC is asked; a wrong type, by the BMC.
+      expect(await drive(config, { kind: "biosSettings", attributes: { Overclock: "Max" } })).toMatchObject({
+        ok: false,
+        error: "The BIOS has no attribute Overclock (it has 7)",
+      });
+      expect(await drive(config, { kind: "biosSettings", attributes: { ProcCoreDisable: "two" } })).toMatchObject({
+        ok: false,
+        error: expect.stringMatching(/the BMC answered 400: The property ProcCoreDisable/),
+      });
+      expect(bmc.openSessions()).toBe(0);
+    } finally {
+      await bmc.close();
+    }
+  });
 });

@@ -147,7 +147,7 @@ export const reportRelayJob = /* @__PURE__ */ provisioningRoute({
   method: "POST",
   path: "/api/{version}/relay/jobs/{id}/result",
   handler: "handlers/provisioning/relays/result",
-  data: /* @__PURE__ */ withProgress({ write: ["pollerSamples"] }),
+  data: /* @__PURE__ */ withProgress({ write: ["catalogs", "pollerSamples"] }),
   auth: "relay",
   summary: `${OWN}a relay reports a job's result; the first wins, the same again changes nothing; 409 for a lease another relay now holds`,
   request: { params: check.JobParams, query: check.Query, body: check.JobResultBody },

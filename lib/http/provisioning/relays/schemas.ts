@@ -149,7 +149,7 @@ export const NewRelayCredential = {
 
 const jobAction = {
   type: "object",
-  properties: { kind: { enum: ["power", "bootDevice", "identify", "poll"] } },
+  properties: { kind: { enum: ["power", "bootDevice", "identify", "poll", "inventory", "biosSettings"] } },
   required: ["kind"],
 } as const;
 /** What a relay reported (or, from `service`, why the service failed the job). */

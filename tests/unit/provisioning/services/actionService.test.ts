@@ -1,3 +1,4 @@
+import { ConflictError } from "../../../../lib/errors";
 import { apiContextFor } from "../../../../lib/provisioning/apiContext";
 import { machineCredential } from "../../../../lib/provisioning/cloudInit/instanceService";
 import { acceptResults, nextCommands } from "../../../../lib/provisioning/discovery/microkernel";
@@ -275,6 +276,56 @@ describe("a node's life-cycle actions (issue 53)", () => {
       create: () => Promise.reject(new Error("store down")),
     });
     await expect(act(failing, node.id, "retire")).rejects.toThrow("store down");
+    expect(await stateOfNode(stores, node.id)).toBe("ready");
+  });
+  it("checks each option as the docs say: bounds, blanks, options an action does not take, the last deploy's graph", async () => {
+    const stores = memoryStores();
+    const node = await readyNode(stores);
+    // Each action that takes no option, from a state it starts from.
+    for (const [action, from] of [
+      ["provide", "discovered"],
+      ["deallocate", "allocated"],
+      ["unrescue", "rescue"],
+    ] as const) {
+      await stores.nodes.update(node.id, (current) => ({ ...current, provisionState: from }));
+      await expect(act(stores, node.id, action, { x: 1 })).rejects.toThrow(`Action ${action} takes no option x (it takes none)`);
+    }
+    await stores.nodes.update(node.id, (current) => ({ ...current, provisionState: "ready" }));
+    await expect(act(stores, node.id, "retire", { x: 1 })).rejects.toThrow("Action retire takes no option x (it takes none)");
+    await expect(act(stores, node.id, "allocate", { owner: "   " })).rejects.toThrow("options.owner must be a non-empty string");
+    await expect(act(stores, node.id, "allocate", { owner: "o".repeat(201) })).rejects.toThrow("of at most 200 characters");
+    await expect(act(stores, node.id, "allocate", { owner: 7 })).rejects.toThrow("options.owner must be");
+    await expect(act(stores, node.id, "deploy", { graph: "Graph.Nope" })).rejects.toThrow("Graph definition not found for Graph.Nope");
+    const { node: allocated } = await act(stores, node.id, "allocate", { owner: "o".repeat(200) });
+    expect(allocated.provisioning).not.toHaveProperty("purpose");
+    // A node deployed before deploys were recorded: redeploy must name its graph.
+    await stores.nodes.update(node.id, (current) => ({ ...current, provisionState: "deployed" }));
+    await expect(act(stores, node.id, "redeploy", undefined, later(2))).rejects.toThrow("options.graph must be a non-empty string");
+    const { node: redeploying } = await act(stores, node.id, "redeploy", { graph: "Graph.InstallCoreOS" }, later(3));
+    expect(redeploying.provisioning?.deploy).toEqual({ graph: "Graph.InstallCoreOS", options: {} });
+  });
+
+  it("ends no credential on a first deploy, and forgets the installed system's instance as a release begins", async () => {
+    const stores = memoryStores();
+    const node = await readyNode(stores);
+    await machineCredential(stores, node, { id: "an-older-install" }, api, later(1));
+    await act(stores, node.id, "deploy", { graph: "Graph.InstallCoreOS" }, later(2));
+    expect((await stores.instances.get(node.id))?.machineSecrets).toHaveLength(1);
+    await completeNodeInstall(stores, (await stores.nodes.get(node.id))!, later(3));
+    await act(stores, node.id, "release", undefined, later(4));
+    expect(await stores.instances.get(node.id)).toBeUndefined();
+  });
+
+  it("is a 409 saying so when another workflow takes the node between the check and the start, the node back where it was", async () => {
+    const stores = memoryStores();
+    const node = await readyNode(stores);
+    const racing = replacing(stores, "workflows", {
+      create: () => Promise.reject(new ConflictError("taken")),
+    });
+    await expect(act(racing, node.id, "retire")).rejects.toMatchObject({
+      kind: "conflict",
+      message: `Node ${node.id} began running another workflow: try the action again once it has ended`,
+    });
     expect(await stateOfNode(stores, node.id)).toBe("ready");
   });
 });
