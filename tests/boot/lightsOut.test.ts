@@ -24,7 +24,7 @@ jest.setTimeout(600_000);
  * PXE boot and powers it on; it boots, runs the test installer, completes; the workflow ends
  * succeeded with no step by the test in between. Then Graph.Reboot.Node boots it again; the Redfish
  * one is discovered again (Graph.Refresh.Immediate.Discovery, through two vendors' quirks at
- * once); and a power off stops it.
+ * once; its BIOS attributes, boot order and firmware read into catalogs first); and a power off stops it.
  */
 const HOST = "10.0.2.2";
 const MACS = { ipmi: "52:54:00:1d:00:01", redfish: "52:54:00:1d:00:02" };
@@ -201,6 +201,12 @@ describe.each(KINDS)("an install with no person through a site's relay: %s BMC (
       expect(serial()).toContain("MICROKERNEL: told to reboot");
       expect(bmc.resets().slice(-4)).toEqual(["ForceRestart", "PowerCycle", "ForceOff", "On"]);
       expect((await api("GET", `/nodes/${node}/catalogs/dmi`)).status).toBe(200);
+      // Its BMC's BIOS attributes and boot order, and its firmware inventory, read first (issue 53).
+      expect((await api("GET", `/nodes/${node}/catalogs/redfish-bios`)).body.data).toMatchObject({
+        attributes: { BootMode: "Uefi" },
+        bootOrder: ["NIC.Slot.1-1", "Disk.Bay.0"],
+      });
+      expect((await api("GET", `/nodes/${node}/catalogs/redfish-firmware`)).body.data).toMatchObject({ listed: 3 });
     }
 
     // And off, with the power state read back.

@@ -31,11 +31,23 @@ describe("libraryService", () => {
     expect((await taskLibrary(stores)).some((t) => t.injectableName === "Task.Say.Hi")).toBe(true);
   });
 
-  it("has RackHD's immediate refresh: PXE once, reboot, the discovery tasks, then the node's SKU, pollers and tags", async () => {
+  it("has RackHD's immediate refresh: a Redfish BMC's BIOS and firmware read, PXE once, reboot, the discovery tasks, then the node's SKU, pollers and tags", async () => {
     const graph = (await findGraph(memoryStores(), "Graph.Refresh.Immediate.Discovery"))!;
     const waits = Object.fromEntries(graph.tasks.map((entry) => [entry.label, entry.waitOn ?? {}]));
-    expect(graph.tasks.map((entry) => entry.label).slice(0, 3)).toEqual(["set-boot-pxe", "reboot", "bootstrap-ubuntu"]);
-    expect(waits).toMatchObject({ reboot: { "set-boot-pxe": "finished" }, "bootstrap-ubuntu": { reboot: "succeeded" } });
+    expect(graph.tasks.map((entry) => entry.label).slice(0, 5)).toEqual([
+      "catalog-redfish-bios",
+      "catalog-redfish-firmware",
+      "set-boot-pxe",
+      "reboot",
+      "bootstrap-ubuntu",
+    ]);
+    // An IPMI BMC has no BIOS resource: the reads may fail, and the refresh goes on.
+    expect(graph.tasks.slice(0, 2).map((entry) => entry.ignoreFailure)).toEqual([true, true]);
+    expect(waits).toMatchObject({
+      "set-boot-pxe": { "catalog-redfish-firmware": "finished" },
+      reboot: { "set-boot-pxe": "finished" },
+      "bootstrap-ubuntu": { reboot: "succeeded" },
+    });
     for (const label of ["generate-sku", "create-default-pollers", "generate-tag"])
       expect(waits[label]).toEqual({ "shell-reboot": "succeeded" });
     expect(graph.tasks.map((entry) => entry.label)).not.toContain("run-sku-graph");
