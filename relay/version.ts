@@ -1,2 +1,6 @@
-/** The relay's version, sent with each lease request (the sites page shows it). */
-export const RELAY_VERSION = "0.1.0";
+/**
+ * The relay's version, sent with each lease request (the sites page shows it). 0.2.0 (issue 53):
+ * Redfish BIOS and firmware jobs (`inventory`, `biosSettings`); a 0.1 relay refuses them as kinds
+ * it does not know, and changes nothing.
+ */
+export const RELAY_VERSION = "0.2.0";

@@ -8,6 +8,13 @@ export type Driver = (config: Record<string, unknown>, action: JobAction) => Pro
 
 export const failed = (error: string, output = ""): DriverResult => ({ ok: false, output, error });
 
+/** The job kinds this relay knows (lib/wire/relay.ts's at its version). */
+const KINDS: ReadonlySet<string> = new Set(["power", "bootDevice", "identify", "poll", "inventory", "biosSettings"]);
+
+/** A newer service's job of a kind this relay does not know: refused, and nothing done; undefined for a known kind. */
+export const unknownKind = (action: JobAction): DriverResult | undefined =>
+  KINDS.has(action.kind) ? undefined : failed(`This relay does not know jobs of kind ${String(action.kind)}: update it`);
+
 /** A config value as text, or undefined when absent or empty. */
 export function text(config: Record<string, unknown>, key: string): string | undefined {
   const value = config[key];

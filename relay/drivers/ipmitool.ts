@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import { IPMITOOL_POLL_ARGS, type IpmiPollCommand, type JobAction } from "../../lib/wire/relay";
-import { type Driver, type DriverResult, failed, text } from "./driver";
+import { type Driver, type DriverResult, failed, text, unknownKind } from "./driver";
 
 /**
  * IPMI over LAN through Debian's `ipmitool`, as RackHD's ipmi-obm-service drove it. The OBM
@@ -49,6 +49,8 @@ export function ipmitoolDriver(options: IpmitoolOptions = {}): Driver {
   };
 
   return async (config, action: JobAction) => {
+    const unknown = unknownKind(action);
+    if (unknown) return unknown;
     if (action.kind === "identify") return run(config, ["chassis", "identify", action.on ? "force" : "0"]);
     if (action.kind === "inventory" || action.kind === "biosSettings")
       return failed("IPMI has no BIOS attributes or firmware inventory: a Redfish OBM setting reads and sets them");

@@ -1,5 +1,5 @@
 import type { JobAction } from "../../lib/wire/relay";
-import { type Driver, type DriverResult, failed, text } from "./driver";
+import { type Driver, type DriverResult, failed, text, unknownKind } from "./driver";
 import { type Answer, type Call, connect, header, messageOf } from "./redfishSession";
 
 /**
@@ -70,6 +70,8 @@ async function systemPath(config: Record<string, unknown>, call: Call): Promise<
 }
 
 async function perform(system: string, action: JobAction, call: Call, timing: RedfishTiming): Promise<DriverResult> {
+  const unknown = unknownKind(action);
+  if (unknown) return unknown;
   if (action.kind === "poll") return poll(system, action.command, call);
   if (action.kind === "inventory") return action.what === "bios" ? readBios(system, call) : readFirmware(call);
   if (action.kind === "biosSettings") return setBios(system, action.attributes, call);
