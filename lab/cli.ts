@@ -3,10 +3,10 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { cacheDir } from "../microkernel/assets";
-import { inNamespace, namespacePids } from "./host";
+import { namespacePids } from "./host";
 import { callApi, type LabState, labDown, labUp, obmSetting, plannedMachine, readLabState, stateFile } from "./lab";
 import { LabFileError, machinesFromFlags, parseLabFile } from "./machines";
-import { opsUserData } from "./ssh";
+import { labSshArgv, leasedAddress, opsUserData } from "./ssh";
 
 /**
  * `npm run lab -- <command>`: a virtual site on this host (docs/lab.md). Run as root.
@@ -38,9 +38,8 @@ async function addressOf(state: LabState, name: string): Promise<{ address?: str
   } catch {
     // not a node yet, or the service is away: the lease says where it is
   }
-  const leases = existsSync(state.plan.leaseFile) ? readFileSync(state.plan.leaseFile, "utf8").split("\n") : [];
-  const lease = leases.map((line) => line.split(" ")).find((fields) => macs.includes(fields[1] ?? ""));
-  return lease ? { address: lease[2], from: "the site's DHCP lease" } : { from: "no lease yet" };
+  const leased = leasedAddress(state.plan.leaseFile, macs);
+  return leased ? { address: leased, from: "the site's DHCP lease" } : { from: "no lease yet" };
 }
 
 async function status(state: LabState, json: boolean): Promise<string> {
@@ -164,18 +163,7 @@ export async function main(argv: string[]): Promise<number> {
         const state = loaded();
         const where = await addressOf(state, needName());
         if (!where.address) throw new Error(`${name} has no address yet (${where.from})`);
-        const ssh = [
-          "ssh",
-          "-i",
-          state.sshKey,
-          "-o",
-          "StrictHostKeyChecking=no",
-          "-o",
-          "UserKnownHostsFile=/dev/null",
-          "-o",
-          "LogLevel=ERROR",
-        ];
-        const login = inNamespace(state.plan.namespace, [...ssh, `ops@${where.address}`, ...rest]);
+        const login = labSshArgv(state.plan.namespace, state.sshKey, `ops@${where.address}`, rest);
         return spawnSync(login[0], login.slice(1), { stdio: "inherit" }).status ?? 1;
       }
       case "obm":

@@ -1,6 +1,7 @@
 import { execFile, execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { promisify } from "node:util";
+import { inNamespace } from "./host";
 
 const run = promisify(execFile);
 
@@ -40,3 +41,36 @@ export async function sshRun(key: string, target: { host: string; port?: number;
 /** The node's user-data: its host name, and a user `ops` (sudo without a password) who logs in with `publicKey`. */
 export const opsUserData = (hostname: string, publicKey: string): string =>
   `#cloud-config\nhostname: ${hostname}\nusers:\n  - name: ops\n    shell: /bin/bash\n    sudo: "ALL=(ALL) NOPASSWD:ALL"\n    ssh_authorized_keys:\n      - ${publicKey}\n`;
+
+/**
+ * ssh's command line into a lab machine (`login`: user@address) with the lab's key, from inside the
+ * lab's namespace (the machines reach nothing outside it); host keys are not kept, as a machine
+ * reinstalled or rescued has new ones.
+ */
+export const labSshArgv = (
+  namespace: string,
+  key: string,
+  login: string,
+  command: readonly string[] = [],
+  options: readonly string[] = [],
+): string[] =>
+  inNamespace(namespace, [
+    "ssh",
+    "-i",
+    key,
+    "-o",
+    "StrictHostKeyChecking=no",
+    "-o",
+    "UserKnownHostsFile=/dev/null",
+    "-o",
+    "LogLevel=ERROR",
+    ...options,
+    login,
+    ...command,
+  ]);
+
+/** A machine's newest DHCP lease in the lab's dnsmasq lease file (`expiry mac address …` lines): its address, or undefined. */
+export function leasedAddress(leaseFile: string, macs: readonly string[]): string | undefined {
+  const leases = existsSync(leaseFile) ? readFileSync(leaseFile, "utf8").split("\n") : [];
+  return leases.map((line) => line.split(" ")).find((fields) => macs.includes(fields[1] ?? ""))?.[2];
+}

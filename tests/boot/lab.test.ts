@@ -5,11 +5,9 @@ import { join } from "node:path";
 import { commandOf, namespacePids, namespaces } from "../../lab/host";
 import { type LabState, labDown, labNeeds, labUp, obmSetting } from "../../lab/lab";
 import { labMachines } from "../../lab/machines";
-import { publishMicrokernel } from "../../microkernel/cli";
-import { buildMicrokernelInitramfs, buildOverlay } from "../../microkernel/initramfs";
 import { publishSecureBoot, secureBootFiles } from "../../microkernel/secureBoot";
-import { freePort, type OfflineServer, rackhdApi, startOffline } from "../support/offlineServer";
-import { bootAssets } from "./support/bootAssets";
+import { type OfflineServer, rackhdApi } from "../support/offlineServer";
+import { microkernelFiles, serviceWithMicrokernel } from "./support/microkernelService";
 
 jest.setTimeout(900_000);
 
@@ -57,13 +55,9 @@ const processesNaming = (text: string): string[] =>
   beforeAll(async () => {
     scratch = mkdtempSync(join(tmpdir(), "lab-test-"));
     dir = join(scratch, "lab");
-    // What blocks this process (busybox's gzip) is done before the server starts (secureBoot.test.ts says why).
-    const assets = bootAssets();
-    const microkernel = buildMicrokernelInitramfs(assets, join(scratch, "mk.img"));
-    const overlay = buildOverlay(assets.busybox, join(scratch, "overlay.cpio.gz"));
+    const files = microkernelFiles(scratch);
     const signed = secureBootFiles();
-    server = await startOffline({ PORT: String(await freePort()), DEMO_NODES: "off" });
-    await publishMicrokernel(server.baseUrl, { kernel: assets.kernel, initrd: microkernel, overlay });
+    server = await serviceWithMicrokernel(files);
     await publishSecureBoot({ api: server.baseUrl }, signed);
     state = await up();
   });

@@ -5,11 +5,10 @@ import { join } from "node:path";
 import { namespacePids } from "../../lab/host";
 import { type LabState, labDown, labNeeds, labUp, obmSetting, plannedMachine } from "../../lab/lab";
 import { labMachines } from "../../lab/machines";
-import { publishMicrokernel } from "../../microkernel/cli";
-import { buildMicrokernelInitramfs, buildOverlay } from "../../microkernel/initramfs";
-import { freePort, type OfflineServer, rackhdApi, startOffline } from "../support/offlineServer";
-import { bootAssets } from "./support/bootAssets";
+import { labSshArgv, leasedAddress } from "../../lab/ssh";
+import { type OfflineServer, rackhdApi } from "../support/offlineServer";
 import { debianImage } from "./support/debianImage";
+import { microkernelFiles, serviceWithMicrokernel } from "./support/microkernelService";
 
 jest.setTimeout(2_400_000);
 
@@ -86,12 +85,9 @@ function signaturesAt(file: string, offset: number): string {
   beforeAll(async () => {
     scratch = mkdtempSync(join(tmpdir(), "lifecycle-test-"));
     dir = join(scratch, "lab");
-    const assets = bootAssets();
-    const microkernel = buildMicrokernelInitramfs(assets, join(scratch, "mk.img"));
-    const overlay = buildOverlay(assets.busybox, join(scratch, "overlay.cpio.gz"));
+    const files = microkernelFiles(scratch);
     const image = debianImage();
-    server = await startOffline({ PORT: String(await freePort()), DEMO_NODES: "off" });
-    await publishMicrokernel(server.baseUrl, { kernel: assets.kernel, initrd: microkernel, overlay });
+    server = await serviceWithMicrokernel(files);
     // Into the file store as docs/lab.md puts it: a presigned upload (the body is larger than a request's).
     const size = statSync(image).size;
     const location = (await api("PUT", `/files/debian-12.raw.zst?size=${size}`)).body.location as string;
@@ -152,13 +148,9 @@ function signaturesAt(file: string, offset: number): string {
 
   /** The machine's address: its newest DHCP lease from the site's dnsmasq. */
   function addressOf(name: string): string {
-    const mac = plannedMachine(state, name).machine.nics[0].mac;
-    const leases = readFileSync(state.plan.leaseFile, "utf8")
-      .split("\n")
-      .map((line) => line.split(" "));
-    const lease = leases.find((fields) => fields[1] === mac);
-    if (!lease) throw new Error(`no lease for ${mac}`);
-    return lease[2];
+    const address = leasedAddress(state.plan.leaseFile, [plannedMachine(state, name).machine.nics[0].mac]);
+    if (!address) throw new Error(`no lease for ${name}`);
+    return address;
   }
 
   /** Rescue: the microkernel with SSH for the lab's key, its disks untouched; unrescue: the installed system again. */
@@ -169,43 +161,21 @@ function signaturesAt(file: string, offset: number): string {
     const rescued = await settled(node, ["rescuing"], 900_000);
     if (rescued.provisionState !== "rescue") process.stdout.write(`${JSON.stringify(rescued.provisioning)}\n${explain(name)}`);
     expect(rescued.provisionState).toBe("rescue");
-    const ssh = (command: string) =>
-      execFileSync(
-        "ip",
-        [
-          "netns",
-          "exec",
-          "lab75",
-          "ssh",
-          "-i",
-          state.sshKey,
-          "-o",
-          "StrictHostKeyChecking=no",
-          "-o",
-          "UserKnownHostsFile=/dev/null",
-        ].concat(["-o", "ConnectTimeout=20", "-o", "BatchMode=yes", `root@${addressOf(name)}`, command]),
-        { encoding: "utf8", timeout: 60_000 },
+    const ssh = (command: string, options: string[] = ["-i", state.sshKey]) => {
+      const argv = labSshArgv(
+        "lab75",
+        state.sshKey,
+        `root@${addressOf(name)}`,
+        [command],
+        ["-o", "BatchMode=yes", "-o", "ConnectTimeout=20", ...options],
       );
-    const inside = ssh("cat /proc/cmdline; ls /sys/block");
+      return spawnSync(argv[0], argv.slice(1), { encoding: "utf8", timeout: 60_000 });
+    };
+    const inside = ssh("cat /proc/cmdline; ls /sys/block").stdout;
     expect(inside).toContain("NODE_ID=");
     expect(inside).toMatch(/nvme0n1[\s\S]*sda/);
     // Password logins are off: a key-less attempt is refused.
-    const keyless = spawnSync(
-      "ip",
-      [
-        "netns",
-        "exec",
-        "lab75",
-        "ssh",
-        "-o",
-        "StrictHostKeyChecking=no",
-        "-o",
-        "UserKnownHostsFile=/dev/null",
-        "-o",
-        "BatchMode=yes",
-      ].concat(["-o", "PubkeyAuthentication=no", `root@${addressOf(name)}`, "true"]),
-      { encoding: "utf8", timeout: 60_000 },
-    );
+    const keyless = ssh("true", ["-o", "PubkeyAuthentication=no"]);
     expect(keyless.status).not.toBe(0);
     await act(node, "unrescue");
     expect((await settled(node, ["unrescuing"], 300_000)).provisionState).toBe("deployed");

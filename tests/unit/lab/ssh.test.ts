@@ -1,0 +1,31 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { labSshArgv, leasedAddress } from "../../../lab/ssh";
+
+describe("SSH into a lab machine (lab/ssh.ts)", () => {
+  it("logs in from inside the lab's namespace with the lab's key, keeping no host key, the options before the login", () => {
+    expect(labSshArgv("lab77", "/lab/id_ed25519", "ops@10.77.0.50", ["uname", "-a"], ["-o", "BatchMode=yes"])).toEqual([
+      ...["ip", "netns", "exec", "lab77", "ssh", "-i", "/lab/id_ed25519"],
+      ...["-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null", "-o", "LogLevel=ERROR", "-o", "BatchMode=yes"],
+      ...["ops@10.77.0.50", "uname", "-a"],
+    ]);
+    expect(labSshArgv("lab77", "/k", "root@10.77.0.9").slice(-1)).toEqual(["root@10.77.0.9"]);
+  });
+
+  it("finds a machine's address in dnsmasq's leases by any of its MACs, none without a lease or a file", () => {
+    const dir = mkdtempSync(join(tmpdir(), "leases-"));
+    try {
+      const file = join(dir, "dnsmasq.leases");
+      expect(leasedAddress(file, ["52:54:00:00:00:01"])).toBeUndefined();
+      writeFileSync(
+        file,
+        "1795900000 52:54:00:00:00:02 10.77.0.61 * 01:52:54:00:00:00:02\n1795900000 52:54:00:00:00:01 10.77.0.60 bios-1 *\n",
+      );
+      expect(leasedAddress(file, ["52:54:00:00:00:09", "52:54:00:00:00:01"])).toBe("10.77.0.60");
+      expect(leasedAddress(file, ["52:54:00:00:00:09"])).toBeUndefined();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
