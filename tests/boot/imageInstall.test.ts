@@ -223,7 +223,7 @@ describe("an image install of a real Debian 12 on a real machine (QEMU, iPXE, cl
     expect(done.failure).toMatchObject({
       reason: "installer-failed",
       task: "install-os",
-      message: expect.stringMatching(/could not write http:\/\/.*\/images\/missing\.raw\.gz to \/dev\/vda$/),
+      message: expect.stringMatching(/could not write http:\/\/.*\/images\/missing\.raw\.gz to \/dev\/vda \(3 tries\)$/),
     });
     const log = await api("GET", `/nodes/${node}/install-logs/installer`);
     expect(log.status).toBe(200);

@@ -87,7 +87,13 @@ const imageInstallBody = (unzip: string): string[] => [
   'if [ -z "$disk" ]; then for d in /sys/block/vd? /sys/block/sd? /sys/block/nvme?n1; do [ -e "$d" ] && disk=/dev/${d##*/} && break; done; fi',
   '[ -b "$disk" ] || die "no disk to install to (${disk:-none found})"',
   'log "writing $image to $disk"',
-  `wget -q -O - "$image_url" | ${unzip} | dd of="$disk" bs=1M 2>> $LOG || die "could not write $image to $disk"`,
+  // A download cut short (a network, a proxy or a store that drops a long stream) is tried again,
+  // from the start: the disk is written whole each time, so a partial write is never left as done.
+  "tries=1",
+  `until wget -q -O - "$image_url" | ${unzip} | dd of="$disk" bs=1M 2>> $LOG; do`,
+  '  [ $tries -lt 3 ] || die "could not write $image to $disk (3 tries)"',
+  '  log "writing $image to $disk failed (try $tries of 3): trying again"; tries=$((tries + 1)); sleep 5',
+  "done",
   "sync",
   // The kernel reads the new partition table; then each partition is tried for the installed system's /etc/cloud.
   'blockdev --rereadpt "$disk" 2>> $LOG; sleep 1; mkdir -p /mnt; root=""',
