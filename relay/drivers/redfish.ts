@@ -125,6 +125,15 @@ async function poll(system: string, command: string, call: Call): Promise<Driver
 
 /** The most firmware items read (a server lists a few dozen; a BMC that lists thousands is cut). */
 const FIRMWARE_MAX = 200;
+/** The most a job's result holds (the result route's bound): a read larger than it fails, saying so, rather than be refused. */
+const RESULT_MAX = 65_536;
+
+const jsonResult = (what: string, value: unknown): DriverResult => {
+  const output = JSON.stringify(value);
+  return output.length <= RESULT_MAX
+    ? { ok: true, output }
+    : failed(`${what} are ${output.length} characters of JSON, more than a job's result holds (${RESULT_MAX})`);
+};
 
 /** The system's Bios resource (its link, else the conventional path). */
 const biosPath = (resource: Record<string, unknown>, system: string): string =>
@@ -140,16 +149,13 @@ async function readBios(system: string, call: Call): Promise<DriverResult> {
     "@odata.id"
   ];
   const pending = settingsPath ? ((await call("GET", settingsPath)).body?.Attributes ?? {}) : {};
-  return {
-    ok: true,
-    output: JSON.stringify({
-      attributes: bios.Attributes ?? {},
-      attributeRegistry: bios.AttributeRegistry ?? null,
-      pending,
-      bootOrder: boot.BootOrder ?? [],
-      bootSourceOverride: { target: boot.BootSourceOverrideTarget ?? null, enabled: boot.BootSourceOverrideEnabled ?? null },
-    }),
-  };
+  return jsonResult("The BIOS attributes", {
+    attributes: bios.Attributes ?? {},
+    attributeRegistry: bios.AttributeRegistry ?? null,
+    pending,
+    bootOrder: boot.BootOrder ?? [],
+    bootSourceOverride: { target: boot.BootSourceOverrideTarget ?? null, enabled: boot.BootSourceOverrideEnabled ?? null },
+  });
 }
 
 /** UpdateService's FirmwareInventory, each item's name, version, whether it can be updated and its state (the node's `redfish-firmware` catalog). */
@@ -171,7 +177,7 @@ async function readFirmware(call: Call): Promise<DriverResult> {
       status: item.Status ?? null,
     });
   }
-  return { ok: true, output: JSON.stringify({ items, listed: members.length }) };
+  return jsonResult("The firmware inventory's items", { items, listed: members.length });
 }
 
 /** BIOS attributes for the next reset: PATCHed to the settings object the Bios resource names (DMTF's `@Redfish.Settings`), else `Bios/Settings`. */

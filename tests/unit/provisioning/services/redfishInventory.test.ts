@@ -57,6 +57,12 @@ describe("Redfish BIOS attributes and firmware inventory through the relay", () 
       "The relay's answer to read the BIOS attributes and boot order is not JSON",
     );
     expect(await stores.catalogs.latest(node.id, "redfish-bios")).toBeUndefined();
+    // An answer larger than a record may be: the task fails saying which catalog and why, nothing kept.
+    const again = await startWorkflow(stores, node.id, { name: "Graph.Redfish.Catalog", options: {} }, api, later(3));
+    await answer(stores, relay, JSON.stringify({ attributes: { Huge: "x".repeat(500_000) } }), later(4));
+    const refused = await getWorkflow(stores, again.instanceId, later(5));
+    expect(Object.values(refused.tasks).find((task) => task.label === "catalog-redfish-bios")?.error).toMatch(/^redfish-bios: .+/);
+    expect(await stores.catalogs.latest(node.id, "redfish-bios")).toBeUndefined();
   });
 
   it("sets BIOS attributes as a job of them (Graph.Redfish.Bios.Set); attributes that are not a flat object of values fail the task", async () => {
