@@ -43,7 +43,9 @@ unpack_overlay() {
     return 1
   fi
 }
-[ -e /dev/ipmi0 ] && unpack_overlay "BMC found: $(command -v ipmitool > /dev/null && echo ipmitool || echo 'no ipmitool')"
+if [ -e /dev/ipmi0 ] && unpack_overlay "BMC"; then
+  echo "$MARK: BMC found; overlay unpacked: $(command -v ipmitool || echo 'no ipmitool in it')"
+fi
 
 tasks="$api/tasks/$node?token=$token"
 dmi() { cat "/sys/class/dmi/id/$1" 2>/dev/null || echo "Not Specified"; }

@@ -1,4 +1,5 @@
 import { type IpmiSim, ipmiToolsMissing, startIpmiSim } from "../../lab/ipmiSim";
+import { RELAY_VERSION } from "../../relay/version";
 import { http, type OfflineServer, rackhdApi, startOffline } from "../support/offlineServer";
 import { jobEnded, pollerSample, type RelayProcess, runPollersNow, startRelayProcess } from "../support/relayProcess";
 
@@ -56,7 +57,7 @@ if (missing.length > 0) process.stdout.write(`relay e2e: not run: missing ${miss
       await new Promise((resolve) => setTimeout(resolve, 200));
       listed = (await api("GET", `/sites/${site}/relays`)).body;
     }
-    expect(listed).toEqual([expect.objectContaining({ id: credential.id, name: "relay-a", online: true, relayVersion: "0.1.0" })]);
+    expect(listed).toEqual([expect.objectContaining({ id: credential.id, name: "relay-a", online: true, relayVersion: RELAY_VERSION })]);
     expect(JSON.stringify(listed)).not.toContain(credential.token.split(".")[1]);
   });
 
