@@ -111,7 +111,11 @@ const processesNaming = (text: string): string[] =>
       workflow = (await api("GET", `/workflows/${started.body.instanceId}`)).body;
     }
     const planned = state.plan.machines.find((each) => each.machine.name === "t-secure");
-    const serial = readFileSync(planned?.serialLog ?? "", "latin1");
+    // The workflow ends with its last task's result; the microkernel is told to reboot when it asks
+    // for its next task, a moment later, so the console is read once that line is on it (or a minute on).
+    const serialNow = () => readFileSync(planned?.serialLog ?? "", "latin1");
+    await until(() => serialNow().includes("MICROKERNEL: told to reboot"));
+    const serial = serialNow();
     if (workflow._status !== "succeeded")
       process.stdout.write(`serial:\n${serial.slice(-6000)}\nrelay:\n${readFileSync(join(dir, "relay.log"), "utf8").slice(-3000)}\n`);
     expect(workflow._status).toBe("succeeded");
