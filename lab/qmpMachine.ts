@@ -17,6 +17,37 @@ export interface QmpMachine {
   reset: (type: string) => Promise<void>;
   serial: () => string;
   stop: () => Promise<void>;
+  /**
+   * The virtual CD's image (a file; undefined: empty), as a BMC's virtual media: changed at once in a
+   * running machine (QMP's blockdev-change-medium, or eject), and there at its next start.
+   */
+  insertMedia: (file: string | undefined) => Promise<void>;
+  /** The device its next start boots first (Redfish's BootSourceOverrideTarget: Cd, Pxe, Hdd), that start only. */
+  bootOnce: (target: string | undefined) => void;
+}
+
+/** The QEMU id of the virtual CD's drive. */
+const CD = "vmedia-cd";
+
+/**
+ * The machine's arguments for one start: its virtual CD when an image is inserted, last in its boot
+ * order, or first when told to boot it once; `Hdd` puts the disks before the network. (With no image
+ * the machine has no CD drive: a machine that never had one inserted starts as it always did.)
+ */
+export function startArgs(args: readonly string[], media: string | undefined, target: string | undefined): string[] {
+  const machineType = args[args.indexOf("-machine") + 1] ?? "";
+  if (machineType === "none" || media === undefined)
+    return target === "Hdd" ? args.map((arg) => arg.replace(/,bootindex=1\b/, ",bootindex=99")) : [...args];
+  // A server's virtual CD is a USB CD-ROM; here it is on the machine's own IDE or AHCI controller, which both firmwares boot from.
+  const bus = machineType.startsWith("q35") ? "ide.2" : "ide.1";
+  const started = target === "Hdd" ? args.map((arg) => arg.replace(/,bootindex=1\b/, ",bootindex=99")) : [...args];
+  return [
+    ...started,
+    "-drive",
+    `if=none,id=vmedia,media=cdrom,readonly=on,file=${media},format=raw`,
+    "-device",
+    `ide-cd,drive=vmedia,id=${CD},bus=${bus},bootindex=${target === "Cd" ? 0 : 90}`,
+  ];
 }
 
 /** `serialLog`: one file its console is appended to at each power-on (the lab's); else a file per power-on in `dir`. */
@@ -25,13 +56,15 @@ export function qmpMachine(qemu: string, args: string[], dir: string, serialLog?
   let child: ChildProcess | undefined;
   let serial = "";
   let powerOns = 0;
+  let media: string | undefined;
+  let once: string | undefined;
   const running = () => child !== undefined && child.exitCode === null && child.signalCode === null;
   const powerOn = async () => {
     if (running()) return;
     powerOns += 1;
     child = spawnQemu(
       qemu,
-      [...args, "-nographic", "-qmp", `unix:${socket},server=on,wait=off`],
+      [...startArgs(args, media, once), "-nographic", "-qmp", `unix:${socket},server=on,wait=off`],
       serialLog ?? join(dir, `console-${powerOns}.log`),
       (chunk) => {
         // The lab's BMC runs for days: its file keeps the console, the memory only the last 64 KB.
@@ -39,16 +72,19 @@ export function qmpMachine(qemu: string, args: string[], dir: string, serialLog?
       },
       serialLog !== undefined,
     );
+    once = undefined;
     await new Promise((resolve) => setTimeout(resolve, 500));
   };
-  const qmp = (command: string) =>
+  const qmp = (command: string, args?: Record<string, unknown>) =>
     new Promise<void>((resolve) => {
       const connection = connect(socket);
       let greeted = false;
       connection.on("data", (data) => {
         if (!greeted) {
           greeted = true;
-          connection.write(`${JSON.stringify({ execute: "qmp_capabilities" })}\n${JSON.stringify({ execute: command })}\n`);
+          connection.write(
+            `${JSON.stringify({ execute: "qmp_capabilities" })}\n${JSON.stringify({ execute: command, ...(args && { arguments: args }) })}\n`,
+          );
           setTimeout(() => connection.end(), 300);
         }
         void data;
@@ -62,6 +98,17 @@ export function qmpMachine(qemu: string, args: string[], dir: string, serialLog?
   return {
     running,
     serial: () => serial,
+    insertMedia: async (file) => {
+      const had = media;
+      media = file;
+      // A machine started with no image has no CD drive: the image is there at its next start.
+      if (!running() || had === undefined) return;
+      if (file) await qmp("blockdev-change-medium", { id: CD, filename: file, format: "raw", "read-only-mode": "read-only" });
+      else await qmp("eject", { id: CD, force: true });
+    },
+    bootOnce: (target) => {
+      once = target;
+    },
     reset: async (type) => {
       if (type === "On") return powerOn();
       if (type === "ForceOff" || type === "GracefulShutdown") {

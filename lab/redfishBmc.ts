@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { createServer } from "node:https";
 import { tmpdir } from "node:os";
@@ -21,12 +21,19 @@ import { join } from "node:path";
  * does not know it talks to a stand-in. Its BIOS (issue 53) is a Bios resource whose attributes a
  * PATCH of `Bios/Settings` changes only at the machine's next reset or power-on, as a server's does,
  * kept across resets for as long as the BMC runs; its firmware inventory is UpdateService's.
+ * Its boot override is kept as a BMC keeps it: a `Once` target is the device the machine's next
+ * start boots first (then it is `Disabled`), `Continuous` every start's. Its manager's virtual
+ * media (issue 53) is one CD: `VirtualMedia.InsertMedia` fetches the image from its URL over HTTP
+ * into the BMC's own storage, as a BMC does, and puts it in the machine's CD drive (QEMU's
+ * blockdev-change-medium when it runs, the drive's image at its next start); `EjectMedia` takes it out.
  */
 export interface RedfishBmc {
   url: string;
   /** The certificate to pin (PEM). */
   ca: string;
   system: () => { PowerState: string; Boot: Record<string, unknown>; IndicatorLED: string };
+  /** Its virtual CD: the image's URL, and whether one is inserted. */
+  media: () => { Image: string | null; Inserted: boolean };
   /** Its BIOS attributes: those in effect, and those set for the next reset. */
   bios: () => { current: Record<string, unknown>; pending: Record<string, unknown> };
   requests: string[];
@@ -56,7 +63,20 @@ const FIRMWARE_ITEMS = [
 ];
 const CHASSIS = "/redfish/v1/Chassis/1U";
 const RESET_TYPES = ["On", "ForceOff", "GracefulShutdown", "GracefulRestart", "ForceRestart", "PowerCycle"];
-const TARGETS = ["None", "Pxe", "Hdd", "UefiHttp", "BiosSetup"];
+const TARGETS = ["None", "Pxe", "Hdd", "Cd", "UefiHttp", "BiosSetup"];
+const MANAGER = "/redfish/v1/Managers/BMC";
+const CD = `${MANAGER}/VirtualMedia/CD1`;
+/** The largest image it takes (a BMC's own storage is small; the microkernel's image is some 30 MB). */
+const IMAGE_MAX_BYTES = 512 << 20;
+
+/** An image fetched to a file, as a BMC copies a remote image (up to IMAGE_MAX_BYTES). */
+async function fetchImage(url: string, file: string): Promise<void> {
+  const answer = await fetch(url, { signal: AbortSignal.timeout(120_000) });
+  if (answer.status !== 200) throw new Error(`it answered ${answer.status}`);
+  const bytes = Buffer.from(await answer.arrayBuffer());
+  if (bytes.length > IMAGE_MAX_BYTES) throw new Error(`it is larger than ${IMAGE_MAX_BYTES} bytes`);
+  writeFileSync(file, bytes);
+}
 
 const error = (code: string, message: string) => ({
   error: { code: `Base.1.8.${code}`, message, "@Message.ExtendedInfo": [{ MessageId: `Base.1.8.${code}`, Message: message }] },
@@ -66,6 +86,10 @@ export interface RedfishMachine {
   running: () => boolean;
   reset: (type: string) => Promise<void>;
   stop: () => Promise<void>;
+  /** Its CD drive's image (lab/qmpMachine.ts); a machine without one has no virtual media. */
+  insertMedia?: (file: string | undefined) => Promise<void>;
+  /** The device its next start boots first. */
+  bootOnce?: (target: string | undefined) => void;
 }
 
 export async function startRedfishBmc(options: {
@@ -114,6 +138,14 @@ export async function startRedfishBmc(options: {
   const applyBiosSettings = () => {
     bios.current = { ...bios.current, ...bios.pending };
     bios.pending = {};
+  };
+  const media = { Image: null as string | null, Inserted: false, fetches: 0 };
+  /** A start reads the boot override: a Once target is used up. */
+  const applyBootOverride = () => {
+    const enabled = state.Boot.BootSourceOverrideEnabled;
+    if (enabled !== "Once" && enabled !== "Continuous") return options.machine.bootOnce?.(undefined);
+    options.machine.bootOnce?.(String(state.Boot.BootSourceOverrideTarget));
+    if (enabled === "Once") state.Boot = { ...state.Boot, BootSourceOverrideEnabled: "Disabled", BootSourceOverrideTarget: "None" };
   };
   const requests: string[] = [];
   const sessions = new Map<string, string>();
@@ -203,7 +235,57 @@ export async function startRedfishBmc(options: {
         Systems: { "@odata.id": "/redfish/v1/Systems" },
         SessionService: { "@odata.id": "/redfish/v1/SessionService" },
         UpdateService: { "@odata.id": "/redfish/v1/UpdateService" },
+        Managers: { "@odata.id": "/redfish/v1/Managers" },
       });
+    if (route === "GET /redfish/v1/Managers")
+      return send(response, 200, { "@odata.id": "/redfish/v1/Managers", Members: [{ "@odata.id": MANAGER }], "Members@odata.count": 1 });
+    if (route === `GET ${MANAGER}`)
+      return send(response, 200, {
+        "@odata.id": MANAGER,
+        Id: "BMC",
+        ManagerType: "BMC",
+        VirtualMedia: { "@odata.id": `${MANAGER}/VirtualMedia` },
+      });
+    if (route === `GET ${MANAGER}/VirtualMedia`)
+      return send(response, 200, { "@odata.id": `${MANAGER}/VirtualMedia`, Members: [{ "@odata.id": CD }], "Members@odata.count": 1 });
+    if (route === `GET ${CD}`)
+      return send(response, 200, {
+        "@odata.id": CD,
+        Id: "CD1",
+        MediaTypes: ["CD", "DVD"],
+        Image: media.Image,
+        Inserted: media.Inserted,
+        WriteProtected: true,
+        ConnectedVia: media.Inserted ? "URI" : "NotConnected",
+        Actions: {
+          "#VirtualMedia.InsertMedia": { target: `${CD}/Actions/VirtualMedia.InsertMedia` },
+          "#VirtualMedia.EjectMedia": { target: `${CD}/Actions/VirtualMedia.EjectMedia` },
+        },
+      });
+    if (route === `POST ${CD}/Actions/VirtualMedia.InsertMedia`) {
+      const image = typeof body.Image === "string" && URL.canParse(body.Image) ? new URL(body.Image) : undefined;
+      if (!image || image.protocol !== "http:")
+        return send(response, 400, error("ActionParameterValueFormatError", "The value for the parameter Image is not an http URI."));
+      if (media.Inserted) return send(response, 409, error("ResourceInUse", "The virtual media is in use: eject it first."));
+      const file = join(dir, `image-${(media.fetches += 1)}.iso`);
+      fetchImage(image.href, file).then(
+        () =>
+          (options.machine.insertMedia?.(file) ?? Promise.resolve()).then(() => {
+            media.Image = image.href;
+            media.Inserted = true;
+            send(response, 204, {});
+          }),
+        (failure: Error) =>
+          send(response, 400, error("ActionParameterValueError", `The image at ${image.href} could not be read: ${failure.message}`)),
+      );
+      return;
+    }
+    if (route === `POST ${CD}/Actions/VirtualMedia.EjectMedia`) {
+      media.Image = null;
+      media.Inserted = false;
+      (options.machine.insertMedia?.(undefined) ?? Promise.resolve()).then(() => send(response, 204, {}));
+      return;
+    }
     if (route === "GET /redfish/v1/UpdateService")
       return send(response, 200, {
         "@odata.id": "/redfish/v1/UpdateService",
@@ -256,7 +338,7 @@ export async function startRedfishBmc(options: {
         IndicatorLED: state.IndicatorLED,
         Boot: { ...state.Boot, "BootSourceOverrideTarget@Redfish.AllowableValues": TARGETS, BootOrder: ["NIC.Slot.1-1", "Disk.Bay.0"] },
         Bios: { "@odata.id": BIOS },
-        Links: { Chassis: [{ "@odata.id": CHASSIS }] },
+        Links: { Chassis: [{ "@odata.id": CHASSIS }], ManagedBy: [{ "@odata.id": MANAGER }] },
         Actions: {
           "#ComputerSystem.Reset": {
             target: `${SYSTEM}/Actions/ComputerSystem.Reset`,
@@ -331,7 +413,10 @@ export async function startRedfishBmc(options: {
         return response.end(JSON.stringify({ "@odata.id": monitor, TaskState: "Running" }));
       };
       // The firmware reads its settings as the machine starts: not at a power-off.
-      if (!["ForceOff", "GracefulShutdown"].includes(type)) applyBiosSettings();
+      if (!["ForceOff", "GracefulShutdown"].includes(type)) {
+        applyBiosSettings();
+        applyBootOverride();
+      }
       options.machine.reset(type).then(done, (error: Error) => send(response, 500, error.message));
       return;
     }
@@ -349,6 +434,7 @@ export async function startRedfishBmc(options: {
     url: `https://${listen.address}${port === 443 ? "" : `:${port}`}`,
     ca,
     bios: () => ({ current: { ...bios.current }, pending: { ...bios.pending } }),
+    media: () => ({ Image: media.Image, Inserted: media.Inserted }),
     system: () => ({
       PowerState: powerState(),
       Boot: { ...state.Boot },

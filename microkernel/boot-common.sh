@@ -45,11 +45,14 @@ load_drivers() {
 }
 load_drivers
 
-# The value of a kernel command line word NAME=value.
+# The value of a kernel command line word NAME=value: the last one, where a microkernel booted from
+# virtual media has the rest of its line from the service (/tmp/media.cmdline, after its own).
 cmdline() {
-  for word in $(cat /proc/cmdline); do
-    case "$word" in "$1"=*) echo "${word#"$1"=}" ;; esac
+  value=""
+  for word in $(cat /proc/cmdline /tmp/media.cmdline 2>/dev/null); do
+    case "$word" in "$1"=*) value="${word#"$1"=}" ;; esac
   done
+  [ -n "$value" ] && echo "$value"
 }
 
 # The machine's ports (not lo), the one with MAC $1 first.
@@ -74,6 +77,24 @@ up_bootif() {
   done
   grep -qx "$mac" /sys/class/net/*/address 2>/dev/null || echo "$MARK: no port with the boot MAC ${mac:-(none)}; trying each port"
   ip link set lo up
+  # A static address (NET_ADDRESS=a.b.c.d/n, from virtual media on a network with no DHCP): on the boot port.
+  address=$(cmdline NET_ADDRESS)
+  if [ -n "$address" ]; then
+    interface=$(ports "$mac" | head -n 1)
+    ip link set "$interface" up
+    ip addr add "$address" dev "$interface" || fail "ip addr add $address dev $interface"
+    gateway=$(cmdline NET_GATEWAY)
+    [ -n "$gateway" ] && ip route add default via "$gateway" dev "$interface"
+    cmdline NET_DNS | tr ',' '\n' | sed 's/^/nameserver /' > /etc/resolv.conf
+    # The link comes up a moment after the port does (a few seconds on some NICs).
+    waited=0
+    while [ "$(cat "/sys/class/net/$interface/operstate" 2>/dev/null)" != up ] && [ $waited -lt 10 ]; do
+      sleep 1
+      waited=$((waited + 1))
+    done
+    echo "$MARK: $interface is up (static): $address${gateway:+ via $gateway}"
+    return 0
+  fi
   for interface in $(ports "$mac"); do
     ip link set "$interface" up
     udhcpc -i "$interface" -s /usr/share/udhcpc/default.script -q -n -t 5 -T 2 > /tmp/udhcpc.log 2>&1

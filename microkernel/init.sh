@@ -15,9 +15,37 @@ MARK=MICROKERNEL
 
 api=$(cmdline API_BASE)
 node=$(cmdline NODE_ID)
-token=$(cmdline BOOT_TOKEN)
 [ -n "$api" ] && [ -n "$node" ] || fail "no API_BASE or NODE_ID on the kernel command line"
 up_bootif
+
+# Booted from virtual media (MEDIA_PROFILE=1): the image carries the node, its port and its network;
+# the rest of the kernel line (its workflow's step, its boot token) comes from the service now, the
+# way a network boot's profile would have brought it. Asked again while the service has nothing yet
+# (the reset that booted it is still being reported); the words are not shown (the token is one).
+media_profile() {
+  bootmac=$(cmdline BOOTIF | sed 's/^01-//' | tr '-' ':' | tr 'A-F' 'a-f')
+  tries=0
+  while [ $tries -lt 60 ]; do
+    tries=$((tries + 1))
+    if wget -q -O /tmp/media.profile "$api/profiles?macs=$bootmac&loader=media"; then
+      read -r kind rest < /tmp/media.profile
+      if [ "$kind" = args ]; then
+        echo "$rest" > /tmp/media.cmdline
+        echo "$MARK: media profile: $(echo "$rest" | wc -w) words"
+        return 0
+      fi
+      echo "$MARK: media profile: $rest"
+    else
+      echo "$MARK: media profile: GET failed"
+    fi
+    sleep 5
+  done
+  fail "no media profile from $api in 5 minutes"
+}
+[ "$(cmdline MEDIA_PROFILE)" = 1 ] && media_profile
+api=$(cmdline API_BASE)
+node=$(cmdline NODE_ID)
+token=$(cmdline BOOT_TOKEN)
 
 # An install (the image install graph): the service's install script for this machine, run with
 # busybox's sh in place of the discovery loop. It reports, writes the disk, and reboots.

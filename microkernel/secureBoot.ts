@@ -15,6 +15,8 @@ export const SECURE_BOOT_FILES: Record<string, { package: string; path: string }
   "shimx64.efi": { package: "shim-signed", path: "usr/lib/shim/shimx64.efi.signed" },
   "mmx64.efi": { package: "shim-helpers-amd64-signed", path: "usr/lib/shim/mmx64.efi.signed" },
   "grubx64.efi": { package: "grub-efi-amd64-signed", path: "usr/lib/grub/x86_64-efi-signed/grubnetx64.efi.signed" },
+  // Debian's signed CD GRUB: a relay's virtual media image carries it beside shim (relay/virtualMedia.ts).
+  "grubcdx64.efi": { package: "grub-efi-amd64-signed", path: "usr/lib/grub/x86_64-efi-signed/gcdx64.efi.signed" },
 };
 
 /** The package's candidate version (what `apt-get download` fetches). */

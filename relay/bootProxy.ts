@@ -21,6 +21,8 @@ export interface BootProxyOptions {
   /** The URL the machines reach this server at (default: http://<the Host header they sent>). */
   publicUrl?: string;
   log?: (line: string) => void;
+  /** What the relay serves itself, before the boot routes (the virtual media images, relay/virtualMedia.ts): true when it answered. */
+  serveLocal?: (request: IncomingMessage, response: ServerResponse) => boolean;
 }
 
 /**
@@ -66,6 +68,7 @@ async function forward(
   response: ServerResponse,
   bodies: { reading: number },
 ): Promise<void> {
+  if (options.serveLocal?.(request, response)) return;
   const url = new URL(request.url ?? "/", "http://relay");
   const method = request.method ?? "GET";
   if (!isBootRoute(method, url.pathname)) {

@@ -6,6 +6,7 @@ import { redact } from "./redact";
 import { runRelay } from "./relay";
 import { startTftpServer } from "./tftpServer";
 import { RELAY_VERSION } from "./version";
+import { mediaLibrary } from "./virtualMedia";
 
 /**
  * `npm run relay -- --api URL --token-file FILE` (or RELAY_TOKEN in the environment; a token on the
@@ -19,6 +20,8 @@ const USAGE = [
   "--tftp: serve shim, GRUB and its scripts by TFTP to machines with Secure Boot on (needs --listen and --public-url).",
   "--dhcp-leases: the site's dnsmasq leases, for machines that are not the relay host's neighbours (a machine's own",
   "  GRUB script goes only to the address that holds its MAC: the neighbour table, else this file).",
+  "--listen with --public-url also serves virtual media images (a Redfish BMC boots a machine from one where the site has no",
+  "  DHCP to change; needs xorriso, grub-pc-bin, dosfstools and mtools on this host: docs/relay.md).",
 ].join("\n");
 
 /** The lease file, read when asked (dnsmasq rewrites it); empty while it cannot be read. */
@@ -71,6 +74,12 @@ async function main(argv: string[]): Promise<number> {
   const stop = new AbortController();
   // Every line is redacted here, once: boot tokens and credentials never reach the log.
   const log = (line: string) => process.stdout.write(`${new Date().toISOString()} ${redact(line)}\n`);
+  // Virtual media images, built for a Redfish BMC's insert and served by the boot server.
+  const publicUrl = values["public-url"];
+  const media =
+    typeof values.listen === "string" && typeof publicUrl === "string"
+      ? mediaLibrary({ api: values.api, token, publicUrl, log })
+      : undefined;
   // The boot server: the site's machines boot from it (their DHCP boot file points here).
   const boot =
     typeof values.listen === "string"
@@ -78,8 +87,9 @@ async function main(argv: string[]): Promise<number> {
           api: values.api,
           token,
           listen: values.listen,
-          publicUrl: typeof values["public-url"] === "string" ? values["public-url"] : undefined,
+          publicUrl: typeof publicUrl === "string" ? publicUrl : undefined,
           log,
+          serveLocal: media?.serve,
         })
       : undefined;
   const tftp =
@@ -97,7 +107,7 @@ async function main(argv: string[]): Promise<number> {
   await runRelay({
     api: values.api,
     token,
-    drivers: defaultDrivers(),
+    drivers: defaultDrivers(media),
     busyPollMs: Number(values["busy-poll-ms"] ?? 500),
     idlePollMs: Number(values["idle-poll-ms"] ?? 5_000),
     signal: stop.signal,
@@ -105,6 +115,7 @@ async function main(argv: string[]): Promise<number> {
   });
   await boot?.close();
   await tftp?.close();
+  media?.close();
   return 0;
 }
 

@@ -85,7 +85,7 @@ async function work(options: RelayOptions, job: LeasedJob, log: (line: string) =
   let result: DriverResult;
   try {
     result = driver
-      ? await driver(job.obm.config, job.action)
+      ? await driver(job.obm.config, job.action, { node: job.node })
       : { ok: false, output: "", error: `This relay has no driver for ${job.obm.service}` };
   } catch (error) {
     result = { ok: false, output: "", error: (error as Error).message };

@@ -37,6 +37,22 @@ export type RedfishInventory = (typeof REDFISH_INVENTORIES)[number];
 /** A BIOS attribute's value, as Redfish's Bios resource holds them. */
 export type BiosValue = string | number | boolean;
 
+/**
+ * What a virtual media boot (issue 53) starts: the microkernel's kernel and initrd (paths of the
+ * service's shared files, which the relay fetches as it does for TFTP) and its kernel line's words
+ * (the node, its boot interface, its consoles, its network when the site has no DHCP). The relay
+ * adds API_BASE (its own boot server) and builds the image (relay/virtualMedia.ts). Each word is
+ * MEDIA_WORD: what GRUB and the kernel read as one word, with nothing either would expand.
+ */
+export interface MediaBoot {
+  kernel: string;
+  initrd: string;
+  args: string[];
+}
+export const MEDIA_WORD = /^[A-Za-z0-9_.,:/=@%+-]{1,512}$/;
+/** The most words a media kernel line carries. */
+export const MEDIA_WORDS_MAX = 32;
+
 export type JobAction =
   | { kind: "power"; action: PowerAction }
   /** A Redfish read into the node's catalogs: its output is the resource's JSON (the relay keeps what the service needs). */
@@ -45,6 +61,12 @@ export type JobAction =
   | { kind: "biosSettings"; attributes: Record<string, BiosValue> }
   | { kind: "bootDevice"; device: BootDevice; uefi: boolean; persistent: false; uri?: string }
   | { kind: "identify"; on: boolean }
+  /**
+   * Virtual media (Redfish): `insert` builds the boot image, serves it from the relay's boot server,
+   * inserts it into the BMC's virtual CD and sets a one-time boot from it; `eject` takes it out.
+   */
+  | { kind: "virtualMedia"; action: "insert"; uefi: boolean; boot: MediaBoot }
+  | { kind: "virtualMedia"; action: "eject" }
   /** A poller's run: the command RackHD's IPMI poller ran, or a Redfish read. */
   | { kind: "poll"; command: IpmiPollCommand | RedfishPollCommand; poller: string };
 
@@ -93,6 +115,12 @@ export type LeasedJob = Omit<RelayJob, "obm" | "lease"> & {
   obm: { service: string; config: Record<string, unknown> };
   lease: { id: string };
 };
+
+/** The job kinds, as each version of the wire knows them (the relay refuses a kind it does not know). */
+export const JOB_KINDS = ["power", "bootDevice", "identify", "poll", "inventory", "biosSettings", "virtualMedia"] as const;
+
+/** Where a relay's boot server serves the images it built, by name (`<random>.iso`). */
+export const MEDIA_PATH = /^\/media\/([0-9a-f]{32})\.iso$/;
 
 /** The service's routes a relay calls, from the service's base URL. */
 export const RELAY_ROUTES = {

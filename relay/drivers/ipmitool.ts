@@ -54,6 +54,7 @@ export function ipmitoolDriver(options: IpmitoolOptions = {}): Driver {
     if (action.kind === "identify") return run(config, ["chassis", "identify", action.on ? "force" : "0"]);
     if (action.kind === "inventory" || action.kind === "biosSettings")
       return failed("IPMI has no BIOS attributes or firmware inventory: a Redfish OBM setting reads and sets them");
+    if (action.kind === "virtualMedia") return failed("IPMI has no virtual media: a Redfish OBM setting inserts a boot image");
     if (action.kind === "poll") {
       const args = Object.hasOwn(IPMITOOL_POLL_ARGS, action.command) ? IPMITOOL_POLL_ARGS[action.command as IpmiPollCommand] : undefined;
       return args ? run(config, args) : failed(`IPMI has no ${action.command} poll: it is a Redfish poller's`);

@@ -1,5 +1,6 @@
 import type { JobAction } from "../../lib/wire/relay";
-import { type Driver, type DriverResult, failed, text, unknownKind } from "./driver";
+import type { MediaLibrary } from "../virtualMedia";
+import { type Driver, type DriverResult, failed, type JobContext, text, unknownKind } from "./driver";
 import { type Answer, type Call, connect, header, messageOf } from "./redfishSession";
 
 /**
@@ -15,7 +16,7 @@ import { type Answer, type Call, connect, header, messageOf } from "./redfishSes
  * On, as older iDRACs need); a Reset answered 202 is followed on its task monitor until it ends.
  */
 const RESET: Record<string, string> = { on: "On", off: "ForceOff", soft: "GracefulShutdown", cycle: "PowerCycle", reset: "ForceRestart" };
-const TARGET: Record<string, string> = { pxe: "Pxe", disk: "Hdd", http: "UefiHttp" };
+const TARGET: Record<string, string> = { pxe: "Pxe", disk: "Hdd", http: "UefiHttp", cd: "Cd" };
 
 /** The ways to each reset, in order: one ResetType, else another, else two in turn. */
 export const RESET_WAYS: Record<string, string[][]> = {
@@ -33,17 +34,19 @@ export interface RedfishTiming {
   pollMs?: number;
   /** How long a task monitor or a power-off is waited for (default 60 s). */
   waitMs?: number;
+  /** Builds and serves virtual media images (the relay's boot server); without it, a virtualMedia insert fails saying why. */
+  media?: MediaLibrary;
 }
 
 export function redfishDriver(options: RedfishTiming = {}): Driver {
-  return async (config, action) => {
+  return async (config, action, job) => {
     const base = text(config, "uri");
     if (!base) return failed("The Redfish OBM setting has no uri");
     try {
       const connection = await connect(config, base, options.timeoutMs ?? 30_000);
       try {
         const system = await systemPath(config, connection.call);
-        return await perform(system, action, connection.call, options);
+        return await perform(system, action, connection.call, options, job);
       } finally {
         await connection.close();
       }
@@ -69,34 +72,119 @@ async function systemPath(config: Record<string, unknown>, call: Call): Promise<
   return first;
 }
 
-async function perform(system: string, action: JobAction, call: Call, timing: RedfishTiming): Promise<DriverResult> {
+async function perform(system: string, action: JobAction, call: Call, timing: RedfishTiming, job?: JobContext): Promise<DriverResult> {
   const unknown = unknownKind(action);
   if (unknown) return unknown;
+  if (action.kind === "virtualMedia") return virtualMedia(system, action, call, timing.media, job);
   if (action.kind === "poll") return poll(system, action.command, call);
   if (action.kind === "inventory") return action.what === "bios" ? readBios(system, call) : readFirmware(call);
   if (action.kind === "biosSettings") return setBios(system, action.attributes, call);
   if (action.kind === "identify")
     return answered(await call("PATCH", system, { IndicatorLED: action.on ? "Lit" : "Off" }), `IndicatorLED ${action.on ? "Lit" : "Off"}`);
-  if (action.kind === "bootDevice") {
-    const boot: Record<string, unknown> = {
-      BootSourceOverrideTarget: TARGET[action.device],
-      BootSourceOverrideEnabled: "Once",
-      BootSourceOverrideMode: action.uefi ? "UEFI" : "Legacy",
-      // UEFI HTTP boot from this file, where the BMC lists HttpBootUri (Redfish 2019.4 and later).
-      ...(action.device === "http" && action.uri && { HttpBootUri: action.uri }),
-    };
-    const first = await call("PATCH", system, { Boot: boot });
-    if (first.status < 300) return answered(first, `Boot once from ${boot.BootSourceOverrideTarget} (${boot.BootSourceOverrideMode})`);
-    // Some BMCs refuse BootSourceOverrideMode (bmclib retries without it); try once more without.
-    const { BootSourceOverrideMode: _mode, ...withoutMode } = boot;
-    const second = await call("PATCH", system, { Boot: withoutMode });
-    return answered(second, `Boot once from ${boot.BootSourceOverrideTarget} (the BMC refused a boot mode: ${messageOf(first)})`);
-  }
+  if (action.kind === "bootDevice")
+    return bootOnce(system, action.device, action.uefi, call, action.device === "http" ? action.uri : undefined);
   const read = () => getResource(call, system);
   const current = await read();
   if (action.action === "status") return { ok: true, output: `PowerState: ${String(current.PowerState ?? "Unknown")}` };
   const wanted = action.action === "reboot" ? (current.PowerState === "Off" ? "On" : "ForceRestart") : RESET[action.action];
   return reset(system, wanted, allowedResets(current), call, read, timing);
+}
+
+/** A one-time boot from `device` at the next reset; `uri`: UEFI HTTP boot from this file, where the BMC lists HttpBootUri (Redfish 2019.4 and later). */
+async function bootOnce(system: string, device: string, uefi: boolean, call: Call, uri?: string): Promise<DriverResult> {
+  const boot: Record<string, unknown> = {
+    BootSourceOverrideTarget: TARGET[device],
+    BootSourceOverrideEnabled: "Once",
+    BootSourceOverrideMode: uefi ? "UEFI" : "Legacy",
+    ...(uri && { HttpBootUri: uri }),
+  };
+  const first = await call("PATCH", system, { Boot: boot });
+  if (first.status < 300) return answered(first, `Boot once from ${boot.BootSourceOverrideTarget} (${boot.BootSourceOverrideMode})`);
+  // Some BMCs refuse BootSourceOverrideMode (bmclib retries without it); try once more without.
+  const { BootSourceOverrideMode: _mode, ...withoutMode } = boot;
+  const second = await call("PATCH", system, { Boot: withoutMode });
+  return answered(second, `Boot once from ${boot.BootSourceOverrideTarget} (the BMC refused a boot mode: ${messageOf(first)})`);
+}
+
+const idOf = (value: unknown): string | undefined => (value as { "@odata.id"?: string } | undefined)?.["@odata.id"];
+
+/**
+ * The BMC's virtual CD: the system's VirtualMedia collection (Redfish 2021.1 and later), else its
+ * manager's (ManagedBy, else the first manager), and in it the first member that takes a CD or DVD.
+ */
+async function virtualCd(system: string, call: Call): Promise<Record<string, unknown>> {
+  const resource = await getResource(call, system);
+  let collection = idOf(resource.VirtualMedia);
+  if (!collection) {
+    const managedBy = idOf((resource.Links as { ManagedBy?: unknown[] } | undefined)?.ManagedBy?.[0]);
+    const manager = managedBy ?? idOf(((await getResource(call, "/redfish/v1/Managers")).Members as unknown[] | undefined)?.[0]);
+    if (!manager) throw new Error("the BMC lists no manager, where its virtual media is");
+    collection = idOf((await getResource(call, manager)).VirtualMedia);
+  }
+  if (!collection) throw new Error("the BMC has no virtual media");
+  for (const member of ((await getResource(call, collection)).Members as unknown[] | undefined) ?? []) {
+    const path = idOf(member);
+    if (!path) continue;
+    const media = await getResource(call, path);
+    const types = (media.MediaTypes as string[] | undefined) ?? [];
+    if (types.includes("CD") || types.includes("DVD")) return media;
+  }
+  throw new Error(`the BMC's virtual media (${collection}) has no CD or DVD drive`);
+}
+
+/** An action of the virtual CD (its own target when it names one), else, refused as absent, the older BMCs' PATCH of the resource. */
+async function mediaAction(
+  cd: Record<string, unknown>,
+  name: string,
+  body: Record<string, unknown>,
+  patch: Record<string, unknown>,
+  call: Call,
+) {
+  const path = String(cd["@odata.id"]);
+  const target = (cd.Actions as Record<string, { target?: string } | undefined> | undefined)?.[`#VirtualMedia.${name}`]?.target;
+  const answer = await call("POST", target ?? `${path}/Actions/VirtualMedia.${name}`, body);
+  return [404, 405].includes(answer.status) && !target ? call("PATCH", path, patch) : answer;
+}
+
+/**
+ * Virtual media: `insert` has the relay build and serve the node's boot image, ejects what the CD
+ * holds, inserts the image's URL (write-protected) and sets a one-time boot from the CD; `eject`
+ * takes the image out (and the relay stops serving it).
+ */
+async function virtualMedia(
+  system: string,
+  action: Extract<JobAction, { kind: "virtualMedia" }>,
+  call: Call,
+  media: MediaLibrary | undefined,
+  job: JobContext | undefined,
+): Promise<DriverResult> {
+  const cd = await virtualCd(system, call);
+  const eject = async () => {
+    if (cd.Inserted !== true) return undefined;
+    const answer = await mediaAction(cd, "EjectMedia", {}, { Image: null, Inserted: false }, call);
+    return answer.status < 300 ? undefined : answered(answer, `Eject ${String(cd.Image ?? "the image")}`);
+  };
+  if (action.action === "eject") {
+    if (job) media?.withdraw(job.node);
+    return (await eject()) ?? { ok: true, output: cd.Inserted === true ? `Ejected ${String(cd.Image)}` : "The virtual CD was empty" };
+  }
+  if (!media || !job)
+    return failed(
+      "This relay serves no boot files (start it with --listen and --public-url): a BMC fetches a virtual media image from there",
+    );
+  const url = await media.publish(job.node, action.boot, action.uefi);
+  const refused = await eject();
+  if (refused) return refused;
+  const inserted = await mediaAction(
+    cd,
+    "InsertMedia",
+    { Image: url, Inserted: true, WriteProtected: true },
+    { Image: url, Inserted: true, WriteProtected: true },
+    call,
+  );
+  if (inserted.status >= 300) return answered(inserted, `Insert ${url}`);
+  const boot = await bootOnce(system, "cd", action.uefi, call);
+  return boot.ok ? { ok: true, output: `Inserted ${url} into ${String(cd["@odata.id"])}; ${boot.output}` } : boot;
 }
 
 /** What each Redfish poll reads, and the part of it the service keeps (pollers/redfishSamples.ts). */

@@ -4,6 +4,7 @@ import type { ApiContext } from "../apiContext";
 import { type Node, secureBootOf } from "../nodes/node";
 import { grubMessageScript } from "./grub";
 import { discoveredScript, messageScript, oneLine, redirectScript } from "./ipxe";
+import { mediaMessage } from "./mediaProfile";
 
 /**
  * Which network loader a machine's boot request is from: iPXE (the default, RackHD's), or GRUB
@@ -14,11 +15,14 @@ export type BootLoader = (typeof BOOT_LOADERS)[number];
 
 const isBootLoader = (value: unknown): value is BootLoader => BOOT_LOADERS.includes(value as BootLoader);
 
-/** `?loader=`: absent or "ipxe" is iPXE, "grub" is GRUB; anything else (or two values) is a 400. */
-export function parseLoader(values: readonly string[] | undefined): BootLoader {
+/** Who asks for a profile: a network loader, or a microkernel booted from virtual media (`media`: the rest of its kernel line, mediaProfile.ts). */
+export type ProfileLoader = BootLoader | "media";
+
+/** `?loader=`: absent or "ipxe" is iPXE, "grub" is GRUB, "media" a microkernel from virtual media; anything else (or two values) is a 400. */
+export function parseLoader(values: readonly string[] | undefined): ProfileLoader {
   if (values === undefined || values.length === 0) return "ipxe";
-  if (values.length === 1 && isBootLoader(values[0])) return values[0];
-  throw new ValidationError(`loader must be ipxe or grub, once: ${oneLine(values.join(","))}`);
+  if (values.length === 1 && (isBootLoader(values[0]) || values[0] === "media")) return values[0] as ProfileLoader;
+  throw new ValidationError(`loader must be ipxe, grub or media, once: ${oneLine(values.join(","))}`);
 }
 
 /** The scripts the profiles route answers with when no task profile is the answer, in each loader's language. */
@@ -31,7 +35,12 @@ export interface LoaderScripts {
   message: (text: string) => string;
 }
 
-export const LOADER_SCRIPTS: Record<BootLoader, LoaderScripts> = {
+export const LOADER_SCRIPTS: Record<ProfileLoader, LoaderScripts> = {
+  media: {
+    redirect: () => mediaMessage("A media profile request names its MAC (?macs=)"),
+    discovered: (nodeId, macs) => mediaMessage(`Discovered node ${nodeId} (${macs.join(",")}). No workflow is active for this node`),
+    message: mediaMessage,
+  },
   ipxe: { redirect: redirectScript, discovered: discoveredScript, message: messageScript },
   grub: {
     // GRUB's request names its file by the MAC it booted from: it never comes without one.

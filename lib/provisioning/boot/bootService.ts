@@ -15,11 +15,12 @@ import { redact } from "../secrets";
 import { bootingTask, markFromMachine, waitingInstallTask } from "../workflowEngine/progress";
 import { ACTIVE_CONFLICT, type Workflow } from "../workflowEngine/workflow";
 import { activeWorkflowOf, completeNodeInstall, startWorkflow, type WorkflowStores } from "../workflows/workflowService";
-import { type BootLoader, chooseLoader, LOADER_SCRIPTS, type LoaderChoice } from "./bootLoader";
+import { type BootLoader, chooseLoader, LOADER_SCRIPTS, type LoaderChoice, type ProfileLoader } from "./bootLoader";
 import { grubMessageScript, grubProfileScript } from "./grub";
 import { optionsWithInstallDisk } from "./installDiskChoice";
 import { isTemplateName, renderInstallTemplate, type TemplateContext } from "./installTemplates";
 import { NEEDS_INSTANCE, profileScript, profileWith } from "./ipxe";
+import { mediaMessage, mediaProfile } from "./mediaProfile";
 import { throughRelay } from "./relayUrls";
 
 export const NO_ACTIVE_WORKFLOW = "Unable to locate active workflow.";
@@ -84,13 +85,15 @@ export async function taskProfile(
   stores: StoresOf<"profiles">,
   context: TemplateContext,
   issue: CredentialIssuer,
-  loader: BootLoader = "ipxe",
+  loader: ProfileLoader = "ipxe",
 ): Promise<string | undefined> {
   const profileName = String(context.options.profile);
   const put = fitsKey(profileName) ? await stores.profiles.get(profileName) : undefined;
   if (loader === "grub" && put) return grubMessageScript(`The boot profile ${profileName} is an iPXE script: it has no GRUB form`);
+  if (loader === "media" && put) return mediaMessage(`The boot profile ${profileName} is an iPXE script: it has no virtual media form`);
   const rendering = await withInstance(context, profileName, put, issue);
   if (loader === "grub") return grubProfileScript(profileName, rendering);
+  if (loader === "media") return mediaProfile(profileName, rendering);
   return put ? putProfileScript(put, rendering) : profileScript(profileName, rendering);
 }
 
@@ -136,7 +139,7 @@ export async function bootProfile(
   api: ApiContext,
   now: Date,
   discovery: DiscoveryPolicy = { graph: undefined },
-  loader: BootLoader = "ipxe",
+  loader: ProfileLoader = "ipxe",
 ): Promise<string> {
   const scripts = LOADER_SCRIPTS[loader];
   const macs = parseMacs(macValues);

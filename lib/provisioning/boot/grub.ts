@@ -49,8 +49,8 @@ function bootKernel(title: string, kernel: string, initrd: string, args: readonl
   ];
 }
 
-/** The profiles whose kernel is Debian's: the microkernel, alone or running the image install. */
-const GRUB_PROFILES: Record<string, (context: ProfileContext) => { title: string; args: string[]; what: string }> = {
+/** The profiles whose kernel is Debian's: the microkernel, alone or running the image install (virtual media boots the same two). */
+export const GRUB_PROFILES: Record<string, (context: ProfileContext) => { title: string; args: string[]; what: string }> = {
   "linux.ipxe": (context) => ({
     title: `Starting the discovery microkernel for ${context.mac}`,
     args: discoveryArgs(context),
@@ -62,6 +62,14 @@ const GRUB_PROFILES: Record<string, (context: ProfileContext) => { title: string
     what: "the image installer",
   }),
 };
+
+/**
+ * The microkernel's kernel line as words, with the profile's own. iPXE's initrd= argument names the
+ * file its EFI stub loads; GRUB (and a microkernel from virtual media) has its initrd handed over.
+ * Each is one word (GRUB quotes a word with a blank for the kernel).
+ */
+export const microkernelWords = (context: ProfileContext, args: readonly string[]): string[] =>
+  [...microkernelArgs(context).args, ...args].flatMap((arg) => arg.split(" ")).filter((arg) => arg !== "" && !arg.startsWith("initrd="));
 
 /** The task's boot profile as a GRUB script for the node; a script saying why for a profile with no GRUB form. */
 export function grubProfileScript(name: string, context: ProfileContext): string {
@@ -78,10 +86,6 @@ export function grubProfileScript(name: string, context: ProfileContext): string
       `Cannot boot ${profile.what}: its kernelUri or initrdUri is not on this service, and GRUB fetches only through the relay by TFTP`,
     );
   }
-  // iPXE's initrd= argument names the file its EFI stub loads; GRUB hands the initrd over itself.
-  // Each kernel argument is one GRUB word (GRUB quotes a word with a blank for the kernel).
-  const args = [...microkernelArgs(context).args, ...profile.args]
-    .flatMap((arg) => arg.split(" "))
-    .filter((arg) => !arg.startsWith("initrd="));
+  const args = microkernelWords(context, profile.args);
   return [...bootKernel(profile.title, kernel, initrd, args, profile.what), ""].join("\n");
 }

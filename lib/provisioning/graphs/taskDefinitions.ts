@@ -29,6 +29,8 @@ const BUILT_IN_TASKS: readonly LibraryTask[] = [
   obmTask("Task.Obm.Node.PowerOff", "Power Off Node", "powerOff"),
   // Not RackHD's: unrescue boots the node from its disk once (the relay's bootDevice job, device disk).
   obmTask("Task.Obm.Node.DiskBoot", "Set disk boot", "setBootDisk"),
+  // Not RackHD's: takes a virtual media image out of a Redfish BMC's virtual CD (issue 53).
+  obmTask("Task.Obm.Node.EjectMedia", "Eject virtual media", "ejectMedia"),
   // Through a Redfish BMC (issue 53): the BIOS attributes and boot order, the firmware inventory,
   // read into the node's catalogs (redfish-bios, redfish-firmware); BIOS attributes set for the next reset.
   obmTask("Task.Redfish.Catalog.Bios", "Read the BIOS attributes and boot order", "readBios"),

@@ -98,6 +98,8 @@ export function describeAction(action: JobAction): string {
   if (action.kind === "poll") return `poll ${action.command}`;
   if (action.kind === "inventory") return `read the ${action.what === "bios" ? "BIOS attributes and boot order" : "firmware inventory"}`;
   if (action.kind === "biosSettings") return `set BIOS attributes ${Object.keys(action.attributes).join(", ")} (at the next reset)`;
+  if (action.kind === "virtualMedia")
+    return action.action === "eject" ? "eject the virtual media" : `boot once from virtual media${action.uefi ? " (UEFI)" : ""}`;
   return `boot once from ${action.device}${action.uefi ? " (UEFI)" : ""}`;
 }
 

@@ -1,5 +1,6 @@
 import { isDomainError } from "../../errors";
 import type { BiosValue } from "../../wire/relay";
+import { mediaBootFor, virtualMediaOf } from "../boot/virtualMedia";
 import { type Node, secureBootOf } from "../nodes/node";
 import type { StoresOf } from "../ports";
 import { relayTasksRunning } from "../workflowEngine/progress";
@@ -38,18 +39,25 @@ function biosAttributes(value: unknown): Record<string, BiosValue> | undefined {
  * The relay action of an OBM task for this node. The one-time PXE boot is a UEFI one for a machine
  * whose firmware is UEFI, as its microkernel reported (`secureBoot` enabled or disabled: BIOS says
  * unsupported): a UEFI server told to boot PXE in legacy mode boots nothing (issue 50: the job said
- * `"uefi": false` for a Secure Boot server).
+ * `"uefi": false` for a Secure Boot server). A node set to boot by virtual media (boot/virtualMedia.ts)
+ * boots its image once where the others boot PXE once; `ejectMedia` takes the image out. A string:
+ * why the task has no action.
  */
-function actionFor(task: WorkflowTask, node: Node): JobAction | undefined {
+function actionFor(task: WorkflowTask, node: Node, workflow: Workflow): JobAction | string | undefined {
   const name = String(task.options.action);
   if (name === "setBios") {
     const attributes = biosAttributes(task.options.attributes);
     return attributes && { kind: "biosSettings", attributes };
   }
+  if (name === "ejectMedia") return { kind: "virtualMedia", action: "eject" };
   const action = Object.hasOwn(ACTIONS, name) ? ACTIONS[name] : undefined;
   if (action?.kind !== "bootDevice") return action;
   const firmware = secureBootOf(node);
-  return { ...action, uefi: firmware === "enabled" || firmware === "disabled" };
+  const uefi = firmware === "enabled" || firmware === "disabled";
+  const media = action.device === "pxe" ? virtualMediaOf(node) : undefined;
+  if (!media) return { ...action, uefi };
+  const boot = mediaBootFor(node, workflow, media);
+  return typeof boot === "string" ? boot : { kind: "virtualMedia", action: "insert", uefi, boot };
 }
 
 /**
@@ -82,9 +90,10 @@ async function outcomeOf(
   const id = task.relayJob as string;
   let job = await stores.relayJobs.get(id);
   if (!job) {
-    const action = actionFor(task, node);
+    const action = actionFor(task, node, workflow);
     const wanted = task.options.obmServiceName;
     const obm = node.obmSettings.find((setting) => (typeof wanted === "string" && wanted !== "" ? setting.service === wanted : true));
+    if (typeof action === "string") return { taskId: task.instanceId, state: "failed", error: action };
     if (!action || !obm) return { taskId: task.instanceId, state: "failed", error: `No relay action for ${String(task.options.action)}` };
     try {
       const request = {

@@ -12,7 +12,7 @@ export const bootProfile = /* @__PURE__ */ provisioningRoute({
   data: /* @__PURE__ */ withProgress({ read: ["profiles"], write: ["instances", "lookups"] }),
   auth: "boot",
   summary:
-    'The iPXE script: without `?macs=`, one that collects the MACs and chains back; unknown MACs: discovery (node named after the first MAC) and a disk boot; an install task waiting: its profile; otherwise "Unable to locate active workflow." and a disk boot; a value that is not a MAC: 400. `?loader=grub`: the same as a GRUB script (a Secure Boot machine through its relay; only the microkernel and the image install have a GRUB form); any other loader: 400',
+    'The iPXE script: without `?macs=`, one that collects the MACs and chains back; unknown MACs: discovery (node named after the first MAC) and a disk boot; an install task waiting: its profile; otherwise "Unable to locate active workflow." and a disk boot; a value that is not a MAC: 400. `?loader=grub`: the same as a GRUB script (a Secure Boot machine through its relay; only the microkernel and the image install have a GRUB form); `?loader=media`: a microkernel booted from virtual media asks for the rest of its kernel line (`args <word> …`, or `message <text>`); any other loader: 400',
   request: { params: check.VersionParams, query: check.Query },
   responses: { 401: "RackhdError", 200: "Script", 400: "RackhdError" },
 });

@@ -1,3 +1,4 @@
+import { IPV4_CIDR_PATTERN, IPV4_PATTERN, NAMESERVERS_MAX } from "../../../provisioning/boot/virtualMedia";
 import { ACTIONS, PROVISION_STATES } from "../../../provisioning/nodes/provisionState";
 import { IDENTIFIERS_MAX, isoTime, NAME_MAX, objectId, obmSetting, obmSettingList } from "../fields";
 import { NODE_TAGS_MAX } from "../tags/schemas";
@@ -43,6 +44,18 @@ const nodeFields = {
   sku: { type: ["string", "null"], maxLength: NAME_MAX, "x-error": "JSON Schema Violation: sku must be a string or null" },
   /** The network loader its firmware is handed when it boots by UEFI through its site's relay (docs/boot.md, Secure Boot). */
   bootLoader: { enum: ["ipxe", "grub"], "x-error": "JSON Schema Violation: bootLoader must be ipxe or grub" },
+  /** Boot through the Redfish BMC's virtual CD where a workflow boots PXE (docs/lifecycle.md); null: PXE. */
+  virtualMedia: {
+    type: ["object", "null"],
+    properties: {
+      address: { type: "string", pattern: IPV4_CIDR_PATTERN },
+      gateway: { type: "string", pattern: IPV4_PATTERN },
+      nameservers: { type: "array", maxItems: NAMESERVERS_MAX, items: { type: "string", pattern: IPV4_PATTERN } },
+    },
+    additionalProperties: false,
+    "x-error":
+      'JSON Schema Violation: virtualMedia must be null, or an object with an optional address ("10.77.0.20/24"), gateway and at most 3 nameservers (IPv4)',
+  },
 } as const;
 
 /** PATCH /nodes/{id}: any subset; a whole node echoed back is accepted (id and times are ignored). */
@@ -127,6 +140,7 @@ const node = {
     /** The power state a relay last read, and when. */
     power: { type: "object", properties: { state: { enum: ["on", "off"] }, readAt: isoTime }, required: ["state", "readAt"] },
     bootLoader: { enum: ["ipxe", "grub"] },
+    virtualMedia: nodeFields.virtualMedia,
     /** Whether its firmware booted the microkernel with Secure Boot on (its `secure-boot` catalog, mokutil --sb-state), and when. */
     secureBoot: {
       type: "object",

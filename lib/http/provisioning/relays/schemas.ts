@@ -1,3 +1,4 @@
+import { JOB_KINDS } from "../../../wire/relay";
 import { name as id, isoTime, version } from "../fields";
 
 /**
@@ -149,7 +150,7 @@ export const NewRelayCredential = {
 
 const jobAction = {
   type: "object",
-  properties: { kind: { enum: ["power", "bootDevice", "identify", "poll", "inventory", "biosSettings"] } },
+  properties: { kind: { enum: JOB_KINDS } },
   required: ["kind"],
 } as const;
 /** What a relay reported (or, from `service`, why the service failed the job). */
