@@ -20,6 +20,7 @@ const USAGE = `usage: npm run lab -- up [--api http://localhost:3000] [--user na
        npm run lab -- down
 --machine (again for each machine): firmware=bios|uefi|uefi-secure-boot, bmc=ipmi|redfish|none, memory=MiB, nic=MODEL, disk=BUS[:GiB]
 --user: an operator's name:password where the service asks for one (or LAB_API_USER in the environment, which ps does not show)
+--no-dhcp (up): a site with no DHCP; its machines boot by their Redfish BMC's virtual media, with static addresses (docs/lab.md)
 every command takes --dir DIR (default ~/.cache/lambda-tasks-provisioning/lab) and --octet N (the site is 10.N.0.0/24, default 77)`;
 
 const defaultDir = (): string => join(cacheDir(), "..", "lab");
@@ -105,6 +106,7 @@ export async function main(argv: string[]): Promise<number> {
         dir: { type: "string" },
         octet: { type: "string" },
         json: { type: "boolean" },
+        "no-dhcp": { type: "boolean" },
         help: { type: "boolean" },
       },
     });
@@ -144,7 +146,7 @@ export async function main(argv: string[]): Promise<number> {
           user: values.user ?? process.env.LAB_API_USER,
         };
         say(`lab: ${machines.length} machines from ${values.machine ? "--machine" : (file ?? "the defaults")}, for ${api.url}`);
-        const state = await labUp({ api, dir, octet, machines, say });
+        const state = await labUp({ api, dir, octet, machines, say, dhcp: !values["no-dhcp"] });
         say(await status(state, false));
         return 0;
       }

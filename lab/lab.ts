@@ -139,6 +139,8 @@ export interface UpOptions {
   octet: number;
   machines: LabMachine[];
   say: (line: string) => void;
+  /** false: a site whose DHCP cannot be used (no dnsmasq): its machines boot by virtual media, with static addresses (docs/lab.md). */
+  dhcp?: boolean;
 }
 
 /** What `up` needs on this host: root, Linux's `ip`, dnsmasq, QEMU and OVMF, OpenIPMI, OpenSSL, OpenSSH's client. */
@@ -203,8 +205,10 @@ export async function labUp(options: UpOptions): Promise<LabState> {
     ip("link", "set", tap, "master", plan.bridge);
     ip("link", "set", tap, "up");
   }
-  detach(inNamespace(plan.namespace, ["/usr/sbin/dnsmasq", ...plan.dnsmasqArgs]), join(plan.dir, "dnsmasq.log"));
-  say(`network: namespace ${plan.namespace}, bridge ${plan.bridge} ${plan.hostIp}/24, DHCP ${plan.dhcpRange.join(" to ")} (dnsmasq)`);
+  if (options.dhcp !== false) detach(inNamespace(plan.namespace, ["/usr/sbin/dnsmasq", ...plan.dnsmasqArgs]), join(plan.dir, "dnsmasq.log"));
+  say(
+    `network: namespace ${plan.namespace}, bridge ${plan.bridge} ${plan.hostIp}/24, ${options.dhcp === false ? "no DHCP (virtual media, static addresses)" : `DHCP ${plan.dhcpRange.join(" to ")} (dnsmasq)`}`,
+  );
 
   // The service, reached from inside through the API bridge (lab/daemon.ts).
   const url = new URL(options.api.url);

@@ -20,12 +20,15 @@ up_bootif
 
 # Booted from virtual media (MEDIA_PROFILE=1): the image carries the node, its port and its network;
 # the rest of the kernel line (its workflow's step, its boot token) comes from the service now, the
-# way a network boot's profile would have brought it. Asked again while the service has nothing yet
-# (the reset that booted it is still being reported); the words are not shown (the token is one).
+# way a network boot's profile would have brought it. Asked again for two minutes while the service
+# has nothing (the reset that booted it may not be reported yet); then the machine powers off, as a
+# network boot with nothing to do leaves to the disk (a server boots its disk before a virtual CD:
+# this is a machine with nothing on its disk, or whose image is still inserted after its workflow).
+# The words are not shown (the boot token is one).
 media_profile() {
   bootmac=$(cmdline BOOTIF | sed 's/^01-//' | tr '-' ':' | tr 'A-F' 'a-f')
   tries=0
-  while [ $tries -lt 60 ]; do
+  while [ $tries -lt 24 ]; do
     tries=$((tries + 1))
     if wget -q -O /tmp/media.profile "$api/profiles?macs=$bootmac&loader=media"; then
       read -r kind rest < /tmp/media.profile
@@ -40,7 +43,8 @@ media_profile() {
     fi
     sleep 5
   done
-  fail "no media profile from $api in 5 minutes"
+  echo "$MARK: nothing to boot from virtual media: powering off"
+  poweroff -f
 }
 [ "$(cmdline MEDIA_PROFILE)" = 1 ] && media_profile
 api=$(cmdline API_BASE)

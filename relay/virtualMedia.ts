@@ -18,9 +18,9 @@ import { askService, type BootProxyOptions } from "./bootProxy";
  * - BIOS: GRUB's El Torito image (`grub-mkimage -O i386-pc-eltorito`, package grub-pc-bin);
  * - UEFI: a FAT image (dosfstools, mtools) holding Debian's signed shim as `EFI/BOOT/BOOTX64.EFI` and
  *   Debian's signed CD GRUB as `grubx64.efi` beside it (the service's /common/shimx64.efi and
- *   /common/grubcdx64.efi, which `npm run microkernel -- --secure-boot` publishes), so a machine with
- *   Secure Boot on boots it as one with it off does; that GRUB finds the CD by `/.disk/info` and
- *   reads the same grub.cfg;
+ *   /common/grubcdx64.efi, which `npm run microkernel` publishes), so a machine with Secure Boot on
+ *   boots it as one with it off does; that GRUB finds the CD by `/.disk/info` and reads the same
+ *   grub.cfg. Whenever the service has them: a new machine's firmware is not known before discovery;
  * - `xorriso -as mkisofs` puts both boot images on one CD.
  * The image is served by the relay's boot server at `/media/<128 random bits>.iso` (with byte
  * ranges, as BMCs read it) until the node's next image replaces it; the name is not guessable, and
@@ -120,13 +120,24 @@ export function mediaLibrary(options: MediaOptions): MediaLibrary {
         ...BIOS_MODULES,
       ]);
       const eltorito = ["-b", "boot/grub/bios.img", "-no-emul-boot", "-boot-load-size", "4", "-boot-info-table", "--grub2-boot-info"];
+      // UEFI's boot image whenever the service has the signed loaders: a new machine's firmware is not
+      // known before its discovery. Without them only a machine known to boot by UEFI is refused.
       const efi = join(root, "boot", "efi.img");
-      const loaders = uefi ? UEFI_FILES : [];
-      if (uefi) {
-        for (const file of UEFI_FILES) await fetchFile(`/common/${file.common}`, join(work, file.as));
+      const loaders = await Promise.all(
+        UEFI_FILES.map((file) =>
+          fetchFile(`/common/${file.common}`, join(work, file.as)).then(
+            () => true,
+            (error: Error) => error,
+          ),
+        ),
+      );
+      const missing = loaders.find((each): each is Error => each instanceof Error);
+      if (missing && uefi)
+        throw new Error(`${missing.message}: a UEFI machine's image needs the signed loaders (npm run microkernel publishes them)`);
+      if (!missing) {
         await run(programs.mkfsVfat, ["-C", "-n", "EFIBOOT", efi, "8192"]);
         await run(programs.mmd, ["-i", efi, "::/EFI", "::/EFI/BOOT"]);
-        for (const file of loaders) await run(programs.mcopy, ["-i", efi, join(work, file.as), `::/EFI/BOOT/${file.as}`]);
+        for (const file of UEFI_FILES) await run(programs.mcopy, ["-i", efi, join(work, file.as), `::/EFI/BOOT/${file.as}`]);
         eltorito.push("-eltorito-alt-boot", "-e", "boot/efi.img", "-no-emul-boot");
       }
       await run(programs.xorriso, ["-as", "mkisofs", "-quiet", "-o", iso, "-V", "MICROKERNEL", "-r", "-J", ...eltorito, root]);
