@@ -133,9 +133,9 @@ describe("the Redfish driver's vendor quirks", () => {
       await drive(config, { kind: "power", action: "reset" });
       expect(bmc.bios()).toEqual({ current: expect.objectContaining({ ProcTurboMode: "Disabled", SriovGlobalEnable: true }), pending: {} });
       // A kind of job this relay does not know (a newer service's) is refused, and nothing is done.
-      expect(await drive(config, { kind: "virtualMedia" } as never)).toMatchObject({
+      expect(await drive(config, { kind: "firmwareUpdate" } as never)).toMatchObject({
         ok: false,
-        error: "This relay does not know jobs of kind virtualMedia: update it",
+        error: "This relay does not know jobs of kind firmwareUpdate: update it",
       });
       // An attribute the BIOS does not have is refused by name, before the BMC is asked; a wrong type, by the BMC.
       expect(await drive(config, { kind: "biosSettings", attributes: { Overclock: "Max" } })).toMatchObject({
