@@ -205,7 +205,8 @@ export async function labUp(options: UpOptions): Promise<LabState> {
     ip("link", "set", tap, "master", plan.bridge);
     ip("link", "set", tap, "up");
   }
-  if (options.dhcp !== false) detach(inNamespace(plan.namespace, ["/usr/sbin/dnsmasq", ...plan.dnsmasqArgs]), join(plan.dir, "dnsmasq.log"));
+  if (options.dhcp !== false)
+    detach(inNamespace(plan.namespace, ["/usr/sbin/dnsmasq", ...plan.dnsmasqArgs]), join(plan.dir, "dnsmasq.log"));
   say(
     `network: namespace ${plan.namespace}, bridge ${plan.bridge} ${plan.hostIp}/24, ${options.dhcp === false ? "no DHCP (virtual media, static addresses)" : `DHCP ${plan.dhcpRange.join(" to ")} (dnsmasq)`}`,
   );

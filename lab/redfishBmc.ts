@@ -264,10 +264,11 @@ export async function startRedfishBmc(options: {
       });
     if (route === `POST ${CD}/Actions/VirtualMedia.InsertMedia`) {
       const image = typeof body.Image === "string" && URL.canParse(body.Image) ? new URL(body.Image) : undefined;
-      if (!image || image.protocol !== "http:")
+      if (image?.protocol !== "http:")
         return send(response, 400, error("ActionParameterValueFormatError", "The value for the parameter Image is not an http URI."));
       if (media.Inserted) return send(response, 409, error("ResourceInUse", "The virtual media is in use: eject it first."));
-      const file = join(dir, `image-${(media.fetches += 1)}.iso`);
+      media.fetches += 1;
+      const file = join(dir, `image-${media.fetches}.iso`);
       fetchImage(image.href, file).then(
         () =>
           (options.machine.insertMedia?.(file) ?? Promise.resolve()).then(() => {

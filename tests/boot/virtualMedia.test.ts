@@ -120,7 +120,9 @@ if (missing.length > 0) process.stdout.write(`virtual media: not run here: needs
     expect(serial).toMatch(/MICROKERNEL: media profile: \d+ words/);
     if (planned.machine.firmware === "uefi-secure-boot") expect(serial).toMatch(/Kernel is locked down from EFI Secure Boot/);
     // The relay built the image; the BMC was told to insert it and boot it once, and no DHCP answered anyone.
-    expect(readFileSync(join(dir, "relay.log"), "utf8")).toMatch(new RegExp(`"kind":"virtualMedia","action":"insert".*on node ${node}\\): done`));
+    expect(readFileSync(join(dir, "relay.log"), "utf8")).toMatch(
+      new RegExp(`"kind":"virtualMedia","action":"insert".*on node ${node}\\): done`),
+    );
     const jobs = (await api("GET", `/sites/${state.site?.id}/jobs`)).body as {
       node: string;
       action: { kind: string };
