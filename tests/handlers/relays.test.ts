@@ -247,6 +247,37 @@ describe("the boot gate (BOOT_VIA_RELAY)", () => {
     }
   });
 
+  it("keeps a node's virtual media setting, refuses one that is not an address, and answers a microkernel from the CD its step through the relay (issue 53)", async () => {
+    process.env.BOOT_VIA_RELAY = "on";
+    freshContainer();
+    const { credential } = await siteWithNode();
+    const node = `${A}/nodes/52:54:00:77:00:01`;
+    const setting = { address: "10.1.0.60/24", gateway: "10.1.0.1", nameservers: ["10.1.0.1"] };
+    expect((await operator("PATCH", node, { virtualMedia: setting })).body.virtualMedia).toEqual(setting);
+    for (const wrong of [
+      { address: "10.1.0.60" },
+      { address: "10.1.0.600/24" },
+      { gateway: "gw" },
+      { nameservers: ["a", "b", "c", "d"] },
+      { dhcp: true },
+      "on",
+    ]) {
+      const refused = await operator("PATCH", node, { virtualMedia: wrong });
+      expect([refused.status, refused.body.message]).toEqual([
+        400,
+        expect.stringMatching(/^JSON Schema Violation: virtualMedia must be null, or an object/),
+      ]);
+    }
+    expect((await operator("GET", node)).body.virtualMedia).toEqual(setting);
+    expect((await operator("PATCH", node, { virtualMedia: null })).body.virtualMedia).toBeNull();
+    // The microkernel's question, as the relay forwards it: one line, its step's words or a message.
+    const relay = { authorization: `Bearer ${credential.token}`, "x-forwarded-for": "10.1.0.60", "x-relay-base": "http://10.1.0.2:8080" };
+    const answer = await as(relay)("GET", "/api/current/profiles?macs=52:54:00:77:00:01&loader=media");
+    expect(answer.status).toBe(200);
+    expect(answer.raw).toBe("message Unable to locate active workflow.\n");
+    expect((await as(relay)("GET", "/api/current/profiles?macs=52:54:00:77:00:01&loader=floppy")).status).toBe(400);
+  });
+
   it("tells a relay which loader a UEFI machine of its site gets: the node's, else the setting's; another site's node is not known to it (issue 38)", async () => {
     process.env.BOOT_VIA_RELAY = "on";
     process.env.UEFI_LOADER = "grub";
