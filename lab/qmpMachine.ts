@@ -1,5 +1,5 @@
 import type { ChildProcess } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -26,8 +26,9 @@ export interface QmpMachine {
   bootOnce: (target: string | undefined) => void;
 }
 
-/** The QEMU id of the virtual CD's drive. */
+/** The QEMU id of the virtual CD's drive, and its place in the boot order when not booted once: last. */
 const CD = "vmedia-cd";
+const LAST = 90;
 
 /**
  * The machine's arguments for one start: its virtual CD when an image is inserted, last in its boot
@@ -46,7 +47,7 @@ export function startArgs(args: readonly string[], media: string | undefined, ta
     "-drive",
     `if=none,id=vmedia,media=cdrom,readonly=on,file=${media},format=raw`,
     "-device",
-    `ide-cd,drive=vmedia,id=${CD},bus=${bus},bootindex=${target === "Cd" ? 0 : 90}`,
+    `ide-cd,drive=vmedia,id=${CD},bus=${bus},bootindex=${target === "Cd" ? 0 : LAST}`,
   ];
 }
 
@@ -58,6 +59,8 @@ export function qmpMachine(qemu: string, args: string[], dir: string, serialLog?
   let powerOns = 0;
   let media: string | undefined;
   let once: string | undefined;
+  /** Whether the running QEMU has the CD drive (it is started with one only when an image is inserted). */
+  let drive = false;
   const running = () => child !== undefined && child.exitCode === null && child.signalCode === null;
   const powerOn = async () => {
     if (running()) return;
@@ -72,8 +75,13 @@ export function qmpMachine(qemu: string, args: string[], dir: string, serialLog?
       },
       serialLog !== undefined,
     );
+    const bootedCd = once === "Cd";
     once = undefined;
+    drive = media !== undefined;
     await new Promise((resolve) => setTimeout(resolve, 500));
+    // Once means once: the CD goes back to the end of the order for the machine's next reset (QEMU
+    // rebuilds the firmware's boot order at a reset; a guest's own reboot is one).
+    if (bootedCd && drive) await cdBootIndex(LAST);
   };
   const qmp = (command: string, args?: Record<string, unknown>) =>
     new Promise<void>((resolve) => {
@@ -92,6 +100,10 @@ export function qmpMachine(qemu: string, args: string[], dir: string, serialLog?
       connection.on("close", () => resolve());
       connection.on("error", () => resolve());
     });
+  const cdBootIndex = async (index: number) => {
+    for (let tries = 0; tries < 50 && !existsSync(socket); tries += 1) await new Promise((resolve) => setTimeout(resolve, 100));
+    await qmp("qom-set", { path: CD, property: "bootindex", value: index });
+  };
   const waitOff = async () => {
     for (let tries = 0; tries < 50 && running(); tries += 1) await new Promise((resolve) => setTimeout(resolve, 100));
   };
@@ -99,10 +111,9 @@ export function qmpMachine(qemu: string, args: string[], dir: string, serialLog?
     running,
     serial: () => serial,
     insertMedia: async (file) => {
-      const had = media;
       media = file;
       // A machine started with no image has no CD drive: the image is there at its next start.
-      if (!running() || had === undefined) return;
+      if (!running() || !drive) return;
       if (file) await qmp("blockdev-change-medium", { id: CD, filename: file, format: "raw", "read-only-mode": "read-only" });
       else await qmp("eject", { id: CD, force: true });
     },
@@ -116,8 +127,17 @@ export function qmpMachine(qemu: string, args: string[], dir: string, serialLog?
         return waitOff();
       }
       // ForceRestart, GracefulRestart, PowerCycle: a reset, or a start for a machine that is off.
+      if (running() && media !== undefined && !drive) {
+        // An image inserted into a machine started without a CD drive: a cold start gives it one.
+        await qmp("quit");
+        await waitOff();
+      }
       if (running()) {
+        const toCd = once === "Cd";
+        once = undefined;
+        if (toCd) await cdBootIndex(0);
         await qmp("system_reset");
+        if (toCd) await cdBootIndex(LAST);
         await waitOff();
       }
       return powerOn();
