@@ -1,6 +1,8 @@
 import { idleMachine } from "../../lab/qmpMachine";
 import { type RedfishBmc, startRedfishBmc } from "../../lab/redfishBmc";
-import { type OfflineServer, rackhdApi, startOffline } from "../support/offlineServer";
+import { MICROKERNEL_FILES } from "../../lib/provisioning/graphs/discoveryTasks";
+import { publishFile } from "../../microkernel/publish";
+import { freePort, type OfflineServer, rackhdApi, startOffline } from "../support/offlineServer";
 import { jobEnded, pollerSample, type RelayProcess, runPollersNow, startRelayProcess } from "../support/relayProcess";
 
 jest.setTimeout(180_000);
@@ -147,5 +149,58 @@ describe("a site's relay driving a Redfish BMC", () => {
     const job = await act(node, { action: "status" });
     expect(job.state).toBe("failed");
     expect(job.result.error).toContain("There are insufficient privileges for the account or credentials");
+  });
+
+  it("boots a node set to virtual media from the relay's image: built, served by the relay, inserted through Redfish, booted once (issue 53)", async () => {
+    // The microkernel's files as the service keeps them (stand-ins: this tier boots nothing), and a
+    // relay of its own site with a boot server, as virtual media needs.
+    for (const name of [MICROKERNEL_FILES.kernel, MICROKERNEL_FILES.initrd])
+      await publishFile({ api: server.baseUrl }, name, Buffer.from(`${name} `.repeat(4096)));
+    const mediaSite = (await api("POST", "/sites", { name: "no-dhcp" })).body.id;
+    const { token } = (await api("POST", `/sites/${mediaSite}/relays`, {})).body;
+    const port = await freePort();
+    const booting = startRelayProcess(server.baseUrl, token, [
+      "--listen",
+      `127.0.0.1:${port}`,
+      "--public-url",
+      `http://127.0.0.1:${port}`,
+      "--busy-poll-ms",
+      "200",
+      "--idle-poll-ms",
+      "500",
+    ]);
+    try {
+      const node = (
+        await api("POST", "/nodes", {
+          name: "media-1",
+          identifiers: ["52:54:00:4f:00:09"],
+          virtualMedia: { address: "10.9.0.20/24", gateway: "10.9.0.1" },
+          obmSettings: [{ service: "redfish-obm-service", config: { uri: bmc.url, user: "root", password: "calvin", ca: bmc.ca } }],
+        })
+      ).body;
+      expect((await api("PUT", `/nodes/${node.id}/site`, { site: mediaSite })).status).toBe(200);
+      const workflow = (await api("POST", `/nodes/${node.id}/workflows`, { name: "Graph.Refresh.Immediate.Discovery" })).body;
+      let job: { state: string; action: { kind: string }; result?: { output: string; error?: string } } | undefined;
+      for (const until = Date.now() + 60_000; !["succeeded", "failed"].includes(job?.state ?? "") && Date.now() < until; ) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        job = ((await api("GET", `/sites/${mediaSite}/jobs`)).body as (typeof job)[]).find((each) => each?.action.kind === "virtualMedia");
+      }
+      expect(job).toMatchObject({ state: "succeeded", action: { kind: "virtualMedia", action: "insert" } });
+      const image = bmc.media().Image ?? "";
+      expect(image).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:${port}/media/[0-9a-f]{32}\\.iso$`));
+      // This BMC refuses a boot mode (rejectBootMode): the one-time boot is set without it, as for PXE.
+      expect(job?.result?.output).toBe(
+        `Inserted ${image} into /redfish/v1/Managers/BMC/VirtualMedia/CD1; Boot once from Cd (the BMC refused a boot mode: The property BootSourceOverrideMode is a read only property and cannot be assigned a value.)`,
+      );
+      // The image the BMC fetched is an ISO 9660 CD (its volume descriptor at 32 KiB), served by the relay alone.
+      const bytes = Buffer.from(await (await fetch(image)).arrayBuffer());
+      expect(bytes.subarray(32769, 32774).toString("latin1")).toBe("CD001");
+      expect((await fetch(`http://127.0.0.1:${port}/media/${"f".repeat(32)}.iso`)).status).toBe(404);
+      expect(booting.log()).toMatch(/media: built \d+ bytes for node/);
+      expect((await api("DELETE", `/nodes/${node.id}/workflows/active`)).status).toBeLessThan(300);
+      expect(workflow.instanceId).toBeDefined();
+    } finally {
+      booting.stop();
+    }
   });
 });
