@@ -135,7 +135,9 @@ export function mediaLibrary(options: MediaOptions): MediaLibrary {
       if (missing && uefi)
         throw new Error(`${missing.message}: a UEFI machine's image needs the signed loaders (npm run microkernel publishes them)`);
       if (!missing) {
-        await run(programs.mkfsVfat, ["-C", "-n", "EFIBOOT", efi, "8192"]);
+        // The FAT image as large as the loaders need, with room for FAT's own tables (KiB).
+        const loaderKiB = UEFI_FILES.reduce((sum, file) => sum + Math.ceil(statSync(join(work, file.as)).size / 1024), 0);
+        await run(programs.mkfsVfat, ["-C", "-n", "EFIBOOT", efi, String(loaderKiB + 512)]);
         await run(programs.mmd, ["-i", efi, "::/EFI", "::/EFI/BOOT"]);
         for (const file of UEFI_FILES) await run(programs.mcopy, ["-i", efi, join(work, file.as), `::/EFI/BOOT/${file.as}`]);
         eltorito.push("-eltorito-alt-boot", "-e", "boot/efi.img", "-no-emul-boot");
