@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { commandOf, namespacePids, namespaces } from "../../lab/host";
@@ -7,6 +7,7 @@ import { type LabState, labDown, labNeeds, labUp, obmSetting } from "../../lab/l
 import { labMachines } from "../../lab/machines";
 import { publishSecureBoot, secureBootFiles } from "../../microkernel/secureBoot";
 import { type OfflineServer, rackhdApi } from "../support/offlineServer";
+import { labTestDown } from "./support/labSite";
 import { microkernelFiles, serviceWithMicrokernel } from "./support/microkernelService";
 
 jest.setTimeout(900_000);
@@ -62,12 +63,7 @@ const processesNaming = (text: string): string[] =>
     state = await up();
   });
 
-  afterAll(async () => {
-    await labDown(dir, "lab76", () => undefined).catch(() => undefined);
-    await server?.stop();
-    rmSync(scratch, { recursive: true, force: true });
-    process.stdout.write(`lab up:\n${lines.join("\n")}\n`);
-  });
+  afterAll(() => labTestDown({ dir, namespace: "lab76", server, scratch, lines }));
 
   const powered = (name: string) => namespacePids("lab76").some((each) => each.command.includes(`-name ${name} `));
   async function until(what: () => boolean, ms = 60_000): Promise<boolean> {

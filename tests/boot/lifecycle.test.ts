@@ -1,13 +1,14 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, symlinkSync, writeSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { detach, inNamespace, namespacePids } from "../../lab/host";
-import { type LabState, labDown, labNeeds, labUp, obmSetting, plannedMachine } from "../../lab/lab";
+import { namespacePids } from "../../lab/host";
+import { type LabState, labNeeds, labUp, obmSetting, plannedMachine } from "../../lab/lab";
 import { labMachines } from "../../lab/machines";
 import { labSshArgv, leasedAddress } from "../../lab/ssh";
 import { type OfflineServer, rackhdApi } from "../support/offlineServer";
 import { debianImage } from "./support/debianImage";
+import { labTestDown, siteMirror } from "./support/labSite";
 import { microkernelFiles, serviceWithMicrokernel } from "./support/microkernelService";
 
 jest.setTimeout(2_400_000);
@@ -69,6 +70,7 @@ function signaturesAt(file: string, offset: number): string {
   let state: LabState;
   const api = rackhdApi(() => server.baseUrl);
   const lines: string[] = [];
+  let imageUrl = "";
   const machine = (name: string, firmware: "bios" | "uefi") => ({
     name,
     firmware,
@@ -89,16 +91,7 @@ function signaturesAt(file: string, offset: number): string {
     const image = debianImage();
     server = await serviceWithMicrokernel(files);
     state = await labUp({ api: { url: server.baseUrl }, dir, octet: 75, machines, say: (line) => lines.push(line) });
-    // The image from a mirror on the site (busybox's httpd inside the lab's namespace, on the bridge),
-    // as the secure-boot test's repository: what this test proves is the release, not the file
-    // store's path (docs/lab.md's walkthrough takes that one; under a loaded CI machine its 200 MB
-    // stream through the local stage was once cut short, see the closing note of issue 53).
-    mkdirSync(join(scratch, "mirror"));
-    symlinkSync(image, join(scratch, "mirror", "debian-12.raw.zst"));
-    detach(
-      inNamespace("lab75", ["busybox", "httpd", "-f", "-p", `${state.plan.hostIp}:8081`, "-h", join(scratch, "mirror")]),
-      join(scratch, "mirror.log"),
-    );
+    imageUrl = siteMirror("lab75", state.plan.hostIp, image, scratch);
     // What the last owner left: a partition table and a file system on the NVMe disk, markers on both.
     for (const each of machines) {
       const [nvme, sata] = plannedMachine(state, each.name).diskFiles;
@@ -109,12 +102,7 @@ function signaturesAt(file: string, offset: number): string {
     }
   });
 
-  afterAll(async () => {
-    await labDown(dir, "lab75", () => undefined).catch(() => undefined);
-    await server?.stop();
-    rmSync(scratch, { recursive: true, force: true });
-    process.stdout.write(`lab up:\n${lines.join("\n")}\n`);
-  });
+  afterAll(() => labTestDown({ dir, namespace: "lab75", server, scratch, lines }));
 
   const powered = (name: string) => namespacePids("lab75").some((each) => each.command.includes(`-name ${name} `));
 
@@ -212,7 +200,7 @@ function signaturesAt(file: string, offset: number): string {
         graph: "Graph.InstallImage",
         options: {
           "install-os": {
-            image: `http://${state.plan.hostIp}:8081/debian-12.raw.zst`,
+            image: imageUrl,
             installDisk: { byId: `ata-QEMU_HARDDISK_${name}-disk1` },
             waitForFirstBoot: false,
             _taskTimeout: 1_500_000,

@@ -1,13 +1,14 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { detach, inNamespace, namespacePids } from "../../lab/host";
-import { type LabState, labDown, labNeeds, labUp, obmSetting, plannedMachine } from "../../lab/lab";
+import { namespacePids } from "../../lab/host";
+import { type LabState, labNeeds, labUp, obmSetting, plannedMachine } from "../../lab/lab";
 import { labMachines } from "../../lab/machines";
 import { publishSecureBoot, secureBootFiles } from "../../microkernel/secureBoot";
 import { type OfflineServer, rackhdApi } from "../support/offlineServer";
 import { debianImage } from "./support/debianImage";
+import { labTestDown, siteMirror } from "./support/labSite";
 import { microkernelFiles, serviceWithMicrokernel } from "./support/microkernelService";
 
 jest.setTimeout(2_400_000);
@@ -31,6 +32,7 @@ if (missing.length > 0) process.stdout.write(`virtual media: not run here: needs
   let state: LabState;
   const api = rackhdApi(() => server.baseUrl);
   const lines: string[] = [];
+  let imageUrl = "";
   const machines = labMachines({
     machines: [
       {
@@ -62,20 +64,10 @@ if (missing.length > 0) process.stdout.write(`virtual media: not run here: needs
     server = await serviceWithMicrokernel(files);
     await publishSecureBoot({ api: server.baseUrl }, signed);
     state = await labUp({ api: { url: server.baseUrl }, dir, octet: 78, machines, dhcp: false, say: (line) => lines.push(line) });
-    mkdirSync(join(scratch, "mirror"));
-    symlinkSync(image, join(scratch, "mirror", "debian-12.raw.zst"));
-    detach(
-      inNamespace("lab78", ["busybox", "httpd", "-f", "-p", `${state.plan.hostIp}:8081`, "-h", join(scratch, "mirror")]),
-      join(scratch, "mirror.log"),
-    );
+    imageUrl = siteMirror("lab78", state.plan.hostIp, image, scratch);
   });
 
-  afterAll(async () => {
-    await labDown(dir, "lab78", () => undefined).catch(() => undefined);
-    await server?.stop();
-    rmSync(scratch, { recursive: true, force: true });
-    process.stdout.write(`lab up:\n${lines.join("\n")}\n`);
-  });
+  afterAll(() => labTestDown({ dir, namespace: "lab78", server, scratch, lines }));
 
   const serialOf = (name: string) => readFileSync(plannedMachine(state, name).serialLog, "latin1");
   function explain(name: string): string {
@@ -138,7 +130,7 @@ if (missing.length > 0) process.stdout.write(`virtual media: not run here: needs
       name: "Graph.InstallImage",
       options: {
         "install-os": {
-          image: `http://${state.plan.hostIp}:8081/debian-12.raw.zst`,
+          image: imageUrl,
           installDisk: { byId: `ata-QEMU_HARDDISK_${name}-disk0` },
           waitForFirstBoot: false,
           _taskTimeout: 1_500_000,
