@@ -1,4 +1,4 @@
-import type { GraphDefinition, GraphTaskEntry } from "./graphTypes";
+import { type GraphDefinition, type GraphTaskEntry, pxeOnce } from "./graphTypes";
 
 /**
  * RackHD's discovery graphs (on-taskgraph `lib/graphs`). Graph.Discovery boots the microkernel and
@@ -75,8 +75,7 @@ export const DISCOVERY_GRAPHS: readonly GraphDefinition[] = [
         ignoreFailure: true,
         waitOn: { "catalog-redfish-bios": "finished" },
       },
-      { label: "set-boot-pxe", taskName: "Task.Obm.Node.PxeBoot", ignoreFailure: true, waitOn: { "catalog-redfish-firmware": "finished" } },
-      { label: "reboot", taskName: "Task.Obm.Node.Reboot", waitOn: { "set-boot-pxe": "finished" } },
+      ...pxeOnce({ "catalog-redfish-firmware": "finished" }),
       { ...DISCOVERY_TASKS[0], waitOn: { reboot: "succeeded" } },
       ...DISCOVERY_TASKS.slice(1),
       ...CLASSIFY_TASKS,
@@ -87,8 +86,7 @@ export const DISCOVERY_GRAPHS: readonly GraphDefinition[] = [
     injectableName: "Graph.ShellCommands",
     options: {},
     tasks: [
-      { label: "set-boot-pxe", taskName: "Task.Obm.Node.PxeBoot", ignoreFailure: true },
-      { label: "reboot-start", taskName: "Task.Obm.Node.Reboot", waitOn: { "set-boot-pxe": "finished" } },
+      ...pxeOnce(undefined, "reboot-start"),
       { label: "bootstrap-ubuntu", taskName: "Task.Linux.Bootstrap.Ubuntu", waitOn: { "reboot-start": "succeeded" } },
       { label: "shell-commands", taskName: "Task.Linux.Commands", waitOn: { "bootstrap-ubuntu": "succeeded" } },
       { label: "reboot-end", taskName: "Task.ProcShellReboot", waitOn: { "shell-commands": "finished" } },

@@ -1,5 +1,5 @@
 import { DISCOVERY_GRAPHS } from "./discoveryGraphs";
-import { type GraphDefinition, type GraphTaskEntry, labelOf } from "./graphTypes";
+import { type GraphDefinition, type GraphTaskEntry, labelOf, pxeOnce } from "./graphTypes";
 import { LIFECYCLE_GRAPHS } from "./lifecycleGraphs";
 
 /** set-boot-pxe → reboot → <install task>: the shape of every RackHD 1.1 install graph. */
@@ -16,13 +16,7 @@ const installGraph = (
   options: { ...options, [installLabel]: { _taskTimeout: 3_600_000, ...(options[installLabel] as object) } },
   tasks: [
     ...before,
-    {
-      label: "set-boot-pxe",
-      taskName: "Task.Obm.Node.PxeBoot",
-      ignoreFailure: true,
-      ...(before.length > 0 && { waitOn: { [labelOf(before[before.length - 1])]: "succeeded" } }),
-    },
-    { label: "reboot", taskName: "Task.Obm.Node.Reboot", waitOn: { "set-boot-pxe": "finished" } },
+    ...pxeOnce(before.length > 0 ? { [labelOf(before[before.length - 1])]: "succeeded" } : undefined),
     { label: installLabel, taskName, waitOn: { reboot: "succeeded" } },
   ],
 });

@@ -37,6 +37,17 @@ export interface GraphTaskEntry {
 export const labelOf = (entry: GraphTaskEntry): string =>
   entry.label ?? entry.taskName ?? entry.taskDefinition?.injectableName ?? "undefined";
 
+/**
+ * A one-time network boot and the reset that starts it (`set-boot-pxe`, then `reboot` or the label
+ * given): how every graph that boots the microkernel or an installer begins, after `waitOn` when
+ * given. A BMC that cannot set the boot device is not a failure (the machine boots its own order);
+ * a node set to virtual media boots its image there instead (relays/relayTasks.ts).
+ */
+export const pxeOnce = (waitOn?: Record<string, string>, reboot = "reboot"): GraphTaskEntry[] => [
+  { label: "set-boot-pxe", taskName: "Task.Obm.Node.PxeBoot", ignoreFailure: true, ...(waitOn && { waitOn }) },
+  { label: reboot, taskName: "Task.Obm.Node.Reboot", waitOn: { "set-boot-pxe": "finished" } },
+];
+
 /** A graph definition as RackHD's library serves it. */
 export interface GraphDefinition {
   friendlyName: string;

@@ -1,4 +1,4 @@
-import type { GraphDefinition, GraphTaskEntry, LibraryTask } from "./graphTypes";
+import { type GraphDefinition, type GraphTaskEntry, type LibraryTask, pxeOnce } from "./graphTypes";
 
 /**
  * The graphs a node's life-cycle actions run (issue 53, nodes/provisionState.ts), and the tasks
@@ -48,8 +48,7 @@ export const LIFECYCLE_TASKS: readonly LibraryTask[] = [
 ];
 
 const bootMicrokernel: GraphTaskEntry[] = [
-  { label: "set-boot-pxe", taskName: "Task.Obm.Node.PxeBoot", ignoreFailure: true },
-  { label: "reboot", taskName: "Task.Obm.Node.Reboot", waitOn: { "set-boot-pxe": "finished" } },
+  ...pxeOnce(),
   { label: "bootstrap-ubuntu", taskName: "Task.Linux.Bootstrap.Ubuntu", waitOn: { reboot: "succeeded" } },
 ];
 
