@@ -172,6 +172,12 @@ export function Machine({ nodeId }: { nodeId: string }) {
                   ? "GRUB (its firmware has Secure Boot on)"
                   : "the site's default (UEFI_LOADER)"}
           </dd>
+          <dt>Boots by</dt>
+          <dd>
+            {machine.virtualMedia
+              ? `virtual media, through its Redfish BMC (${machine.virtualMedia.address ? `static ${machine.virtualMedia.address}${machine.virtualMedia.gateway ? ` via ${machine.virtualMedia.gateway}` : ""}` : "DHCP"})`
+              : "the network (PXE)"}
+          </dd>
           <dt>Created</dt>
           <dd>
             <Time iso={machine.createdAt} />

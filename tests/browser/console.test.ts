@@ -71,6 +71,8 @@ describe("the operator console in a real browser", () => {
     await page.getByRole("heading", { name: MAC }).waitFor();
     // What its firmware said of Secure Boot (the simulator's machine is a BIOS one).
     await page.getByText("not offered by its firmware").waitFor();
+    // How it boots: the network, until an operator sets it to virtual media (issue 53).
+    await page.getByText("the network (PXE)").waitFor();
     // How to reach it: no installed system has reported its addresses yet; the lookup, with when it was seen.
     await page.getByText("Its installed system has not reported its addresses").waitFor();
     // Catalogs, collapsed and searchable.
