@@ -24,7 +24,7 @@ const BOOT = {
 
 let service: Server;
 let api = "";
-const loadersMissing = false;
+let loadersMissing = false;
 const asked: string[] = [];
 const tools = ["xorriso", "grub-mkimage", "mkfs.vfat", "mcopy"].every((tool) => {
   try {
@@ -111,6 +111,33 @@ describe("the relay's virtual media image", () => {
         await proxy.close();
         media.close();
         expect(existsSync(dir)).toBe(false);
+      }
+    },
+  );
+
+  (tools ? it : it.skip)(
+    "without the service's signed loaders, builds a BIOS image still, and refuses a machine known to boot by UEFI, naming them",
+    async () => {
+      const dir = mkdtempSync(join(tmpdir(), "media-test-"));
+      const media = mediaLibrary({ api, token: "t", publicUrl: "http://r", dir });
+      const proxy = await startBootProxy({ api, token: "t", listen: "127.0.0.1:0", serveLocal: media.serve });
+      loadersMissing = true;
+      try {
+        const bios = await media.publish("node-2", BOOT, false);
+        writeFileSync(join(dir, "bios.iso"), Buffer.from(await (await fetch(`${proxy.url}${new URL(bios).pathname}`)).arrayBuffer()));
+        const report = execFileSync("xorriso", ["-indev", join(dir, "bios.iso"), "-report_el_torito", "plain"], {
+          encoding: "utf8",
+          stdio: "pipe",
+        });
+        expect(report).toMatch(/El Torito boot img :\s+1\s+BIOS/);
+        expect(report).not.toMatch(/UEFI/);
+        await expect(media.publish("node-3", BOOT, true)).rejects.toThrow(
+          "building the boot image: GET /common/shimx64.efi answered 404: a UEFI machine's image needs the signed loaders",
+        );
+      } finally {
+        loadersMissing = false;
+        await proxy.close();
+        media.close();
       }
     },
   );
