@@ -2,6 +2,7 @@ import { createSocket, type RemoteInfo, type Socket } from "node:dgram";
 import { GRUB_MACHINE_FILE, isSharedFilePath, RELAY_ROUTES, TFTP_FILES } from "../lib/wire/relay";
 import { askService, type BootProxyOptions, listenAddress } from "./bootProxy";
 import { hostNeighbours, macOfAddress, macOfLease } from "./neighbours";
+import { type SharedFiles, sharedFiles } from "./sharedFiles";
 
 /**
  * The relay's TFTP server (issue 38): what a UEFI machine with Secure Boot on fetches before it
@@ -57,8 +58,6 @@ export const MAX_TRANSFERS = 64;
 export const PER_CLIENT = 8;
 /** The longest wait for an acknowledgement a client may ask (RFC 2349 allows 255 s: six tries held a socket 25 minutes). */
 export const MAX_TIMEOUT_S = 5;
-/** The shared files kept, in bytes: a kernel and an initrd or two (the relay stays well under 150 MB with them). */
-export const SHARED_MAX_BYTES = 64 << 20;
 /** A TFTP name: the boot files' characters only, and no `..`. */
 const SAFE_NAME = /^[A-Za-z0-9_][A-Za-z0-9._:/-]{0,254}(\?[A-Za-z0-9._~:=&%-]{0,1024})?$/;
 const isSafeName = (name: string): boolean => SAFE_NAME.test(name) && !name.split("?")[0].split("/").includes("..");
@@ -109,48 +108,6 @@ async function chosenLoader(options: TftpOptions, machine: string): Promise<{ fi
   return { file, because: String(because) };
 }
 
-/**
- * The files every machine fetches alike (the loaders, `/common/…`: the kernel and initrd): one
- * fetch from the service at a time, kept a minute. A firmware or GRUB that hears nothing within
- * a few hundred milliseconds sends its request again, about 40 times: without this each copy
- * fetched the 8 MB kernel anew, and on a busy host none arrived before GRUB gave up. A file
- * published again reaches the machines within the minute.
- */
-const SHARED_TTL_MS = 60_000;
-type SharedFiles = Map<string, { at: number; data: Promise<Buffer>; bytes: number }>;
-
-async function shared(files: SharedFiles, path: string, fetchIt: () => Promise<Buffer>, maxBytes: number): Promise<Buffer> {
-  const kept = files.get(path);
-  if (kept && Date.now() - kept.at < SHARED_TTL_MS) return kept.data;
-  const data = fetchIt();
-  const entry = { at: Date.now(), data, bytes: 0 };
-  files.delete(path);
-  files.set(path, entry);
-  // A failed fetch is not kept: the next request tries again.
-  data.then(
-    (bytes) => {
-      entry.bytes = bytes.length;
-      trim(files, maxBytes);
-    },
-    () => files.get(path) === entry && files.delete(path),
-  );
-  return data;
-}
-
-/** Drops what is past its minute, then the oldest, until the kept files fit `maxBytes`. */
-function trim(files: SharedFiles, maxBytes: number): void {
-  let total = 0;
-  for (const [path, entry] of files) {
-    if (Date.now() - entry.at >= SHARED_TTL_MS) files.delete(path);
-    else total += entry.bytes;
-  }
-  for (const [path, entry] of files) {
-    if (total <= maxBytes) break;
-    files.delete(path);
-    total -= entry.bytes;
-  }
-}
-
 /** Whether `machine` holds `mac`: by the host's neighbour table, else by the site's DHCP leases. */
 function holdsMac(options: TftpOptions, machine: string, mac: string): boolean {
   const wanted = mac.toLowerCase();
@@ -187,7 +144,7 @@ async function contents(options: TftpOptions, file: string, machine: string, fil
     return Buffer.from(await answer.arrayBuffer());
   };
   // A machine's own script is fetched for it alone; the files are the same for every machine.
-  return mac ? fetchIt() : shared(files, path, fetchIt, options.sharedMaxBytes ?? SHARED_MAX_BYTES);
+  return mac ? fetchIt() : files(path, fetchIt);
 }
 
 /** The options it takes, as it answers them in its OACK; empty when the client asked none it knows. */
@@ -254,7 +211,7 @@ function transfer(socket: Socket, client: RemoteInfo, data: Buffer, agreed: Reco
 export async function startTftpServer(options: TftpOptions): Promise<{ port: number; close: () => Promise<void> }> {
   const { host, port: listenPort } = listenAddress(options.listen);
   const server = createSocket("udp4");
-  const files: SharedFiles = new Map();
+  const files = sharedFiles(options.sharedMaxBytes);
   /** The requests being answered, by client address, port and packet: a copy resent meanwhile is the same request. */
   const answering = new Set<string>();
   /** Transfers under way, by client address. */

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { isSharedFilePath, MEDIA_PATH, MEDIA_WORD, MEDIA_WORDS_MAX, type MediaBoot } from "../lib/wire/relay";
 import { askService, type BootProxyOptions } from "./bootProxy";
+import { sharedFiles } from "./sharedFiles";
 
 /**
  * Virtual media (issue 53): a site whose DHCP cannot be changed boots its machines from an image
@@ -21,6 +22,7 @@ import { askService, type BootProxyOptions } from "./bootProxy";
  *   /common/grubcdx64.efi, which `npm run microkernel` publishes), so a machine with Secure Boot on
  *   boots it as one with it off does; that GRUB finds the CD by `/.disk/info` and reads the same
  *   grub.cfg. Whenever the service has them: a new machine's firmware is not known before discovery;
+ *   the files are kept a minute (relay/sharedFiles.ts), as TFTP keeps them;
  * - `xorriso -as mkisofs` puts both boot images on one CD.
  * The image is served by the relay's boot server at `/media/<128 random bits>.iso` (with byte
  * ranges, as BMCs read it) until the node's next image replaces it; the name is not guessable, and
@@ -85,11 +87,16 @@ export function mediaLibrary(options: MediaOptions): MediaLibrary {
   const byNode = new Map<string, string>();
   const base = options.publicUrl.replace(/\/$/, "");
 
+  // The same kernel, initrd and loaders for every image: fetched once a minute, not per image.
+  const shared = sharedFiles();
   const fetchFile = async (path: string, to: string) => {
     if (!isSharedFilePath(path.split("?")[0])) throw new Error(`${path} is not one of the service's shared files`);
-    const answer = await askService(options, path, { machine: "", base });
-    if (answer.status !== 200) throw new Error(`GET ${path} answered ${answer.status}`);
-    writeFileSync(to, Buffer.from(await answer.arrayBuffer()));
+    const bytes = await shared(path, async () => {
+      const answer = await askService(options, path, { machine: "", base });
+      if (answer.status !== 200) throw new Error(`GET ${path} answered ${answer.status}`);
+      return Buffer.from(await answer.arrayBuffer());
+    });
+    writeFileSync(to, bytes);
   };
 
   const withdraw = (node: string) => {
