@@ -37,11 +37,10 @@ const LAST = 90;
  */
 export function startArgs(args: readonly string[], media: string | undefined, target: string | undefined): string[] {
   const machineType = args[args.indexOf("-machine") + 1] ?? "";
-  if (machineType === "none" || media === undefined)
-    return target === "Hdd" ? args.map((arg) => arg.replace(/,bootindex=1\b/, ",bootindex=99")) : [...args];
+  const started = target === "Hdd" ? args.map((arg) => arg.replace(/,bootindex=1\b/, ",bootindex=99")) : [...args];
+  if (machineType === "none" || media === undefined) return started;
   // A server's virtual CD is a USB CD-ROM; here it is on the machine's own IDE or AHCI controller, which both firmwares boot from.
   const bus = machineType.startsWith("q35") ? "ide.2" : "ide.1";
-  const started = target === "Hdd" ? args.map((arg) => arg.replace(/,bootindex=1\b/, ",bootindex=99")) : [...args];
   return [
     ...started,
     "-drive",
