@@ -55,6 +55,11 @@ cmdline() {
   [ -n "$value" ] && echo "$value"
 }
 
+# The MAC that BOOTIF=01-aa-bb-… names (the port the firmware booted from), as aa:bb:…, lower case.
+bootif_mac() {
+  cmdline BOOTIF | sed 's/^01-//' | tr '-' ':' | tr 'A-F' 'a-f'
+}
+
 # The machine's ports (not lo), the one with MAC $1 first.
 ports() {
   for path in /sys/class/net/*; do
@@ -69,7 +74,7 @@ ports() {
 # Brings up the port with the MAC that BOOTIF=01-aa-bb-… names (the one the firmware booted from),
 # waiting up to 10 s for its driver; if it gets no DHCP answer, each other port in turn.
 up_bootif() {
-  mac=$(cmdline BOOTIF | sed 's/^01-//' | tr '-' ':' | tr 'A-F' 'a-f')
+  mac=$(bootif_mac)
   waited=0
   while [ -n "$mac" ] && ! grep -qx "$mac" /sys/class/net/*/address 2>/dev/null && [ $waited -lt 10 ]; do
     sleep 1

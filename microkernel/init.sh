@@ -26,7 +26,7 @@ up_bootif
 # this is a machine with nothing on its disk, or whose image is still inserted after its workflow).
 # The words are not shown (the boot token is one).
 media_profile() {
-  bootmac=$(cmdline BOOTIF | sed 's/^01-//' | tr '-' ':' | tr 'A-F' 'a-f')
+  bootmac=$(bootif_mac)
   tries=0
   while [ $tries -lt 24 ]; do
     tries=$((tries + 1))
