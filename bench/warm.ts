@@ -5,6 +5,7 @@ import { alternate, type Call, call, deferred, type Handler, type Handlers, meas
 import { cloudInitCases } from "./warmCloudInit";
 import { discoveryCases } from "./warmDiscovery";
 import { hookCases } from "./warmHooks";
+import { networkCases } from "./warmNetwork";
 import { consoleCases, fileCases, libraryCases, operationsCases, pollerCases } from "./warmOperations";
 import { relayCases } from "./warmRelays";
 
@@ -541,6 +542,7 @@ export async function warmCases(h: Handlers) {
     ...(await fileCases(h)),
     ...consoleCases(h, await consoleScriptName(h)),
     ...(await relayCases(h)),
+    ...(await networkCases(h)),
     ...(await cloudInitCases(h)),
     ...(await hookCases(h)),
   ];

@@ -25,6 +25,8 @@ export const STORE_NAMES = [
   "sites",
   "relayCredentials",
   "relayJobs",
+  "subnets",
+  "addresses",
   "instances",
   "installReports",
   "hooks",

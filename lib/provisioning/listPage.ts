@@ -28,7 +28,10 @@ export const recordPosition = (record: { createdAt: string; id: string }): strin
 /** A position as a client may send it back: an ISO time, `#`, an id (letters, digits, `-`, `_`). */
 const POSITION = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z#[\w-]{1,64}$/;
 
-export const isPosition = (value: string): boolean => POSITION.test(value);
+/** A subnet's addresses list in address order: their position is the address's sort key (subnets/address.ts). */
+const ADDRESS_POSITION = /^([0-9a-f]{8}|[0-9a-f]{32})$/;
+
+export const isPosition = (value: string): boolean => POSITION.test(value) || ADDRESS_POSITION.test(value);
 
 /**
  * At most this many records are read for one page of a filtered list: a filter that matches few

@@ -15,6 +15,8 @@ import type { RecordStore } from "./recordStore";
 import type { RelayJobStore } from "./relays/job";
 import type { RelayCredential, Site } from "./relays/site";
 import type { Sku } from "./skus/sku";
+import type { AddressStore } from "./subnets/addressStore";
+import type { Subnet } from "./subnets/subnet";
 import type { Tag } from "./tags/tag";
 import type { WorkflowStore } from "./workflows/workflowStore";
 
@@ -50,6 +52,9 @@ export interface ProvisioningStores {
   sites: RecordStore<Site>;
   relayCredentials: RecordStore<RelayCredential>;
   relayJobs: RelayJobStore;
+  /** Sites' subnets, and the addresses given from their pools to nodes' planned interfaces (subnets/, issue 54). */
+  subnets: RecordStore<Subnet>;
+  addresses: AddressStore;
   /** Each node's installed system as cloud-init sees it: instance id, credential hash, user-data (cloudInit/). */
   instances: RecordStore<InstanceRecord>;
   /** Each node's install reports and the index of its install logs (installReports/). */

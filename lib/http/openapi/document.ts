@@ -90,6 +90,8 @@ const TAG_TEXT: Record<string, string> = {
   files: "A file store: bytes by name, each file with a uuid (S3 beside DynamoDB; presigned URLs for large files)",
   sites: "This service's own, not RackHD's: sites, the credentials of their relays, and the relays' jobs",
   relay: "This service's own, not RackHD's: what a site's relay calls to take its jobs and report them",
+  subnets:
+    "This service's own, not RackHD's: sites' subnets, their boot ranges, static pools and reserved addresses, and the addresses given from them",
   hooks:
     "RackHD 2.0's web hooks (also under /api/2.0): every event POSTed to each hook that wants it, signed per Standard Webhooks, retried for a day",
 };

@@ -1,5 +1,7 @@
 import { NotFoundError } from "../../errors";
 import type { ApiContext } from "../apiContext";
+import type { Netplan } from "../networkPlans/netplan";
+import { plannedNetworkConfig } from "../networkPlans/planService";
 import type { Node } from "../nodes/node";
 import type { StoresOf } from "../ports";
 import { markFromMachine, waitingInstallTask } from "../workflowEngine/progress";
@@ -37,6 +39,8 @@ interface Seed {
   node: Node;
   credential: string;
   context: ApiContext;
+  /** The node's network plan as netplan (networkPlans/), read for the network-config only. */
+  network?: Netplan;
 }
 
 /** The vendor-data's parts are cut at this line (MIME multipart, as cloud-init reads vendor-data). */
@@ -111,7 +115,7 @@ export const vendorData = (reportUrl: string): string =>
   ].join("\n");
 
 /**
- * netplan v2 from what the service knows of the machine: its MACs, each by DHCP (the first one
+ * netplan v2 for a node with no network plan, from what the service knows of the machine: its MACs, each by DHCP (the first one
  * required, the others optional so a cable left out does not hold the boot); 404 without a MAC.
  */
 function networkConfig(node: Node): string {
@@ -150,7 +154,7 @@ function nocloudDocument(seed: Seed, document: SeedDocument): string {
     case "vendor-data":
       return vendorData(reportUrlOf(seed.context, seed.credential));
     default:
-      return networkConfig(node);
+      return seed.network ? `${JSON.stringify(seed.network, null, 2)}\n` : networkConfig(node);
   }
 }
 
@@ -193,7 +197,7 @@ const DATED_VERSION = /^\d{4}-\d{2}-\d{2}$/;
  * service does not serve is a 404 at once, before any read, as EC2 clients probe the newest first.
  */
 export async function seedDocument(
-  stores: WorkflowStores & StoresOf<"instances">,
+  stores: WorkflowStores & StoresOf<"instances" | "subnets">,
   credential: string,
   path: string,
   context: ApiContext,
@@ -210,7 +214,15 @@ export async function seedDocument(
   const { record, node } = await instanceOf(stores, credential);
   // Only a user-data document (or the EC2 listing that names it) costs the read of the install's workflow.
   const needsUserData = first === "user-data" || (known && (rest.length === 0 || rest[0] === "user-data"));
-  const seed: Seed = { record, node, credential, context, userData: needsUserData ? await userDataOf(stores, record) : undefined };
+  const network = isDocument && first === "network-config" ? await plannedNetworkConfig(stores, node) : undefined;
+  const seed: Seed = {
+    record,
+    node,
+    credential,
+    context,
+    userData: needsUserData ? await userDataOf(stores, record) : undefined,
+    ...(network && { network }),
+  };
   if (known) return ec2Document(seed, rest);
   if (isDocument) return nocloudDocument(seed, first as SeedDocument);
   return autoinstallDocument(stores, seed, rest[0], now);

@@ -6,6 +6,7 @@ import { findGraph, taskFinder } from "../graphs/libraryService";
 import { ERASE_MODES, type EraseMode } from "../graphs/lifecycleGraphs";
 import { entryTask } from "../graphs/taskDefinitions";
 import { newUuid } from "../ids";
+import { prepareDeploy, releaseAddresses } from "../networkPlans/planService";
 import { findNode } from "../nodes/findNode";
 import type { Node } from "../nodes/node";
 import { type Action, actionsFrom, begin, type Provisioning, stateOf, TRANSITIONS, transitionFrom, undo } from "../nodes/provisionState";
@@ -34,7 +35,7 @@ export interface ActionSettings {
   releaseErase: EraseMode;
 }
 
-export type ActionStores = WorkflowStores & StoresOf<"instances">;
+export type ActionStores = WorkflowStores & StoresOf<"addresses" | "instances" | "subnets">;
 
 /** What an action runs: its graph and options, what it records on the node, what it ends first. */
 interface Plan {
@@ -116,8 +117,12 @@ async function plan(stores: ActionStores, node: Node, request: ActionRequest, se
         options: graphOptions,
         // What redeploy runs again, its secrets redacted (never kept: redeploy then asks for them).
         changes: { deploy: { graph, options: redact(graphOptions) } },
-        // Redeploy: the old install's credentials end now, not at the new install's first fetch.
-        ...(action === "redeploy" && { before: (held, target, now) => endMachineCredentials(held, target.id, now) }),
+        // The network plan's addresses are given (again, after a release); redeploy: the old
+        // install's credentials end now, not at the new install's first fetch.
+        before: async (held, target, now) => {
+          await prepareDeploy(held, target, now);
+          if (action === "redeploy") await endMachineCredentials(held, target.id, now);
+        },
       };
     }
     case "release": {
@@ -129,7 +134,11 @@ async function plan(stores: ActionStores, node: Node, request: ActionRequest, se
         graph: "Graph.Lifecycle.Release",
         options: { "erase-disks": { mode: erase } },
         // The installed system's credentials and its user-data go with the owner.
-        before: (held, target) => forgetInstance(held, target.id),
+        // The network plan's addresses go back to their pools (the plan stays).
+        before: async (held, target, now) => {
+          await forgetInstance(held, target.id);
+          await releaseAddresses(held, target, now);
+        },
       };
     }
     case "rescue": {

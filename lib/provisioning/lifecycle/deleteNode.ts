@@ -1,20 +1,22 @@
 import { ConflictError, NotFoundError } from "../../errors";
 import { forgetNode } from "../lookups/lookupService";
+import { planOf } from "../networkPlans/networkPlan";
 import { findNode } from "../nodes/findNode";
 import type { Node } from "../nodes/node";
 import { removeNodePollers } from "../pollers/pollerService";
 import type { StoresOf } from "../ports";
+import { freeAddress } from "../subnets/allocation";
 import { refreshWorkflow, type WorkflowStores } from "../workflows/workflowService";
 
 /**
  * Node deletion, a use case of its own because it cascades: it asks the workflow service whether
- * the node is busy, then removes its lookups, catalogs and pollers. It lives in lifecycle/, the
+ * the node is busy, then removes its lookups, catalogs and pollers, and frees its addresses. It lives in lifecycle/, the
  * folder above nodes, pollers and workflows (each of which reads nodes), so that nodes/ imports
  * none of them back (the folder-knot check, tests/unit/architecture/boundaries.test.ts).
  */
 /** Refused (409) while a workflow is active on the node; RackHD answered 500 here. */
 export async function deleteNode(
-  stores: WorkflowStores & StoresOf<"installReports" | "instances" | "pollerSamples">,
+  stores: WorkflowStores & StoresOf<"addresses" | "installReports" | "instances" | "pollerSamples">,
   identifier: string,
   now: Date,
 ): Promise<Node> {
@@ -32,6 +34,8 @@ export async function deleteNode(
     removeNodePollers(stores, node.id),
     stores.instances.delete(node.id),
     stores.installReports.delete(node.id),
+    // Its network plan's addresses go back to their pools.
+    ...(planOf(node)?.given ?? []).map((given) => freeAddress(stores, given.allocation, node.id)),
   ]);
   return deleted;
 }

@@ -56,6 +56,8 @@ const SERVER_KEYS = new Set([
   "secureBoot",
   "obmConflict",
   "addresses",
+  // Written only by PUT /nodes/{identifier}/network (its addresses are given there).
+  "network",
   // Moved only by actions (POST /nodes/{identifier}/actions), never by a PATCH.
   "provisionState",
   "provisioning",

@@ -23,6 +23,8 @@ export const LEADING_KEYS: Readonly<Record<StoreName, readonly string[]>> = {
   sites: ["SITE"],
   relayCredentials: ["RELAYCRED"],
   relayJobs: ["RELAYJOB", "SITEJOBS#*"],
+  subnets: ["SUBNET"],
+  addresses: ["ADDRESS", "SUBNETADDR#*"],
   instances: ["INSTANCE", "INSTANCE#*"],
   installReports: ["INSTALLREPORT", "INSTALLREPORT#*"],
   hooks: ["HOOK"],
@@ -34,7 +36,7 @@ export const LEADING_KEYS: Readonly<Record<StoreName, readonly string[]>> = {
 };
 
 /** The stores that query an index (GSI1: a node's workflows, lookups and catalogs, a SKU's nodes; GSI2: the node and workflow lists). */
-const INDEXED: ReadonlySet<StoreName> = new Set(["nodes", "workflows", "lookups", "catalogs", "relayJobs"]);
+const INDEXED: ReadonlySet<StoreName> = new Set(["nodes", "workflows", "lookups", "catalogs", "relayJobs", "addresses"]);
 
 export const READ_ACTIONS = ["dynamodb:GetItem", "dynamodb:Query", "dynamodb:BatchGetItem"] as const;
 // Transactions need the per-item actions on the items they write; ConditionCheckItem too.

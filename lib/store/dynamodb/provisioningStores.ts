@@ -5,6 +5,7 @@ import type { Hook } from "../../provisioning/hooks/hook";
 import type { ProvisioningStores } from "../../provisioning/ports";
 import type { RelayCredential } from "../../provisioning/relays/site";
 import { INSTALL_LOGS_PREFIX, prefixedBlobs } from "../prefixedBlobs";
+import { DynamoAddressStore } from "./addressStore";
 import { DynamoCatalogStore } from "./catalogStore";
 import { DynamoDefinitionStore } from "./definitionStore";
 import { DynamoDeliveryLog } from "./deliveryLog";
@@ -49,6 +50,8 @@ export function dynamoProvisioningStores(client: DynamoDBDocumentClient, table: 
     hooks: new DynamoRecordStore<Hook>(client, table, "HOOK", { journal: { changeEvents: JOURNALED.hooks, log } }),
     deliveries: new DynamoDeliveryLog(client, table),
     events: log,
+    subnets: new DynamoRecordStore(client, table, "SUBNET"),
+    addresses: new DynamoAddressStore(client, table),
     instances: new DynamoRecordStore(client, table, "INSTANCE", { spreadKey: instanceKey }),
     installReports: new DynamoRecordStore(client, table, "INSTALLREPORT", { spreadKey: installReportKey }),
     get logBlobs() {

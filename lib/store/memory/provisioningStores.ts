@@ -11,7 +11,7 @@ import { journaledMemory, MemoryEventLog } from "./eventLog";
 import { MemoryFileBlobs } from "./fileBlobs";
 import { MemoryLookupStore } from "./lookupStore";
 import { MemoryNodeStore } from "./nodeStore";
-import { MemoryRecordStore, MemoryRelayJobStore } from "./recordStore";
+import { MemoryAddressStore, MemoryRecordStore, MemoryRelayJobStore } from "./recordStore";
 import { MemoryWorkflowStore } from "./workflowStore";
 
 /**
@@ -46,6 +46,8 @@ export function memoryProvisioningStores(limits: BudgetLimits, loopbackUploads =
     hooks: journaledMemory(new MemoryRecordStore<Hook>(limits, "hook"), JOURNALED.hooks, events),
     deliveries: new MemoryDeliveryLog(),
     events,
+    subnets: new MemoryRecordStore(limits, "subnet"),
+    addresses: new MemoryAddressStore(limits, "address"),
     instances: new MemoryRecordStore(limits, "instance"),
     installReports: new MemoryRecordStore(limits, "install report"),
     logBlobs: prefixedBlobs(fileBlobs, INSTALL_LOGS_PREFIX),

@@ -1,6 +1,8 @@
 import { ConflictError } from "../../errors";
+import type { Page, PageRequest } from "../../provisioning/listPage";
 import type { RecordStore } from "../../provisioning/recordStore";
 import { isFinished, type RelayJob, type RelayJobStore } from "../../provisioning/relays/job";
+import type { AddressAllocation, AddressStore } from "../../provisioning/subnets/addressStore";
 import { Budget, type BudgetLimits } from "./budget";
 import { deepFreeze } from "./deepFreeze";
 
@@ -61,5 +63,25 @@ export class MemoryRecordStore<T extends { id: string; createdAt: string }> impl
 export class MemoryRelayJobStore extends MemoryRecordStore<RelayJob> implements RelayJobStore {
   async openForSite(site: string): Promise<RelayJob[]> {
     return (await this.list()).filter((job) => job.site === site && !isFinished(job));
+  }
+}
+
+/** Allocated addresses in memory: a subnet's, in address order, read by filtering the kind's records. */
+export class MemoryAddressStore extends MemoryRecordStore<AddressAllocation> implements AddressStore {
+  private async ofSubnet(subnet: string): Promise<AddressAllocation[]> {
+    return (await this.list()).filter((allocation) => allocation.subnet === subnet).sort((a, b) => (a.key < b.key ? -1 : 1));
+  }
+
+  async pageOfSubnet(subnet: string, request: PageRequest): Promise<Page<AddressAllocation>> {
+    const after = (await this.ofSubnet(subnet)).filter((allocation) => request.after === undefined || allocation.key > request.after);
+    const items = after.slice(0, request.limit);
+    return after.length > request.limit ? { items, next: items[items.length - 1].key } : { items };
+  }
+
+  async takenKeys(subnet: string, range: { from: string; to: string }, limit: number): Promise<string[]> {
+    return (await this.ofSubnet(subnet))
+      .map((allocation) => allocation.key)
+      .filter((key) => key >= range.from && key <= range.to)
+      .slice(0, limit);
   }
 }

@@ -10,9 +10,9 @@ export const nocloudSeed = /* @__PURE__ */ provisioningRoute({
   path: "/api/{version}/nocloud/{credential}/{path+}",
   handler: "handlers/provisioning/cloudInit/seed",
   auth: "boot",
-  data: withProgress({ read: ["instances", "nodes"] }),
+  data: withProgress({ read: ["instances", "nodes", "subnets"] }),
   summary:
-    "cloud-init's NoCloud datasource (`ds=nocloud;s=<seedUrl>`) for the machine holding the credential: `meta-data` (instance id, host name, SSH keys), `user-data` (its own, else an empty `#cloud-config`), `vendor-data` (reporting to the service), `network-config` (netplan v2 from its MACs); the EC2-style tree under `latest/` and `2009-04-04/` (other dated versions 404 at once); the Ubuntu installer's seed under `autoinstall/`; 404 for a credential that is not one of the node's",
+    "cloud-init's NoCloud datasource (`ds=nocloud;s=<seedUrl>`) for the machine holding the credential: `meta-data` (instance id, host name, SSH keys), `user-data` (its own, else an empty `#cloud-config`), `vendor-data` (reporting to the service), `network-config` (netplan v2: its network plan, else DHCP on its MACs); the EC2-style tree under `latest/` and `2009-04-04/` (other dated versions 404 at once); the Ubuntu installer's seed under `autoinstall/`; 404 for a credential that is not one of the node's",
   request: { params: check.SeedParams, query: check.Query },
   responses: { 200: "Script", 401: "RackhdError", 404: "RackhdError" },
 });

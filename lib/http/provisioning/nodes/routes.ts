@@ -57,7 +57,7 @@ export const deleteNode = /* @__PURE__ */ provisioningRoute({
   method: "DELETE",
   path: "/api/{version}/nodes/{identifier}",
   handler: "handlers/provisioning/nodes/remove",
-  data: /* @__PURE__ */ withProgress({ write: ["catalogs", "installReports", "instances", "lookups", "pollerSamples"] }),
+  data: /* @__PURE__ */ withProgress({ write: ["addresses", "catalogs", "installReports", "instances", "lookups", "pollerSamples"] }),
   summary: "Delete a node and answer it; 409 while a workflow is active",
   request: { params: check.NodeParams, query: check.Query },
   responses: { 200: "Node", 401: "RackhdError", 404: "RackhdError", 409: "RackhdError" },
@@ -103,7 +103,7 @@ export const runProvisionAction = /* @__PURE__ */ provisioningRoute({
   method: "POST",
   path: "/api/{version}/nodes/{identifier}/actions",
   handler: "handlers/provisioning/nodes/runProvisionAction",
-  data: /* @__PURE__ */ withProgress({ write: ["instances"] }),
+  data: /* @__PURE__ */ withProgress({ read: ["subnets"], write: ["addresses", "instances"] }),
   idempotent: true,
   summary:
     "Run a life-cycle action (`provide`, `allocate`, `deallocate`, `deploy`, `redeploy`, `release`, `rescue`, `unrescue`, `retire`): 202 with the node in its transitional state and the workflow that carries it out; 409 when the node's state does not allow it (naming both) or a workflow runs on it",

@@ -1,0 +1,236 @@
+import { ValidationError } from "../../errors";
+import type { NodeAddresses } from "../installReports/reportedAddresses";
+import { recordAddress } from "../lookups/lookupService";
+import { findNode } from "../nodes/findNode";
+import type { Node } from "../nodes/node";
+import type { StoresOf } from "../ports";
+import { familyOf } from "../subnets/address";
+import type { AddressAllocation } from "../subnets/addressStore";
+import { allocateNext, claimAddress, freeAddress } from "../subnets/allocation";
+import type { Subnet } from "../subnets/subnet";
+import { findSubnet } from "../subnets/subnetService";
+import { type Netplan, renderNetplan } from "./netplan";
+import { checkInterfaces, type GivenAddress, macOf, missingMacs, type NetworkPlan, type PlannedInterface, planOf } from "./networkPlan";
+
+type PlanStores = StoresOf<"addresses" | "lookups" | "nodes" | "subnets">;
+
+/** A plan as answered: the plan, what the installed system reported, and where they differ. */
+export interface NetworkPlanView {
+  node: string;
+  interfaces: PlannedInterface[];
+  given: GivenAddress[];
+  /** The plan's MACs the node does not have: its install is refused until they are fixed. */
+  missingMacs: string[];
+  /** The installed system's own report (its first boot), if any. */
+  seen?: NodeAddresses;
+  /** Each planned address the report does not show, and each interface it shows on another address. */
+  differences: string[];
+  /** The network-config the installed system gets. */
+  netplan: Netplan;
+  updatedAt: string;
+}
+
+const subnetsOf = async (stores: StoresOf<"subnets">, interfaces: PlannedInterface[]): Promise<Map<string, Subnet>> => {
+  const ids = [...new Set(interfaces.flatMap((iface) => (iface.subnet === undefined ? [] : [iface.subnet])))];
+  const found = await Promise.all(ids.map((id) => stores.subnets.get(id)));
+  return new Map(found.flatMap((subnet) => (subnet ? [[subnet.id, subnet] as const] : [])));
+};
+
+/** Planned addresses against the report: per interface name, the address with its prefix. */
+export function differencesOf(
+  plan: Pick<NetworkPlan, "given">,
+  subnets: ReadonlyMap<string, Subnet>,
+  seen: NodeAddresses | undefined,
+): string[] {
+  if (!seen) return [];
+  return plan.given.flatMap((given) => {
+    const nic = seen.nics.find((candidate) => candidate.name === given.interface);
+    const found = nic?.addresses.map((address) => address.split("/")[0]) ?? [];
+    if (found.includes(given.address)) return [];
+    const prefix = subnets.get(given.subnet)?.cidr.split("/")[1];
+    const planned = `${given.address}/${prefix}`;
+    return [
+      nic
+        ? `${given.interface}: planned ${planned}, seen ${found.length > 0 ? nic.addresses.join(", ") : "no address"}`
+        : `${given.interface}: planned ${planned}, and the installed system reported no ${given.interface}`,
+    ];
+  });
+}
+
+async function view(stores: StoresOf<"subnets">, node: Node): Promise<NetworkPlanView> {
+  const plan = planOf(node);
+  if (!plan)
+    return {
+      node: node.id,
+      interfaces: [],
+      given: [],
+      missingMacs: [],
+      differences: [],
+      netplan: { version: 2, ethernets: {} },
+      updatedAt: node.updatedAt,
+    };
+  const subnets = await subnetsOf(stores, plan.interfaces);
+  const seen = node.addresses as NodeAddresses | undefined;
+  return {
+    node: node.id,
+    interfaces: plan.interfaces,
+    given: plan.given,
+    missingMacs: missingMacs(plan, node),
+    ...(seen && { seen }),
+    differences: differencesOf(plan, subnets, seen),
+    netplan: renderNetplan(plan, subnets),
+    updatedAt: plan.updatedAt,
+  };
+}
+
+/** GET /nodes/{identifier}/network. */
+export async function getNetworkPlan(stores: StoresOf<"lookups" | "nodes" | "subnets">, identifier: string): Promise<NetworkPlanView> {
+  return view(stores, await findNode(stores, identifier));
+}
+
+/**
+ * The addresses the interfaces need: those `kept` already gives are kept (same interface, subnet
+ * and, for a fixed one, address), the others given now. On a refusal, what this call gave is
+ * freed again before the error goes on: the request changes nothing.
+ */
+async function giveAddresses(
+  stores: StoresOf<"addresses">,
+  node: Node,
+  interfaces: PlannedInterface[],
+  subnets: ReadonlyMap<string, Subnet>,
+  kept: GivenAddress[],
+  now: Date,
+): Promise<{ given: GivenAddress[]; made: AddressAllocation[] }> {
+  const given: GivenAddress[] = [];
+  const made: AddressAllocation[] = [];
+  try {
+    for (const iface of interfaces) {
+      if (iface.subnet === undefined || iface.address === undefined || iface.address === "dhcp") continue;
+      const old = kept.find(
+        (k) => k.interface === iface.name && k.subnet === iface.subnet && (iface.address === "auto" || k.address === iface.address),
+      );
+      if (old) {
+        given.push(old);
+        continue;
+      }
+      const subnet = subnets.get(iface.subnet)!;
+      const holder = { node: node.id, interface: iface.name };
+      const allocation =
+        iface.address === "auto"
+          ? await allocateNext(stores, subnet, holder, now)
+          : await claimAddress(stores, subnet, iface.address, holder, now);
+      made.push(allocation);
+      given.push({ interface: iface.name, subnet: subnet.id, address: allocation.address, allocation: allocation.id });
+    }
+  } catch (error) {
+    await Promise.all(made.map((allocation) => freeAddress(stores, allocation.id, node.id)));
+    throw error;
+  }
+  return { given, made };
+}
+
+/** The planned IPv4 addresses become the node's lookups (their interface's MAC), as RackHD's clients read addresses there. */
+async function recordLookups(
+  stores: StoresOf<"lookups" | "nodes">,
+  node: Node,
+  plan: Pick<NetworkPlan, "interfaces" | "given">,
+  now: Date,
+) {
+  for (const given of plan.given) {
+    const mac = macOf(plan, given.interface);
+    if (mac !== undefined && familyOf(given.address) === 4) await recordAddress(stores, mac, node.id, given.address, now);
+  }
+}
+
+/**
+ * PUT /nodes/{identifier}/network: the node's plan, whole. Its addresses are given now (the
+ * operator sees them before the install), kept where the old plan had them, and the old plan's
+ * others freed once the new one is stored.
+ */
+export async function setNetworkPlan(
+  stores: PlanStores,
+  identifier: string,
+  body: { interfaces: PlannedInterface[] },
+  now: Date,
+): Promise<NetworkPlanView> {
+  const node = await findNode(stores, identifier);
+  const subnets = await subnetsOf(stores, body.interfaces);
+  const interfaces = checkInterfaces(body.interfaces, subnets, node);
+  const old = planOf(node);
+  const { given, made } = await giveAddresses(stores, node, interfaces, subnets, old?.given ?? [], now);
+  const plan: NetworkPlan = { interfaces, given, updatedAt: now.toISOString() };
+  const stored = await stores.nodes.update(node.id, (current) => ({ ...current, network: plan, updatedAt: plan.updatedAt }), node);
+  if (!stored) {
+    await Promise.all(made.map((allocation) => freeAddress(stores, allocation.id, node.id)));
+    return view(stores, await findNode(stores, identifier));
+  }
+  const dropped = (old?.given ?? []).filter((address) => !given.some((kept) => kept.allocation === address.allocation));
+  await Promise.all(dropped.map((address) => freeAddress(stores, address.allocation, node.id)));
+  await recordLookups(stores, stored, plan, now);
+  return view(stores, stored);
+}
+
+/** DELETE /nodes/{identifier}/network: the installed system configures every NIC by DHCP again; the addresses are freed. */
+export async function deleteNetworkPlan(stores: PlanStores, identifier: string, now: Date): Promise<Node> {
+  const node = await findNode(stores, identifier);
+  const plan = planOf(node);
+  if (!plan) return node;
+  const stored = await stores.nodes.update(
+    node.id,
+    (current) => {
+      const { network: _gone, ...rest } = current;
+      return { ...rest, updatedAt: now.toISOString() } as Node;
+    },
+    node,
+  );
+  await Promise.all(plan.given.map((address) => freeAddress(stores, address.allocation, node.id)));
+  return stored ?? node;
+}
+
+/** A release frees the plan's addresses (the plan stays: the next deploy gives them anew). */
+export async function releaseAddresses(stores: StoresOf<"addresses" | "nodes">, node: Node, now: Date): Promise<void> {
+  const plan = planOf(node);
+  if (!plan || plan.given.length === 0) return;
+  await stores.nodes.update(node.id, (current) => {
+    const stored = planOf(current);
+    return stored ? { ...current, network: { ...stored, given: [] }, updatedAt: now.toISOString() } : current;
+  });
+  await Promise.all(plan.given.map((address) => freeAddress(stores, address.allocation, node.id)));
+}
+
+/**
+ * Before a deploy: a plan naming a MAC the node does not have refuses the install, saying which
+ * (the installed system would come up without its planned network); addresses a release freed are
+ * given again.
+ */
+export async function prepareDeploy(stores: PlanStores, node: Node, now: Date): Promise<void> {
+  const plan = planOf(node);
+  if (!plan) return;
+  const missing = missingMacs(plan, node);
+  if (missing.length > 0) {
+    throw new ValidationError(
+      `Node ${node.id}'s network plan names ${missing.join(", ")}, which the node does not have (its identifiers): fix the plan or the node`,
+    );
+  }
+  if (
+    plan.interfaces.every(
+      (iface) => iface.address === undefined || iface.address === "dhcp" || plan.given.some((g) => g.interface === iface.name),
+    )
+  )
+    return;
+  const subnets = await subnetsOf(stores, plan.interfaces);
+  for (const iface of plan.interfaces) if (iface.subnet !== undefined && !subnets.has(iface.subnet)) await findSubnet(stores, iface.subnet);
+  const { given, made } = await giveAddresses(stores, node, plan.interfaces, subnets, plan.given, now);
+  const stored = await stores.nodes.update(node.id, (current) => {
+    const currentPlan = planOf(current);
+    return currentPlan ? { ...current, network: { ...currentPlan, given }, updatedAt: now.toISOString() } : current;
+  });
+  if (!stored) await Promise.all(made.map((allocation) => freeAddress(stores, allocation.id, node.id)));
+  else await recordLookups(stores, stored, { interfaces: plan.interfaces, given }, now);
+}
+
+/** The network-config of a node with a plan (the seed's), or undefined: the seed's own DHCP default. */
+export async function plannedNetworkConfig(stores: StoresOf<"subnets">, node: Node): Promise<Netplan | undefined> {
+  const plan = planOf(node);
+  return plan && renderNetplan(plan, await subnetsOf(stores, plan.interfaces));
+}
