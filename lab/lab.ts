@@ -141,7 +141,20 @@ export interface UpOptions {
   say: (line: string) => void;
   /** false: a site whose DHCP cannot be used (no dnsmasq): its machines boot by virtual media, with static addresses (docs/lab.md). */
   dhcp?: boolean;
+  /**
+   * Tagged VLANs every machine's port carries besides the untagged boot network (issue 54): the
+   * bridge filters by VLAN as a switch's trunk port does, and the host has an address on each,
+   * 10.<octet>.<vlan>.1/24 (docs/lab.md, docs/network.md).
+   */
+  vlans?: number[];
 }
+
+/** The host's interface and address on a lab VLAN: `lab74.20`, 10.74.20.1/24. */
+export const labVlan = (octet: number, vlan: number) => ({
+  device: `lab${octet}.${vlan}`,
+  hostIp: `10.${octet}.${vlan}.1`,
+  cidr: `10.${octet}.${vlan}.0/24`,
+});
 
 /** What `up` needs on this host: root, Linux's `ip`, dnsmasq, QEMU and OVMF, OpenIPMI, OpenSSL, OpenSSH's client. */
 export function labNeeds(): string[] {
@@ -204,6 +217,20 @@ export async function labUp(options: UpOptions): Promise<LabState> {
     ip("tuntap", "add", "dev", tap, "mode", "tap");
     ip("link", "set", tap, "master", plan.bridge);
     ip("link", "set", tap, "up");
+  }
+  for (const vlan of options.vlans ?? []) {
+    if (!Number.isInteger(vlan) || vlan < 2 || vlan > 254)
+      throw new Error(`VLAN ${vlan} is not 2 to 254 (the lab's addresses are 10.${options.octet}.<vlan>.0/24)`);
+    // A trunk: untagged frames stay on the boot network (VLAN 1), and each port carries the VLAN tagged.
+    ip("link", "set", plan.bridge, "type", "bridge", "vlan_filtering", "1");
+    const bridgeVlan = (...args: string[]) => run(inNamespace(plan.namespace, ["bridge", "vlan", "add", ...args]));
+    for (const tap of plan.machines.flatMap((each) => each.taps)) bridgeVlan("dev", tap, "vid", String(vlan));
+    bridgeVlan("dev", plan.bridge, "vid", String(vlan), "self");
+    const { device, hostIp } = labVlan(options.octet, vlan);
+    ip("link", "add", "link", plan.bridge, "name", device, "type", "vlan", "id", String(vlan));
+    ip("addr", "add", `${hostIp}/24`, "dev", device);
+    ip("link", "set", device, "up");
+    say(`VLAN ${vlan}: tagged on every machine's port; the host is ${hostIp}/24 on ${device}`);
   }
   if (options.dhcp !== false)
     detach(inNamespace(plan.namespace, ["/usr/sbin/dnsmasq", ...plan.dnsmasqArgs]), join(plan.dir, "dnsmasq.log"));

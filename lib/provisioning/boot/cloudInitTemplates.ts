@@ -52,7 +52,7 @@ function imageInstallScript(context: ProfileContext): string {
     "set -o pipefail",
     ...machineFunctions(instance.reportUrl),
     ...imageInstallBody(unzip),
-    `mkdir -p /mnt/etc/cloud/cloud.cfg.d && printf '%s' ${shellWord(seedConfig(instance.seedUrl))} > /mnt${SEED_CONFIG_PATH} || die "could not write the seed config on $root"`,
+    `mkdir -p /mnt/etc/cloud/cloud.cfg.d && printf '%s' ${shellWord(seedConfig(instance.seedUrl, instance.network))} > /mnt${SEED_CONFIG_PATH} || die "could not write the seed config on $root"`,
     'umount /mnt; sync; log "installed on $disk (cloud-init on $root)"',
     "upload_log installer $LOG",
     "report finish install SUCCESS 'The image installer wrote the system'",
@@ -124,7 +124,7 @@ function debianPreseed(context: ProfileContext): string {
   const early = `${functions}\nreport start install '' 'The Debian installer started'`;
   const late = [
     functions,
-    `mkdir -p /target/etc/cloud/cloud.cfg.d && printf '%s' ${shellWord(seedConfig(instance.seedUrl))} > /target${SEED_CONFIG_PATH}`,
+    `mkdir -p /target/etc/cloud/cloud.cfg.d && printf '%s' ${shellWord(seedConfig(instance.seedUrl, instance.network))} > /target${SEED_CONFIG_PATH}`,
     "upload_log installer /var/log/syslog",
     "report finish install SUCCESS 'The Debian installer wrote the system'",
   ].join("\n");
@@ -210,7 +210,7 @@ function el9Kickstart(context: ProfileContext): string {
     "%end",
     "",
     "%post",
-    `mkdir -p /etc/cloud/cloud.cfg.d && printf '%s' ${shellWord(seedConfig(instance.seedUrl))} > ${SEED_CONFIG_PATH}`,
+    `mkdir -p /etc/cloud/cloud.cfg.d && printf '%s' ${shellWord(seedConfig(instance.seedUrl, instance.network))} > ${SEED_CONFIG_PATH}`,
     "%end",
     "",
     "%post --nochroot",

@@ -8,6 +8,8 @@ export interface AutoinstallFacts {
   reportUrl: string;
   hostname: string;
   keys: readonly string[];
+  /** The node's network plan as netplan, if it has one (seedConfig.ts). */
+  network?: unknown;
 }
 
 const firstUser = (options: Record<string, unknown>): { name: string; encryptedPassword?: string } | undefined => {
@@ -32,7 +34,7 @@ export function autoinstallUserData(options: Record<string, unknown>, facts: Aut
   const installerScript = [
     functions,
     `mkdir -p /target${SEED_CONFIG_PATH.replace(/\/[^/]+$/, "")}`,
-    `printf '%s' ${shellWord(seedConfig(facts.seedUrl))} > /target${SEED_CONFIG_PATH}`,
+    `printf '%s' ${shellWord(seedConfig(facts.seedUrl, facts.network))} > /target${SEED_CONFIG_PATH}`,
     "upload_log installer /var/log/installer/subiquity-server-debug.log",
     "report finish install SUCCESS 'The installer wrote the system'",
   ].join("\n");

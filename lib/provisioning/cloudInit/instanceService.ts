@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import { NotFoundError, ValidationError } from "../../errors";
 import type { ApiContext } from "../apiContext";
 import { derivedToken, newToken, parseToken, secretMatches, sha256 } from "../credentialToken";
+import { type Netplan, planOf } from "../networkPlans/networkPlan";
 import { findNode } from "../nodes/findNode";
 import type { Node } from "../nodes/node";
 import type { StoresOf } from "../ports";
@@ -135,6 +136,8 @@ export interface MachineCredential {
   seedUrl: string;
   /** Where the machine posts its reports (cloud-init's webhook format) and, under `/logs/`, its logs. */
   reportUrl: string;
+  /** The node's network plan as netplan, when it has one: the install writes it into the installed system (seedConfig.ts). */
+  network?: Netplan;
 }
 
 /** The URL a machine posts its reports to. */
@@ -170,6 +173,7 @@ export async function machineCredential(
     instanceId,
     seedUrl: seedUrlOf(context, token),
     reportUrl: reportUrlOf(context, token),
+    ...(planOf(node) && { network: planOf(node)!.netplan }),
   });
   const kept = await stores.instances.get(node.id);
   if (kept?.workflowId === workflow.id && kept.machineSecrets?.includes(secretSha256)) return answer(kept.instanceId);

@@ -5,11 +5,16 @@ import { shellWord } from "../scriptValues";
  * (`/etc/cloud/cloud.cfg.d/90-provisioner.cfg`): the NoCloud datasource seeded from the machine's
  * seed URL, and nothing else to try. Its first boot then reads its meta-data, the node's
  * user-data and the service's vendor-data (which turns on reporting).
+ *
+ * With the node's network plan (issue 54), its netplan too, as the system configuration's
+ * `network`: cloud-init configures the network before it can reach any seed, and the NoCloud
+ * datasource of cloud-init 22.4 (Debian 12's) reads no network-config from a seed URL; a
+ * `network` in its own configuration it does read, first, at the first boot.
  */
 export const SEED_CONFIG_PATH = "/etc/cloud/cloud.cfg.d/90-provisioner.cfg";
 
-export const seedConfig = (seedUrl: string): string =>
-  `${JSON.stringify({ datasource_list: ["NoCloud", "None"], datasource: { NoCloud: { seedfrom: seedUrl } } })}\n`;
+export const seedConfig = (seedUrl: string, network?: unknown): string =>
+  `${JSON.stringify({ datasource_list: ["NoCloud", "None"], datasource: { NoCloud: { seedfrom: seedUrl } }, ...(network !== undefined && { network }) })}\n`;
 
 /**
  * Shell functions every shipped install script defines, for busybox (wget) and full systems

@@ -1,6 +1,6 @@
 import { NotFoundError } from "../../errors";
 import type { ApiContext } from "../apiContext";
-import type { Netplan } from "../networkPlans/netplan";
+import { type Netplan, planOf } from "../networkPlans/networkPlan";
 import { plannedNetworkConfig } from "../networkPlans/planService";
 import type { Node } from "../nodes/node";
 import type { StoresOf } from "../ports";
@@ -256,6 +256,7 @@ async function autoinstallDocument(stores: WorkflowStores, seed: Seed, document:
         reportUrl: reportUrlOf(seed.context, seed.credential),
         hostname: hostNameOf(seed.node),
         keys: publicKeysOf(seed.node),
+        ...(planOf(seed.node) && { network: planOf(seed.node)!.netplan }),
       });
     }
     default:

@@ -1,5 +1,5 @@
 import { familyOfSubnet, prefixOf, type Subnet } from "../subnets/subnet";
-import type { NetworkPlan, PlannedInterface } from "./networkPlan";
+import type { Netplan, NetworkPlan, PlannedInterface } from "./networkPlan";
 
 /**
  * The plan as netplan version 2 (issue 54), the NoCloud seed's `network-config`: cloud-init
@@ -9,13 +9,6 @@ import type { NetworkPlan, PlannedInterface } from "./networkPlan";
  * same route in every version).
  */
 type Config = Record<string, unknown>;
-
-export interface Netplan {
-  version: 2;
-  ethernets: Record<string, Config>;
-  bonds?: Record<string, Config>;
-  vlans?: Record<string, Config>;
-}
 
 /** A bond member's name in the installed system: its MAC's hex (unique, and within Linux's 15 characters). */
 export const memberName = (mac: string): string => `en${mac.replace(/:/g, "")}`;

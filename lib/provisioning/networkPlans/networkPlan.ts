@@ -41,10 +41,24 @@ export interface GivenAddress {
   allocation: string;
 }
 
+/** netplan version 2, as netplan.ts renders a plan. */
+export interface Netplan {
+  version: 2;
+  ethernets: Record<string, Record<string, unknown>>;
+  bonds?: Record<string, Record<string, unknown>>;
+  vlans?: Record<string, Record<string, unknown>>;
+}
+
 /** The plan as kept on the node (`network`, a key only PUT /nodes/{id}/network writes). */
 export interface NetworkPlan {
   interfaces: PlannedInterface[];
   given: GivenAddress[];
+  /**
+   * The plan as netplan, rendered when it or its addresses change (and again at each deploy, for
+   * its subnets' newest name servers): an install script writes it into the installed system's
+   * cloud-init configuration, read with no store at hand.
+   */
+  netplan: Netplan;
   updatedAt: string;
 }
 
@@ -63,9 +77,9 @@ export function macOf(plan: Pick<NetworkPlan, "interfaces">, name: string): stri
   return macOf(plan, iface.link!);
 }
 
-/** The MACs of the plan the node does not have (its identifiers hold every NIC discovery saw). */
-export const missingMacs = (plan: Pick<NetworkPlan, "interfaces">, node: Node): string[] =>
-  planMacs(plan).filter((mac) => !node.identifiers.includes(mac));
+/** The MACs of the plan the machine does not have (`known`: its identifiers and the NICs its catalogs name, nodeMacs). */
+export const missingMacs = (plan: Pick<NetworkPlan, "interfaces">, known: ReadonlySet<string>): string[] =>
+  planMacs(plan).filter((mac) => !known.has(mac));
 
 const fail = (message: string): never => {
   throw new ValidationError(message);

@@ -1,6 +1,7 @@
 import { ValidationError } from "../../errors";
 import type { NodeAddresses } from "../installReports/reportedAddresses";
 import { recordAddress } from "../lookups/lookupService";
+import { isMac, normalizeMac } from "../mac";
 import { findNode } from "../nodes/findNode";
 import type { Node } from "../nodes/node";
 import type { StoresOf } from "../ports";
@@ -9,8 +10,17 @@ import type { AddressAllocation } from "../subnets/addressStore";
 import { allocateNext, claimAddress, freeAddress } from "../subnets/allocation";
 import type { Subnet } from "../subnets/subnet";
 import { findSubnet } from "../subnets/subnetService";
-import { type Netplan, renderNetplan } from "./netplan";
-import { checkInterfaces, type GivenAddress, macOf, missingMacs, type NetworkPlan, type PlannedInterface, planOf } from "./networkPlan";
+import { renderNetplan } from "./netplan";
+import {
+  checkInterfaces,
+  type GivenAddress,
+  macOf,
+  missingMacs,
+  type Netplan,
+  type NetworkPlan,
+  type PlannedInterface,
+  planOf,
+} from "./networkPlan";
 
 type PlanStores = StoresOf<"addresses" | "lookups" | "nodes" | "subnets">;
 
@@ -57,7 +67,16 @@ export function differencesOf(
   });
 }
 
-async function view(stores: StoresOf<"subnets">, node: Node): Promise<NetworkPlanView> {
+/**
+ * The MACs the service knows the machine has: its identifiers (the MACs it booted with, or an
+ * operator gave) and its lookups (discovery records every NIC of its lshw catalog there).
+ */
+export async function nodeMacs(stores: StoresOf<"lookups">, node: Node): Promise<Set<string>> {
+  const lookups = await stores.lookups.forNode(node.id);
+  return new Set([...node.identifiers.filter(isMac).map((mac) => normalizeMac(mac)!), ...lookups.map((lookup) => lookup.macAddress)]);
+}
+
+async function view(stores: StoresOf<"lookups" | "subnets">, node: Node): Promise<NetworkPlanView> {
   const plan = planOf(node);
   if (!plan)
     return {
@@ -75,7 +94,7 @@ async function view(stores: StoresOf<"subnets">, node: Node): Promise<NetworkPla
     node: node.id,
     interfaces: plan.interfaces,
     given: plan.given,
-    missingMacs: missingMacs(plan, node),
+    missingMacs: missingMacs(plan, await nodeMacs(stores, node)),
     ...(seen && { seen }),
     differences: differencesOf(plan, subnets, seen),
     netplan: renderNetplan(plan, subnets),
@@ -158,7 +177,7 @@ export async function setNetworkPlan(
   const interfaces = checkInterfaces(body.interfaces, subnets, node);
   const old = planOf(node);
   const { given, made } = await giveAddresses(stores, node, interfaces, subnets, old?.given ?? [], now);
-  const plan: NetworkPlan = { interfaces, given, updatedAt: now.toISOString() };
+  const plan: NetworkPlan = { interfaces, given, netplan: renderNetplan({ interfaces, given }, subnets), updatedAt: now.toISOString() };
   const stored = await stores.nodes.update(node.id, (current) => ({ ...current, network: plan, updatedAt: plan.updatedAt }), node);
   if (!stored) {
     await Promise.all(made.map((allocation) => freeAddress(stores, allocation.id, node.id)));
@@ -206,10 +225,10 @@ export async function releaseAddresses(stores: StoresOf<"addresses" | "nodes">, 
 export async function prepareDeploy(stores: PlanStores, node: Node, now: Date): Promise<void> {
   const plan = planOf(node);
   if (!plan) return;
-  const missing = missingMacs(plan, node);
+  const missing = missingMacs(plan, await nodeMacs(stores, node));
   if (missing.length > 0) {
     throw new ValidationError(
-      `Node ${node.id}'s network plan names ${missing.join(", ")}, which the node does not have (its identifiers): fix the plan or the node`,
+      `Node ${node.id}'s network plan names ${missing.join(", ")}, which the machine does not have (not among its identifiers or its catalogs' NICs): fix the plan, or discover the machine again`,
     );
   }
   if (
