@@ -12,6 +12,8 @@
 # RSA 3072 key took 30 s of the first boot under emulation), and skips cloud-init's grub-dpkg module
 # (it sets grub-pc's install device, and the image has no grub-pc: 4 s). A node's user-data can say
 # otherwise (its cloud-config overrides /etc/cloud/cloud.cfg.d).
+# A planned network (issue 54) is rendered by cloud-init for ifupdown: bonds need ifenslave's
+# hooks, VLAN interfaces vlan's, and the default route cloud-init writes is net-tools' `route`.
 # The image's cloud-init finds its datasource where the installer says (the image install graph
 # writes /etc/cloud/cloud.cfg.d/90-provisioner.cfg into it); until then it has none.
 #
@@ -48,7 +50,7 @@ excluded="$excluded --dpkgopt=path-exclude=/usr/share/doc/* --dpkgopt=path-inclu
 set -f
 # shellcheck disable=SC2086
 mmdebstrap --mode=root --variant=minbase --quiet $excluded \
-  --include=systemd-sysv,udev,linux-image-amd64,initramfs-tools,cloud-init,mokutil,locales,openssh-server,ifupdown,isc-dhcp-client,netbase,iproute2,sudo,ca-certificates \
+  --include=systemd-sysv,udev,linux-image-amd64,initramfs-tools,cloud-init,mokutil,locales,openssh-server,ifupdown,isc-dhcp-client,netbase,iproute2,sudo,ca-certificates,ifenslave,vlan,net-tools \
   --customize-hook='echo "LABEL=root / ext4 defaults 0 1" > "$1/etc/fstab"' \
   --customize-hook='rm -f "$1"/etc/ssh/ssh_host_*_key* "$1/etc/hostname"; : > "$1/etc/machine-id"' \
   --customize-hook='printf "auto lo\niface lo inet loopback\nsource /etc/network/interfaces.d/*\n" > "$1/etc/network/interfaces"' \

@@ -21,7 +21,7 @@ const USAGE = `usage: npm run lab -- up [--api http://localhost:3000] [--user na
 --machine (again for each machine): firmware=bios|uefi|uefi-secure-boot, bmc=ipmi|redfish|none, memory=MiB, nic=MODEL, disk=BUS[:GiB]
 --user: an operator's name:password where the service asks for one (or LAB_API_USER in the environment, which ps does not show)
 --no-dhcp (up): a site with no DHCP; its machines boot by their Redfish BMC's virtual media, with static addresses (docs/lab.md)
---vlan N (up, again for each): VLAN N tagged on every machine's port, the host at 10.<octet>.N.1/24 on it (docs/network.md)
+--vlan N (up, again for each): VLAN N tagged on the site's network, the host at 10.<octet>.N.1/24 on it (docs/network.md)
 every command takes --dir DIR (default ~/.cache/lambda-tasks-provisioning/lab) and --octet N (the site is 10.N.0.0/24, default 77)`;
 
 const defaultDir = (): string => join(cacheDir(), "..", "lab");

@@ -142,16 +142,17 @@ export interface UpOptions {
   /** false: a site whose DHCP cannot be used (no dnsmasq): its machines boot by virtual media, with static addresses (docs/lab.md). */
   dhcp?: boolean;
   /**
-   * Tagged VLANs every machine's port carries besides the untagged boot network (issue 54): the
-   * bridge filters by VLAN as a switch's trunk port does, and the host has an address on each,
-   * 10.<octet>.<vlan>.1/24 (docs/lab.md, docs/network.md).
+   * Tagged VLANs the site's network carries besides the untagged boot network (issue 54), every
+   * machine's port a trunk; the host has an address on each, 10.<octet>.<vlan>.1/24
+   * (lab/vlanPort.py, docs/lab.md, docs/network.md).
    */
   vlans?: number[];
 }
 
-/** The host's interface and address on a lab VLAN: `lab74.20`, 10.74.20.1/24. */
+/** The host's interface and address on a lab VLAN (`lab74v20`, 10.74.20.1/24), and the bridge's port that carries it tagged. */
 export const labVlan = (octet: number, vlan: number) => ({
-  device: `lab${octet}.${vlan}`,
+  device: `lab${octet}v${vlan}`,
+  trunk: `lab${octet}t${vlan}`,
   hostIp: `10.${octet}.${vlan}.1`,
   cidr: `10.${octet}.${vlan}.0/24`,
 });
@@ -173,6 +174,8 @@ export function labNeeds(): string[] {
       ipmitool: "/usr/bin/ipmitool",
       openssl: "/usr/bin/openssl",
       "openssh-client": "/usr/bin/ssh-keygen",
+      // lab/vlanPort.py, a VLAN's host end (Debian's python3: cloud-init's too).
+      python3: "/usr/bin/python3",
     }),
   ];
 }
@@ -221,16 +224,19 @@ export async function labUp(options: UpOptions): Promise<LabState> {
   for (const vlan of options.vlans ?? []) {
     if (!Number.isInteger(vlan) || vlan < 2 || vlan > 254)
       throw new Error(`VLAN ${vlan} is not 2 to 254 (the lab's addresses are 10.${options.octet}.<vlan>.0/24)`);
-    // A trunk: untagged frames stay on the boot network (VLAN 1), and each port carries the VLAN tagged.
-    ip("link", "set", plan.bridge, "type", "bridge", "vlan_filtering", "1");
-    const bridgeVlan = (...args: string[]) => run(inNamespace(plan.namespace, ["bridge", "vlan", "add", ...args]));
-    for (const tap of plan.machines.flatMap((each) => each.taps)) bridgeVlan("dev", tap, "vid", String(vlan));
-    bridgeVlan("dev", plan.bridge, "vid", String(vlan), "self");
-    const { device, hostIp } = labVlan(options.octet, vlan);
-    ip("link", "add", "link", plan.bridge, "name", device, "type", "vlan", "id", String(vlan));
+    // The bridge forwards tagged frames as they come (every port a trunk); the host's end of the
+    // VLAN is lab/vlanPort.py between a tap in the bridge and a tap with the host's address: the
+    // stand-in for a kernel VLAN interface, which this host's kernel cannot make (see its header).
+    const { device, trunk, hostIp } = labVlan(options.octet, vlan);
+    ip("tuntap", "add", "dev", trunk, "mode", "tap");
+    ip("link", "set", trunk, "master", plan.bridge);
+    ip("link", "set", trunk, "up");
+    ip("tuntap", "add", "dev", device, "mode", "tap");
     ip("addr", "add", `${hostIp}/24`, "dev", device);
     ip("link", "set", device, "up");
-    say(`VLAN ${vlan}: tagged on every machine's port; the host is ${hostIp}/24 on ${device}`);
+    const port = ["/usr/bin/python3", join(__dirname, "vlanPort.py"), trunk, device, String(vlan)];
+    detach(inNamespace(plan.namespace, port), join(plan.dir, `vlan${vlan}.log`));
+    say(`VLAN ${vlan}: tagged on the site's network; the host is ${hostIp}/24 on ${device}`);
   }
   if (options.dhcp !== false)
     detach(inNamespace(plan.namespace, ["/usr/sbin/dnsmasq", ...plan.dnsmasqArgs]), join(plan.dir, "dnsmasq.log"));

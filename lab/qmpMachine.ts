@@ -50,6 +50,27 @@ export function startArgs(args: readonly string[], media: string | undefined, ta
   ];
 }
 
+/**
+ * One QMP command to the QEMU listening on `socket` (its capabilities negotiated first), as a
+ * BMC's firmware or an operator's tool sends it (`set_link` pulls a NIC's cable, issue 54). Ends
+ * quietly when there is no QEMU there: a machine that is off has nothing to tell.
+ */
+export const qmpExecute = (socket: string, command: string, args?: Record<string, unknown>) =>
+  new Promise<void>((resolve) => {
+    const connection = connect(socket);
+    let greeted = false;
+    connection.on("data", () => {
+      if (greeted) return;
+      greeted = true;
+      connection.write(
+        `${JSON.stringify({ execute: "qmp_capabilities" })}\n${JSON.stringify({ execute: command, ...(args && { arguments: args }) })}\n`,
+      );
+      setTimeout(() => connection.end(), 300);
+    });
+    connection.on("close", () => resolve());
+    connection.on("error", () => resolve());
+  });
+
 /** `serialLog`: one file its console is appended to at each power-on (the lab's); else a file per power-on in `dir`. */
 export function qmpMachine(qemu: string, args: string[], dir: string, serialLog?: string): QmpMachine {
   const socket = join(dir, "qmp.sock");
@@ -82,23 +103,7 @@ export function qmpMachine(qemu: string, args: string[], dir: string, serialLog?
     // rebuilds the firmware's boot order at a reset; a guest's own reboot is one).
     if (bootedCd && drive) await cdBootIndex(LAST);
   };
-  const qmp = (command: string, args?: Record<string, unknown>) =>
-    new Promise<void>((resolve) => {
-      const connection = connect(socket);
-      let greeted = false;
-      connection.on("data", (data) => {
-        if (!greeted) {
-          greeted = true;
-          connection.write(
-            `${JSON.stringify({ execute: "qmp_capabilities" })}\n${JSON.stringify({ execute: command, ...(args && { arguments: args }) })}\n`,
-          );
-          setTimeout(() => connection.end(), 300);
-        }
-        void data;
-      });
-      connection.on("close", () => resolve());
-      connection.on("error", () => resolve());
-    });
+  const qmp = (command: string, args?: Record<string, unknown>) => qmpExecute(socket, command, args);
   const cdBootIndex = async (index: number) => {
     for (let tries = 0; tries < 50 && !existsSync(socket); tries += 1) await new Promise((resolve) => setTimeout(resolve, 100));
     await qmp("qom-set", { path: CD, property: "bootindex", value: index });

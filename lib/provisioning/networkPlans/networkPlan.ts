@@ -109,7 +109,7 @@ export function checkInterfaces(interfaces: PlannedInterface[], subnets: Readonl
     const stray = (["mac", "members", "mode", "link", "vlan"] as const).find(
       (key) => iface[key] !== undefined && !FIELDS_OF[iface.type].includes(key),
     );
-    if (stray) fail(`${where}: a ${iface.type} interface has no ${stray}`);
+    if (stray) fail(`${where}: ${iface.type === "ethernet" ? "an" : "a"} ${iface.type} interface has no ${stray}`);
     const checked: PlannedInterface = { ...iface };
     if (iface.type === "ethernet") checked.mac = mac(iface.mac ?? fail(`${where}: an ethernet interface needs its mac`), `${where}.mac`);
     if (iface.type === "bond") {

@@ -155,9 +155,11 @@ async function recordLookups(
   plan: Pick<NetworkPlan, "interfaces" | "given">,
   now: Date,
 ) {
+  const known = await nodeMacs(stores, node);
   for (const given of plan.given) {
     const mac = macOf(plan, given.interface);
-    if (mac !== undefined && familyOf(given.address) === 4) await recordAddress(stores, mac, node.id, given.address, now);
+    // A MAC the machine is not known to have is left out: a lookup would make it the node's on the plan's word alone.
+    if (mac !== undefined && known.has(mac) && familyOf(given.address) === 4) await recordAddress(stores, mac, node.id, given.address, now);
   }
 }
 
@@ -206,21 +208,27 @@ export async function deleteNetworkPlan(stores: PlanStores, identifier: string, 
   return stored ?? node;
 }
 
+/** The plan's addresses are now `given`: stored with the netplan they make (the install's). */
+function withGiven(current: Node, given: GivenAddress[], subnets: ReadonlyMap<string, Subnet>, now: Date): Node {
+  const stored = planOf(current);
+  if (!stored) return current;
+  const netplan = renderNetplan({ interfaces: stored.interfaces, given }, subnets);
+  return { ...current, network: { ...stored, given, netplan }, updatedAt: now.toISOString() };
+}
+
 /** A release frees the plan's addresses (the plan stays: the next deploy gives them anew). */
-export async function releaseAddresses(stores: StoresOf<"addresses" | "nodes">, node: Node, now: Date): Promise<void> {
+export async function releaseAddresses(stores: StoresOf<"addresses" | "nodes" | "subnets">, node: Node, now: Date): Promise<void> {
   const plan = planOf(node);
   if (!plan || plan.given.length === 0) return;
-  await stores.nodes.update(node.id, (current) => {
-    const stored = planOf(current);
-    return stored ? { ...current, network: { ...stored, given: [] }, updatedAt: now.toISOString() } : current;
-  });
+  const subnets = await subnetsOf(stores, plan.interfaces);
+  await stores.nodes.update(node.id, (current) => withGiven(current, [], subnets, now));
   await Promise.all(plan.given.map((address) => freeAddress(stores, address.allocation, node.id)));
 }
 
 /**
- * Before a deploy: a plan naming a MAC the node does not have refuses the install, saying which
+ * Before a deploy: a plan naming a MAC the machine does not have refuses the install, saying which
  * (the installed system would come up without its planned network); addresses a release freed are
- * given again.
+ * given again, and the netplan is rendered again from its subnets as they are now.
  */
 export async function prepareDeploy(stores: PlanStores, node: Node, now: Date): Promise<void> {
   const plan = planOf(node);
@@ -231,19 +239,10 @@ export async function prepareDeploy(stores: PlanStores, node: Node, now: Date): 
       `Node ${node.id}'s network plan names ${missing.join(", ")}, which the machine does not have (not among its identifiers or its catalogs' NICs): fix the plan, or discover the machine again`,
     );
   }
-  if (
-    plan.interfaces.every(
-      (iface) => iface.address === undefined || iface.address === "dhcp" || plan.given.some((g) => g.interface === iface.name),
-    )
-  )
-    return;
   const subnets = await subnetsOf(stores, plan.interfaces);
   for (const iface of plan.interfaces) if (iface.subnet !== undefined && !subnets.has(iface.subnet)) await findSubnet(stores, iface.subnet);
   const { given, made } = await giveAddresses(stores, node, plan.interfaces, subnets, plan.given, now);
-  const stored = await stores.nodes.update(node.id, (current) => {
-    const currentPlan = planOf(current);
-    return currentPlan ? { ...current, network: { ...currentPlan, given }, updatedAt: now.toISOString() } : current;
-  });
+  const stored = await stores.nodes.update(node.id, (current) => withGiven(current, given, subnets, now));
   if (!stored) await Promise.all(made.map((allocation) => freeAddress(stores, allocation.id, node.id)));
   else await recordLookups(stores, stored, { interfaces: plan.interfaces, given }, now);
 }
