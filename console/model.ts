@@ -22,6 +22,7 @@ export type GraphDefinition = Answer<typeof api.Graph>;
 export type TaskDefinition = Answer<typeof api.TaskDefinitionList>[number];
 export type Catalog = Answer<typeof api.Catalog>;
 export type Lookup = Answer<typeof api.Lookup>;
+export type NetworkPlan = Answer<typeof api.NetworkPlan>;
 export type Sku = Answer<typeof api.Sku>;
 export type ObmService = Answer<typeof api.ObmService>;
 export type Timeline = Answer<typeof api.Timeline>;

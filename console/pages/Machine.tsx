@@ -1,6 +1,6 @@
 import { useState } from "preact/hooks";
 import { get, getAll, PROVISIONING, request } from "../api";
-import type { Catalog, Lookup, MachineNode, ObmService, Workflow } from "../model";
+import type { Catalog, Lookup, MachineNode, NetworkPlan, ObmService, Workflow } from "../model";
 import { ErrorNote, Field, link, Section, State, Time, useLoad, when } from "../ui";
 import { EventList } from "./Events";
 import { Lifecycle } from "./Lifecycle";
@@ -47,6 +47,54 @@ function Catalogs({ nodeId }: { nodeId: string }) {
         );
       })}
     </Section>
+  );
+}
+
+/**
+ * The node's network plan against what its installed system reported (issue 54): each planned
+ * interface with the address given it, and each difference, said as an alert. docs/network.md.
+ */
+function PlannedNetwork({ nodeId }: { nodeId: string }) {
+  const plan = useLoad(() => get<NetworkPlan>(api(nodeId, "/network")), [nodeId]);
+  if (plan.error) return <ErrorNote error={plan.error} />;
+  if (!plan.data) return null;
+  const { interfaces, given, differences, missingMacs } = plan.data;
+  if (interfaces.length === 0) return <p class="muted">No network plan: its install configures every NIC by DHCP.</p>;
+  return (
+    <>
+      <p class="muted">Planned (docs/network.md):</p>
+      <ul>
+        {interfaces.map((iface) => (
+          <li key={iface.name} class="mono">
+            {iface.name} (
+            {iface.type === "ethernet"
+              ? iface.mac
+              : iface.type === "bond"
+                ? `${iface.mode} of ${iface.members?.join(", ")}`
+                : `VLAN ${iface.vlan} on ${iface.link}`}
+            ){" → "}
+            {given.find((address) => address.interface === iface.name)?.address ?? iface.address ?? "no address"}
+          </li>
+        ))}
+      </ul>
+      {missingMacs.length > 0 && (
+        <p role="alert">The machine has no {missingMacs.join(", ")}: its deploy is refused until the plan or the machine is fixed.</p>
+      )}
+      {differences.length > 0 ? (
+        <div role="alert">
+          <p>The installed system is not as planned:</p>
+          <ul>
+            {differences.map((line) => (
+              <li key={line} class="mono">
+                {line}
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : (
+        plan.data.seen && <p class="muted">Its installed system came up as planned.</p>
+      )}
+    </>
   );
 }
 
@@ -228,6 +276,7 @@ export function Machine({ nodeId }: { nodeId: string }) {
         <ObmForm node={machine} onSaved={node.reload} />
       </Section>
       <Section title="Addresses (how to reach it)">
+        <PlannedNetwork nodeId={machine.id} />
         {machine.addresses ? (
           <>
             <p class="muted">

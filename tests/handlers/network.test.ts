@@ -163,7 +163,11 @@ describe("a node's network plan", () => {
   it("refuses the deploy of a node whose plan names a MAC the machine does not have, saying which", async () => {
     const { subnet } = await planned();
     const node = (
-      await operator("POST", `${A}/nodes`, { name: "m1", identifiers: ["52:54:00:54:00:05"], obmSettings: [{ service: "noop-obm-service", config: {} }] })
+      await operator("POST", `${A}/nodes`, {
+        name: "m1",
+        identifiers: ["52:54:00:54:00:05"],
+        obmSettings: [{ service: "noop-obm-service", config: {} }],
+      })
     ).body;
     const plan = { interfaces: [{ name: "eno9", type: "ethernet", mac: "52:54:00:54:00:09", subnet: subnet.id, address: "auto" }] };
     expect((await operator("PUT", `${A}/nodes/${node.id}/network`, plan)).body.missingMacs).toEqual(["52:54:00:54:00:09"]);

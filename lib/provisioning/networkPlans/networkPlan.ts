@@ -3,6 +3,7 @@ import { normalizeMac } from "../mac";
 import type { Node } from "../nodes/node";
 import { canonical } from "../subnets/address";
 import { familyOfSubnet, type Subnet } from "../subnets/subnet";
+import { BOND_MODES, type BondMode, type INTERFACE_TYPES } from "./interfaceKinds";
 
 /**
  * A node's network plan (issue 54, MAAS's interfaces): what its installed system configures.
@@ -11,9 +12,7 @@ import { familyOfSubnet, type Subnet } from "../subnets/subnet";
  * once and kept across redeploys until the node is released or the plan changes), a fixed one,
  * or `dhcp`; none (a bond that only carries VLANs) is fine too.
  */
-export const BOND_MODES = ["active-backup", "802.3ad", "balance-alb"] as const;
-export type BondMode = (typeof BOND_MODES)[number];
-export const INTERFACE_TYPES = ["ethernet", "bond", "vlan"] as const;
+export { BOND_MODES, type BondMode, INTERFACE_TYPES } from "./interfaceKinds";
 
 export interface PlannedInterface {
   name: string;

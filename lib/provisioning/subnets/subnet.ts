@@ -12,6 +12,7 @@ import {
   toNumber,
   toText,
 } from "./address";
+import type { RangeKind } from "./rangeKinds";
 
 /**
  * A subnet of a site (issue 54, MAAS's model): its CIDR and what an installed system on it needs
@@ -20,8 +21,7 @@ import {
  * it), `pool`, the static addresses the service allocates to planned interfaces, and `reserved`,
  * addresses it never gives (a switch, a VIP, a printer).
  */
-export const RANGE_KINDS = ["boot", "pool", "reserved"] as const;
-export type RangeKind = (typeof RANGE_KINDS)[number];
+export { RANGE_KINDS, type RangeKind } from "./rangeKinds";
 
 export interface AddressRange {
   kind: RangeKind;

@@ -1,4 +1,4 @@
-import { BOND_MODES, INTERFACE_TYPES } from "../../../provisioning/networkPlans/networkPlan";
+import { BOND_MODES, INTERFACE_TYPES } from "../../../provisioning/networkPlans/interfaceKinds";
 import { isoTime } from "../fields";
 
 /**

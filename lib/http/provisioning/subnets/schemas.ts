@@ -1,4 +1,4 @@
-import { RANGE_KINDS } from "../../../provisioning/subnets/subnet";
+import { RANGE_KINDS } from "../../../provisioning/subnets/rangeKinds";
 import { name as id, isoTime, version } from "../fields";
 
 /**
