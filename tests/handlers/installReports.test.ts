@@ -68,6 +68,18 @@ describe("install reports, logs and the timeline over HTTP (issue 26)", () => {
     expect((await get(`${A}/workflows/${workflow}`)).body.failure.reason).toBe("installer-failed");
   });
 
+  it("keeps the installed system's addresses and moves the node's lookup to them (issue 54 found the route could not write lookups)", async () => {
+    const { node, reportPath } = await bootedMachine();
+    const addresses = [
+      { name: "eno1", mac: MAC, addresses: [] },
+      { name: "eno1.20", mac: MAC, addresses: ["10.20.0.10/24", "fe80::1/64"] },
+    ];
+    const answer = await send("POST", reportPath, { ...event("progress", "addresses"), addresses });
+    expect(answer.status).toBe(200);
+    expect((await get(`${A}/nodes/${node}`)).body.addresses).toMatchObject({ nics: addresses, source: "installed-system" });
+    expect((await get(`${A}/lookups?q=10.20.0.10`)).body).toEqual([expect.objectContaining({ node, macAddress: MAC })]);
+  });
+
   it("answers bad input with a clear 4xx and changes nothing", async () => {
     const { node, reportPath } = await bootedMachine();
     const before = (await get(`${A}/nodes/${node}/timeline`)).body;

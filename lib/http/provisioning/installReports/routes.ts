@@ -10,7 +10,7 @@ export const postReport = /* @__PURE__ */ provisioningRoute({
   path: "/api/{version}/reports/{credential}",
   handler: "handlers/provisioning/installReports/postReport",
   auth: "boot",
-  data: withProgress({ read: ["instances"], write: ["installReports"], logBytes: "write" }),
+  data: withProgress({ read: ["instances"], write: ["installReports", "lookups"], logBytes: "write" }),
   summary:
     "One event from the machine holding the credential, in cloud-init's webhook format (`event_type` start/progress/finish, `name`, `description`, `result`, `timestamp`, optional `files`): kept in its install's timeline (200 an install: past that, its first 50 and its latest), applied to its waiting install task (a stage finishing FAIL fails it with the machine's words); 404 for a credential that is not the node's",
   request: { params: check.ReportParams, query: check.Query, body: check.ReportEvent },
