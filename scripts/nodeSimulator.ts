@@ -44,7 +44,9 @@ async function fetchText(method: string, url: string, headers: Record<string, st
 const CHAIN = /^chain(?:\s+--\S+)*\s+(\S+?)\?\$\{query\}/m;
 /** A kernel command, less what iPXE runs on its failure (`|| goto failed`). */
 const KERNEL = /^kernel\s+(.*?)(?:\s+\|\|.*)?$/m;
-const SCRIPT_URL = /\b(?:ks|url|cloud-config-url)=(\S+)/;
+const SCRIPT_URL = /\b(?:ks|url|cloud-config-url|INSTALL_SCRIPT)=(\S+)/;
+/** Where a cloud-init era install script reports (its installer posts `finish install SUCCESS` there when it has written the system). */
+const REPORT_URL = /^REPORT_URL='([^']+)'$/m;
 const SPIDER = /^wget --spider '([^']+)'/m;
 const NOTIFY = /^curl .*-X POST .*'([^']+\/notification[^']*)'/m;
 
@@ -108,6 +110,19 @@ export async function simulateBoot(options: BootOptions): Promise<BootResult> {
     const { status } = await fetchText("POST", notify, { "content-type": "application/json" });
     result.completionRequests.push({ method: "POST", url: notify, status });
     log(`installer: POST ${notify} -> ${status}`);
+  }
+  const report = REPORT_URL.exec(installScript)?.[1];
+  if (report && (completion === "both" || completion === "notification")) {
+    const body = JSON.stringify({
+      event_type: "finish",
+      origin: "installer",
+      name: "install",
+      result: "SUCCESS",
+      description: "written (simulated)",
+    });
+    const response = await fetch(report, { method: "POST", headers: { "content-type": "application/json" }, body });
+    result.completionRequests.push({ method: "POST", url: report, status: response.status });
+    log(`installer: report finish install SUCCESS -> ${response.status}`);
   }
   return { ...result, outcome: "installed" };
 }

@@ -188,5 +188,19 @@ describe("a node's network plan", () => {
       body: { message: expect.stringContaining("names 52:54:00:54:00:09, which the machine does not have") },
     });
     expect((await operator("GET", `${A}/nodes/${node.id}`)).body.provisionState).toBe("allocated");
+    // Fixed: the deploy runs, its address given (and recorded as the MAC's lookup).
+    const fixed = { interfaces: [{ name: "eno1", type: "ethernet", mac: "52:54:00:54:00:05", subnet: subnet.id, address: "auto" }] };
+    expect((await operator("PUT", `${A}/nodes/${node.id}/network`, fixed)).body.missingMacs).toEqual([]);
+    // A boot's DHCP lease moved the lookup meanwhile: the deploy points it at the plan's address again.
+    const { recordAddress } = await import("../../lib/provisioning/lookups/lookupService");
+    await recordAddress(await provisioningStores(), "52:54:00:54:00:05", node.id, "10.20.0.150", new Date());
+    const again = await operator("POST", `${A}/nodes/${node.id}/actions`, {
+      action: "deploy",
+      options: { graph: "Graph.InstallImage", options: { "install-os": { image: "debian.raw" } } },
+    });
+    expect(again.status).toBe(202);
+    expect((await operator("GET", `${A}/lookups?q=52:54:00:54:00:05`)).body).toEqual([
+      expect.objectContaining({ ipAddress: "10.20.0.11" }),
+    ]);
   });
 });

@@ -103,7 +103,7 @@ export const runProvisionAction = /* @__PURE__ */ provisioningRoute({
   method: "POST",
   path: "/api/{version}/nodes/{identifier}/actions",
   handler: "handlers/provisioning/nodes/runProvisionAction",
-  data: /* @__PURE__ */ withProgress({ read: ["subnets"], write: ["addresses", "instances"] }),
+  data: /* @__PURE__ */ withProgress({ read: ["subnets"], write: ["addresses", "instances", "lookups"] }),
   idempotent: true,
   summary:
     "Run a life-cycle action (`provide`, `allocate`, `deallocate`, `deploy`, `redeploy`, `release`, `rescue`, `unrescue`, `retire`): 202 with the node in its transitional state and the workflow that carries it out; 409 when the node's state does not allow it (naming both) or a workflow runs on it",
