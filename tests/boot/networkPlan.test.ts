@@ -182,6 +182,17 @@ const NAME = "bonded";
     const tickCount = () => (ticks.match(/^tick /gm) ?? []).length;
     for (const end = Date.now() + 120_000; tickCount() < 3 && Date.now() < end; ) await new Promise((resolve) => setTimeout(resolve, 500));
     expect(ticks).toMatch(/tick 1 en5254/);
+    const bonding = spawnSync(
+      ssh("10.74.20.10", "cat /proc/net/bonding/bond0")[0],
+      ssh("10.74.20.10", "cat /proc/net/bonding/bond0").slice(1),
+      {
+        encoding: "utf8",
+        timeout: 60_000,
+      },
+    ).stdout;
+    process.stdout.write(`bond0 before the cable is pulled:\n${bonding}\n`);
+    expect(bonding).toMatch(/Bonding Mode: fault-tolerance \(active-backup\)/);
+    expect(bonding).toMatch(/MII Polling Interval \(ms\): 100/);
     const active = /tick \d+ (\S+)/.exec(ticks)![1];
     expect(active).toBe(`en${mac0.replace(/:/g, "")}`);
     // The active NIC's cable is pulled: the bond's other member carries the session on.
@@ -191,6 +202,12 @@ const NAME = "bonded";
       await new Promise((resolve) => setTimeout(resolve, 500));
     session.kill();
     process.stdout.write(`session:\n${ticks}\n`);
+    if (tickCount() < pulledAt + 10) {
+      const fdb = spawnSync("ip", ["netns", "exec", "lab74", "bridge", "fdb", "show", "br", "lab74"], { encoding: "utf8" }).stdout;
+      process.stdout.write(
+        `bridge fdb:\n${fdb}\n${explain()}\nvlan port:\n${readFileSync(join(dir, "vlan20.log"), "utf8").slice(-1000)}\n`,
+      );
+    }
     expect(tickCount()).toBeGreaterThanOrEqual(pulledAt + 10);
     expect(ticks.trim().split("\n").pop()).toContain(`en${mac1.replace(/:/g, "")}`);
     // And a new login works with the cable still out.
