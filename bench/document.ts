@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { ADDRESS_HEADING, addressSection } from "./addresses";
 import { BOOT_PATH_HEADING, bootPathSection } from "./bootPath";
 import { EVENT_HEADING, eventSection } from "./eventDelivery";
 import { FLEET_HEADING, fleetSection } from "./fleet";
@@ -20,6 +21,7 @@ import { START_HEADING, startSection } from "./start";
 const OWN_SECTIONS: [string, (root: string) => string[]][] = [
   [FLEET_HEADING, fleetSection],
   [LIST_HEADING, listSection],
+  [ADDRESS_HEADING, addressSection],
   [BOOT_PATH_HEADING, bootPathSection],
   [LIMITS_HEADING, limitsSection],
   [EVENT_HEADING, eventSection],
