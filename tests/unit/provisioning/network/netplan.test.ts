@@ -1,7 +1,8 @@
+import { seedConfig } from "../../../../lib/provisioning/cloudInit/seedConfig";
 import { memberName, renderNetplan } from "../../../../lib/provisioning/networkPlans/netplan";
 import type { GivenAddress, PlannedInterface } from "../../../../lib/provisioning/networkPlans/networkPlan";
 import type { Subnet } from "../../../../lib/provisioning/subnets/subnet";
-import { aSubnet, cloudInitRenders } from "./support";
+import { aSubnet, cloudInitRenders, cloudInitSchemaErrors } from "./support";
 
 jest.setTimeout(60_000);
 
@@ -124,6 +125,17 @@ describe("a network plan as netplan v2 (issue 54)", () => {
       "set-name": "eno1",
     });
     expect(renderNetplan({ interfaces: [], given: [] }, subnets)).toEqual({ version: 2, ethernets: {} });
+  });
+
+  it("rides in the installed system's cloud-init configuration, which cloud-init's schema takes and its renderer reads", () => {
+    const netplan = renderNetplan(SHAPES[2], subnets);
+    const config = seedConfig("http://relay:8080/api/current/seed/x/", netplan);
+    // cloud-init reads its configuration files as YAML, of which JSON is a part; its schema check wants the header.
+    expect(cloudInitSchemaErrors(`#cloud-config\n${config}`)).toBe("");
+    const network = JSON.parse(config).network;
+    expect(network).toEqual(netplan);
+    expect(cloudInitRenders(JSON.stringify(network), "eni")["etc/network/interfaces.d/50-cloud-init"]).toContain("address 10.20.0.10/24");
+    expect(JSON.parse(seedConfig("http://relay:8080/x/"))).not.toHaveProperty("network");
   });
 
   describe.each(SHAPES)("cloud-init's own renderers take $name", (shape) => {

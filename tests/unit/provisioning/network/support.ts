@@ -62,3 +62,18 @@ export function cloudInitRenders(
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+/** `cloud-init schema` of a cloud-config document: "" when valid, else cloud-init's words. */
+export function cloudInitSchemaErrors(cloudConfig: string): string {
+  if (!existsSync(CLOUD_INIT)) throw new Error("These tests run cloud-init's schema check: apt-get install -y cloud-init (.ci/run does)");
+  const dir = mkdtempSync(join(tmpdir(), "cloud-config-"));
+  try {
+    writeFileSync(join(dir, "config.yaml"), cloudConfig);
+    execFileSync(CLOUD_INIT, ["schema", "-c", join(dir, "config.yaml")], { stdio: ["ignore", "ignore", "pipe"] });
+    return "";
+  } catch (error) {
+    return String((error as { stderr?: Buffer }).stderr ?? error);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
