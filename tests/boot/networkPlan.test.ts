@@ -27,6 +27,12 @@ const missing = labNeeds();
 if (missing.length > 0) process.stdout.write(`network plan: not run here: needs ${missing.join(", ")}\n`);
 
 const VLAN = 20;
+/** Run on the installed machine: its bond's active NIC and its NICs' carriers, each second, to its serial console. */
+const WATCH_SCRIPT = `while :; do
+  printf '<3>watch: active %s carriers %s\\n' "$(cat /sys/class/net/bond0/bonding/active_slave)" "$(cat /sys/class/net/en5254*/carrier | tr '\\n' ' ')" > /dev/kmsg
+  sleep 1
+done
+`;
 const NAME = "bonded";
 
 (missing.length === 0 ? describe : describe.skip)("a planned network: a bond, a VLAN and a static address from a pool", () => {
@@ -195,6 +201,11 @@ const NAME = "bonded";
     expect(bonding).toMatch(/MII Polling Interval \(ms\): 100/);
     const active = /tick \d+ (\S+)/.exec(ticks)![1];
     expect(active).toBe(`en${mac0.replace(/:/g, "")}`);
+    // What the machine sees, each second, on its serial console (a kernel message of level 3 reaches it): for the record, and for a failure.
+    const put = ssh("10.74.20.10", "cat > /tmp/watch.sh");
+    spawnSync(put[0], put.slice(1), { input: WATCH_SCRIPT, encoding: "utf8", timeout: 60_000 });
+    const watch = ssh("10.74.20.10", "sudo setsid sh /tmp/watch.sh </dev/null >/dev/null 2>&1 &");
+    spawnSync(watch[0], watch.slice(1), { encoding: "utf8", timeout: 60_000 });
     // The active NIC's cable is pulled: the bond's other member carries the session on.
     await qmpExecute(join(planned.bmc!.dir, "qmp.sock"), "set_link", { name: "net0", up: false });
     const pulledAt = tickCount();
