@@ -23,7 +23,7 @@ import { dynamoProvisioningStores } from "../lib/store/dynamodb/provisioningStor
 import { ensureTable } from "../lib/store/dynamodb/table";
 import { startDynamoDbLocal } from "../scripts/dynamodbLocal";
 import { freePort } from "../tests/support/offlineServer";
-import { PRICES } from "./capacity";
+import { PRICES } from "./prices";
 import { runBench } from "./runBench";
 import { withSection } from "./sections";
 

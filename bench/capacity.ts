@@ -2,6 +2,7 @@ import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { unitsOf } from "../lib/store/dynamodb/capacity";
 import type { Case, Handlers } from "./harness";
 import { round } from "./harness";
+import { PRICES } from "./prices";
 import { warmCases } from "./warm";
 
 /** What one request of a route costs in DynamoDB: calls by operation, capacity units, and money. */
@@ -19,19 +20,7 @@ export interface CapacityFigure {
   apiGatewayPerMillion: number;
 }
 
-/**
- * us-east-1 list prices (2026): DynamoDB on-demand $0.625 per million write request units and
- * $0.125 per million read request units; Lambda arm64 $0.0000133334 per GB-second (1 ms billing)
- * plus $0.20 per million requests; HTTP API $1.00 per million requests.
- */
-export const PRICES = {
-  writeUnit: 0.625e-6,
-  readUnit: 0.125e-6,
-  lambdaGbSecond: 0.0000133334,
-  lambdaRequest: 0.2e-6,
-  httpApiRequest: 1e-6,
-  memoryGb: 1,
-};
+export { PRICES } from "./prices";
 
 interface Meter {
   on: boolean;
