@@ -9,23 +9,22 @@
  *
  *   npm run bench:addresses [-- --given 10000]
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { BatchWriteCommand, DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { BatchWriteCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { sortKey, toNumber, toText } from "../lib/provisioning/subnets/address";
 import { type AddressAllocation, allocationId } from "../lib/provisioning/subnets/addressStore";
 import { allocateNext, claimAddress, freeAddress, TAKEN_PAGE } from "../lib/provisioning/subnets/allocation";
 import type { Subnet } from "../lib/provisioning/subnets/subnet";
 import { subnetAddresses } from "../lib/provisioning/subnets/subnetService";
-import { unitsOf } from "../lib/store/dynamodb/capacity";
 import { dynamoProvisioningStores } from "../lib/store/dynamodb/provisioningStores";
 import { ensureTable } from "../lib/store/dynamodb/table";
 import { startDynamoDbLocal } from "../scripts/dynamodbLocal";
 import { freePort } from "../tests/support/offlineServer";
+import { meteredClient } from "./meter";
 import { PRICES } from "./prices";
 import { runBench } from "./runBench";
-import { withSection } from "./sections";
+import { saveSection } from "./sections";
 
 export const ADDRESS_HEADING = "## Addresses: what an allocation costs, and a subnet's list at 10,000";
 const RESULTS = "bench/address-results.json";
@@ -44,28 +43,6 @@ interface AddressResults {
   date: string;
   given: number;
   measures: Measure[];
-}
-
-function meteredClient(endpoint: string) {
-  const meter = { calls: {} as Record<string, number>, read: 0, write: 0 };
-  const client = DynamoDBDocumentClient.from(
-    new DynamoDBClient({ endpoint, region: "us-east-1", credentials: { accessKeyId: "local", secretAccessKey: "local" } }),
-    { marshallOptions: { removeUndefinedValues: true } },
-  );
-  client.middlewareStack.add(
-    (next, context) => async (args) => {
-      (args.input as Record<string, unknown>).ReturnConsumedCapacity = "TOTAL";
-      const answer = await next(args);
-      const name = (context.commandName ?? "unknown").replace(/Command$/, "");
-      meter.calls[name] = (meter.calls[name] ?? 0) + 1;
-      const units = unitsOf(name, answer.output);
-      meter.read += units.read;
-      meter.write += units.write;
-      return answer;
-    },
-    { step: "initialize", name: "benchMeter" },
-  );
-  return { client, meter };
 }
 
 /** A /16 whose pool is its first 16,000 hosts. */
@@ -122,15 +99,13 @@ export async function measureAddresses(given: number): Promise<AddressResults> {
   try {
     const table = "addresses";
     await ensureTable(db.client, table);
-    const { client, meter } = meteredClient(db.endpoint);
+    const { client, meter, reset } = meteredClient(db.endpoint);
     const stores = dynamoProvisioningStores(client, table, () => {
       throw new Error("the address bench reads no file bytes");
     });
     const measures: Measure[] = [];
     const measure = async (name: string, run: () => Promise<string>) => {
-      meter.calls = {};
-      meter.read = 0;
-      meter.write = 0;
+      reset();
       const answer = await run();
       measures.push({
         case: name,
@@ -205,12 +180,7 @@ export function addressSection(root: string): string[] {
 async function main(argv: string[]): Promise<void> {
   const at = argv.indexOf("--given");
   const given = at >= 0 ? Number(argv[at + 1]) : 10_000;
-  const results = await measureAddresses(given);
-  const root = join(__dirname, "..");
-  writeFileSync(join(root, RESULTS), `${JSON.stringify(results, null, 2)}\n`);
-  const file = join(root, "BENCHMARKS.md");
-  writeFileSync(file, withSection(readFileSync(file, "utf8"), ADDRESS_HEADING, addressSection(root)));
-  process.stdout.write(`${addressSection(root).join("\n")}\n`);
+  saveSection(join(__dirname, ".."), RESULTS, await measureAddresses(given), ADDRESS_HEADING, addressSection);
 }
 
 if (require.main === module) runBench("bench:addresses", main);

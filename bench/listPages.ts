@@ -7,22 +7,21 @@
  *
  *   npm run bench:lists [-- --sizes 1000,100000]
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { DynamoDBClient } from "@aws-sdk/client-dynamodb";
-import { BatchWriteCommand, DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { BatchWriteCommand, type DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import { newObjectId } from "../lib/provisioning/ids";
 import { positionOf } from "../lib/provisioning/listPage";
 import { buildNode, parseNewNode } from "../lib/provisioning/nodes/node";
 import { listNodes, listNodesPage } from "../lib/provisioning/nodes/nodeService";
-import { unitsOf as consumed } from "../lib/store/dynamodb/capacity";
 import { nodeKey, nodeListKey } from "../lib/store/dynamodb/nodeStore";
 import { dynamoProvisioningStores } from "../lib/store/dynamodb/provisioningStores";
 import { ensureTable, listShardOf, spreadShardOf } from "../lib/store/dynamodb/table";
 import { startDynamoDbLocal } from "../scripts/dynamodbLocal";
 import { freePort } from "../tests/support/offlineServer";
+import { callCount, meteredClient } from "./meter";
 import { runBench } from "./runBench";
-import { withSection } from "./sections";
+import { saveSection } from "./sections";
 
 export const LIST_HEADING = "## List pages at any size";
 const RESULTS = "bench/list-results.json";
@@ -37,26 +36,6 @@ interface Measure {
 interface ListResults {
   date: string;
   sizes: { nodes: number; measures: Measure[] }[];
-}
-
-/** A client that counts what each call consumed, for the bench's own reading. */
-function meteredClient(endpoint: string) {
-  const meter = { calls: 0, read: 0 };
-  const client = DynamoDBDocumentClient.from(
-    new DynamoDBClient({ endpoint, region: "us-east-1", credentials: { accessKeyId: "local", secretAccessKey: "local" } }),
-    { marshallOptions: { removeUndefinedValues: true } },
-  );
-  client.middlewareStack.add(
-    (next, context) => async (args) => {
-      (args.input as Record<string, unknown>).ReturnConsumedCapacity = "TOTAL";
-      const answer = await next(args);
-      meter.calls += 1;
-      meter.read += consumed(context.commandName ?? "", answer.output).read;
-      return answer;
-    },
-    { step: "initialize", name: "benchMeter" },
-  );
-  return { client, meter };
 }
 
 /** `count` nodes as the store writes them (a tenth of them switches), 25 a call, 4 calls at a time. */
@@ -107,17 +86,16 @@ export async function measureLists(sizes: number[]): Promise<ListResults> {
     for (const size of sizes) {
       const table = `lists-${size}`;
       await ensureTable(db.client, table);
-      const { client, meter } = meteredClient(db.endpoint);
+      const { client, meter, reset } = meteredClient(db.endpoint);
       const positions = await fill(client, table, size);
       const stores = dynamoProvisioningStores(client, table, () => {
         throw new Error("the list bench reads no file bytes");
       });
       const measures: Measure[] = [];
       const measure = async (name: string, run: () => Promise<number>) => {
-        meter.calls = 0;
-        meter.read = 0;
+        reset();
         const items = await run();
-        measures.push({ case: name, calls: meter.calls, readUnits: Math.round(meter.read * 10) / 10, items });
+        measures.push({ case: name, calls: callCount(meter), readUnits: Math.round(meter.read * 10) / 10, items });
       };
       await measure("first page, ?limit=50", async () => (await listNodesPage(stores, {}, { limit: 50 })).items.length);
       await measure("a page from the middle, ?limit=50&next=…", async () => {
@@ -170,12 +148,7 @@ export function listSection(root: string): string[] {
 async function main(argv: string[]): Promise<void> {
   const at = argv.indexOf("--sizes");
   const sizes = at >= 0 ? argv[at + 1].split(",").map(Number) : [1000, 100_000];
-  const results = await measureLists(sizes);
-  const root = join(__dirname, "..");
-  writeFileSync(join(root, RESULTS), `${JSON.stringify(results, null, 2)}\n`);
-  const file = join(root, "BENCHMARKS.md");
-  writeFileSync(file, withSection(readFileSync(file, "utf8"), LIST_HEADING, listSection(root)));
-  process.stdout.write(`${listSection(root).join("\n")}\n`);
+  saveSection(join(__dirname, ".."), RESULTS, await measureLists(sizes), LIST_HEADING, listSection);
 }
 
 if (require.main === module) runBench("bench:lists", main);

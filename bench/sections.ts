@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 /**
  * BENCHMARKS.md's sections written by their own benches (`bench:relay`, `bench:events`,
@@ -21,4 +21,15 @@ export function savedResults<T>(root: string, file: string): T | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * What a section's bench does with its results: saves them (`root`/`file`), writes its section into
+ * BENCHMARKS.md where it stands, and prints it.
+ */
+export function saveSection(root: string, file: string, results: unknown, heading: string, section: (root: string) => string[]): void {
+  writeFileSync(join(root, file), `${JSON.stringify(results, null, 2)}\n`);
+  const benchmarks = join(root, "BENCHMARKS.md");
+  writeFileSync(benchmarks, withSection(readFileSync(benchmarks, "utf8"), heading, section(root)));
+  process.stdout.write(`${section(root).join("\n")}\n`);
 }
