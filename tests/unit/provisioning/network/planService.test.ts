@@ -163,35 +163,18 @@ describe("a node's network plan (issue 54)", () => {
     const { stores, subnet, node } = await world();
     const site = await stores.sites.create({ id: "site-a", name: "a", createdAt: T0.toISOString() } as never);
     const other = await createSubnet(stores, { name: "a", site: site.id, cidr: "10.40.0.0/24" }, T0);
-    await expect(
-      setNetworkPlan(stores, node.id, { interfaces: [{ name: "eno1", type: "ethernet", mac: M1, subnet: other.id, address: "dhcp" }] }, T0),
-    ).rejects.toThrow(`subnet ${other.id} is site site-a's, and node ${node.id} is in none`);
-    await expect(
-      setNetworkPlan(
-        stores,
-        node.id,
-        {
-          interfaces: [
-            { name: "eno1", type: "ethernet", mac: M1 },
-            { name: "v30", type: "vlan", link: "eno1", vlan: 30, subnet: subnet.id, address: "auto" },
-          ],
-        },
-        T0,
-      ),
-    ).rejects.toThrow(`subnet ${subnet.id} is on VLAN 20, and the interface on VLAN 30`);
-    await expect(
-      setNetworkPlan(
-        stores,
-        node.id,
-        {
-          interfaces: [
-            { name: "eno1", type: "ethernet", mac: M1 },
-            { name: "v20", type: "vlan", link: "eno1", vlan: 20, subnet: subnet.id, address: "2001:db8::5" },
-          ],
-        },
-        T0,
-      ),
-    ).rejects.toThrow("address 2001:db8::5 is not auto, dhcp or an IPv4 address");
+    const refused = (interfaces: PlannedInterface[], message: string) =>
+      expect(setNetworkPlan(stores, node.id, { interfaces }, T0)).rejects.toThrow(message);
+    const onVlan = (vlan: number, address: string): PlannedInterface[] => [
+      { name: "eno1", type: "ethernet", mac: M1 },
+      { name: `v${vlan}`, type: "vlan", link: "eno1", vlan, subnet: subnet.id, address },
+    ];
+    await refused(
+      [{ name: "eno1", type: "ethernet", mac: M1, subnet: other.id, address: "dhcp" }],
+      `subnet ${other.id} is site site-a's, and node ${node.id} is in none`,
+    );
+    await refused(onVlan(30, "auto"), `subnet ${subnet.id} is on VLAN 20, and the interface on VLAN 30`);
+    await refused(onVlan(20, "2001:db8::5"), "address 2001:db8::5 is not auto, dhcp or an IPv4 address");
   });
 
   it("a release frees the addresses and keeps the plan; the next deploy gives them again; a MAC the machine lacks refuses the deploy", async () => {
