@@ -1,7 +1,7 @@
 import type { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
-import { unitsOf } from "../lib/store/dynamodb/capacity";
 import type { Case, Handlers } from "./harness";
 import { round } from "./harness";
+import { attachMeter, resetMeter } from "./meter";
 import { PRICES } from "./prices";
 import { warmCases } from "./warm";
 
@@ -22,37 +22,6 @@ export interface CapacityFigure {
 
 export { PRICES } from "./prices";
 
-interface Meter {
-  on: boolean;
-  calls: Record<string, number>;
-  read: number;
-  write: number;
-}
-
-/**
- * Counts the DynamoDB calls of the process's document client (shared by every bundle, see
- * processSingleton) and asks each for its consumed capacity (ReturnConsumedCapacity: TOTAL).
- */
-function attachMeter(client: DynamoDBDocumentClient): Meter {
-  const meter: Meter = { on: false, calls: {}, read: 0, write: 0 };
-  client.middlewareStack.add(
-    (next, context) => async (args) => {
-      if (!meter.on) return next(args);
-      const input = args.input as Record<string, unknown>;
-      input.ReturnConsumedCapacity = "TOTAL";
-      const answer = await next(args);
-      const name = (context.commandName ?? "unknown").replace(/Command$/, "");
-      meter.calls[name] = (meter.calls[name] ?? 0) + 1;
-      const units = unitsOf(name, answer.output);
-      meter.read += units.read;
-      meter.write += units.write;
-      return answer;
-    },
-    { step: "initialize", name: "benchCapacityMeter" },
-  );
-  return meter;
-}
-
 const clientOf = (endpoint: string): DynamoDBDocumentClient | undefined =>
   (globalThis as unknown as Record<symbol, DynamoDBDocumentClient | undefined>)[
     Symbol.for(`lambda-tasks-provisioning.dynamodb.client.${endpoint}`)
@@ -66,12 +35,11 @@ export async function capacityFigures(h: Handlers, endpoint: string, repeats: nu
   const cases: Case[] = await warmCases(h);
   const client = clientOf(endpoint);
   if (!client) throw new Error("no DynamoDB client in this process: did the set-up requests run in DynamoDB mode?");
-  const meter = attachMeter(client);
+  const meter = attachMeter(client, "benchCapacityMeter");
+  meter.on = false;
   const figures: CapacityFigure[] = [];
   for (const c of cases) {
-    meter.calls = {};
-    meter.read = 0;
-    meter.write = 0;
+    resetMeter(meter);
     let elapsed = 0;
     for (let i = 0; i < repeats; i += 1) {
       await c.beforeEach?.();
