@@ -25,6 +25,7 @@ export const STORE_NAMES = [
   "sites",
   "relayCredentials",
   "relayJobs",
+  "relayConnections",
   "subnets",
   "addresses",
   "instances",
@@ -61,9 +62,18 @@ export interface DataAccess {
  */
 export const JOURNALED_STORES: readonly StoreName[] = ["nodes", "workflows", "relayJobs", "relayCredentials", "hooks"];
 
-/** `access` with the events store written when it writes a journaled store. */
-export const withEvents = (access: DataAccess): DataAccess =>
-  access.write?.some((store) => JOURNALED_STORES.includes(store)) ? combine(access, { write: ["events"] }) : access;
+/**
+ * `access` with what its writes imply: the events store written when it writes a journaled store;
+ * the relays' push connections when it writes relay jobs (making a job tells the site's connected
+ * relays, and forgets a connection found gone: lib/provisioning/relays/push.ts `pushingJobs`).
+ */
+export function withWriteEffects(access: DataAccess): DataAccess {
+  const journaled = access.write?.some((store) => JOURNALED_STORES.includes(store)) ? combine(access, { write: ["events"] }) : access;
+  return pushes(access) ? combine(journaled, { write: ["relayConnections"] }) : journaled;
+}
+
+/** Whether a function with `access` makes relay jobs, and so pushes to the relays' connections (its role may post to them). */
+export const pushes = (access: DataAccess): boolean => access.write?.includes("relayJobs") === true;
 
 /** The byte stores a declaration grants levels on. */
 export type ByteStore = "fileBytes" | "logBytes";

@@ -15,11 +15,13 @@ import { mediaLibrary } from "./virtualMedia";
  */
 const USAGE = [
   "usage: relay --api https://service.example [--token-file FILE] [--listen 0.0.0.0:8080 [--public-url http://10.1.0.2:8080]",
-  "             [--tftp 0.0.0.0:69 [--dhcp-leases /var/lib/misc/dnsmasq.leases]]] [--busy-poll-ms 500] [--idle-poll-ms 5000]",
+  "             [--tftp 0.0.0.0:69 [--dhcp-leases /var/lib/misc/dnsmasq.leases]]] [--busy-poll-ms 500] [--idle-poll-ms 5000] [--no-push]",
   "token: --token-file, or RELAY_TOKEN in the environment. --listen: serve the site's booting machines.",
   "--tftp: serve shim, GRUB and its scripts by TFTP to machines with Secure Boot on (needs --listen and --public-url).",
   "--dhcp-leases: the site's dnsmasq leases, for machines that are not the relay host's neighbours (a machine's own",
   "  GRUB script goes only to the address that holds its MAC: the neighbour table, else this file).",
+  "--no-push: poll only (every --busy-poll-ms while busy, --idle-poll-ms when idle), holding no push connection; by default",
+  "  the relay holds the WebSocket the service names and hears of its jobs at once (docs/relay.md).",
   "--listen with --public-url also serves virtual media images (a Redfish BMC boots a machine from one where the site has no",
   "  DHCP to change; needs xorriso, grub-pc-bin, dosfstools and mtools on this host: docs/relay.md).",
 ].join("\n");
@@ -47,6 +49,7 @@ async function main(argv: string[]): Promise<number> {
         "public-url": { type: "string" },
         tftp: { type: "string" },
         "dhcp-leases": { type: "string" },
+        "no-push": { type: "boolean" },
         version: { type: "boolean" },
         help: { type: "boolean" },
       },
@@ -110,6 +113,7 @@ async function main(argv: string[]): Promise<number> {
     drivers: defaultDrivers(media),
     busyPollMs: Number(values["busy-poll-ms"] ?? 500),
     idlePollMs: Number(values["idle-poll-ms"] ?? 5_000),
+    push: values["no-push"] !== true,
     signal: stop.signal,
     log,
   });

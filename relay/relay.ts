@@ -1,5 +1,6 @@
-import { type LeasedJob, RELAY_ROUTES } from "../lib/wire/relay";
+import { type LeasedJob, PUSH, RELAY_ROUTES } from "../lib/wire/relay";
 import type { Driver, DriverResult } from "./drivers/driver";
+import { PushLink, type PushLinkOptions } from "./push";
 import { RELAY_VERSION } from "./version";
 
 export type { LeasedJob };
@@ -18,6 +19,14 @@ export interface RelayOptions {
   busyForMs?: number;
   /** Called on each lease request (the bench counts them). */
   onPoll?: () => void;
+  /**
+   * Hold the push connection the service names in its lease answers (issue 56; on unless false):
+   * jobs are then heard of at once and the relay polls only every `connectedPollMs` (4 minutes).
+   */
+  push?: boolean;
+  connectedPollMs?: number;
+  /** The push connection's timings (the tests shorten them). */
+  pushTimings?: Pick<PushLinkOptions, "keepAliveMs" | "renewAfterMs" | "pongWithinMs" | "retryMs">;
   log?: (line: string) => void;
   signal?: AbortSignal;
 }
@@ -37,34 +46,112 @@ export async function runRelay(options: RelayOptions): Promise<void> {
   const busyMs = options.busyPollMs ?? 500;
   const idleMs = options.idlePollMs ?? 5_000;
   const running = new Set<string>();
+  const wake = new Waker();
+  let link: PushLink | undefined;
   let lastWork = 0;
   let failures = 0;
+  /** Leases still to try soon after a push found nothing (the service's index may not show the job yet). */
+  let pushedRetries = 0;
+  wake.onWake = () => {
+    pushedRetries = PUSHED_RETRIES;
+  };
   log(`relay ${RELAY_VERSION}: polling ${options.api} for its site's jobs`);
   while (!options.signal?.aborted) {
     const free = (options.concurrency ?? 4) - running.size;
+    let leased = 0;
     try {
       options.onPoll?.();
-      const jobs = free > 0 ? await lease(options, free) : [];
+      const { jobs, pushUrl } = free > 0 ? await lease(options, free) : { jobs: [], pushUrl: link?.url };
       failures = 0;
+      leased = jobs.length;
       for (const job of jobs) {
         if (running.has(job.id)) continue;
         lastWork = Date.now();
         running.add(job.id);
-        void work(options, job, log).finally(() => running.delete(job.id));
+        void work(options, job, log).finally(() => {
+          running.delete(job.id);
+          // A slot is free: with push on, nothing else would prompt the next lease.
+          wake.wake(false);
+        });
+      }
+      if (options.push !== false && pushUrl !== link?.url) {
+        link?.stop();
+        link = pushUrl
+          ? new PushLink({
+              url: pushUrl,
+              token: options.token,
+              version: RELAY_VERSION,
+              onJobs: () => wake.wake(),
+              log,
+              ...options.pushTimings,
+            }).start()
+          : undefined;
       }
     } catch (error) {
       failures += 1;
       log(`lease failed (${failures} in a row): ${(error as Error).message}`);
     }
     const busy = running.size > 0 || Date.now() - lastWork < (options.busyForMs ?? BUSY_FOR_MS);
+    if (leased > 0 || failures > 0) pushedRetries = 0;
+    else if (pushedRetries > 0) pushedRetries -= 1;
     // After failures, back off up to a minute; the service may be down or the credential revoked.
-    const wait = failures > 0 ? Math.min(60_000, idleMs * 2 ** Math.min(failures - 1, 4)) : busy ? busyMs : idleMs;
-    await sleep(wait, options.signal);
+    // With the push connection open, the service says when there is work: a poll now and then only
+    // (a push lost on its way); a lease that filled every slot is followed by another at once.
+    const wait =
+      failures > 0
+        ? Math.min(60_000, idleMs * 2 ** Math.min(failures - 1, 4))
+        : leased > 0 && leased >= free
+          ? 0
+          : pushedRetries > 0
+            ? PUSHED_RETRY_MS
+            : link?.connected
+              ? (options.connectedPollMs ?? PUSH.keepAliveMs)
+              : busy
+                ? busyMs
+                : idleMs;
+    await wake.wait(wait, options.signal);
   }
+  link?.stop();
   log("relay: stopped");
 }
 
-async function lease(options: RelayOptions, max: number): Promise<LeasedJob[]> {
+/** After a push, a lease that found nothing is tried again this many times this far apart (an index a moment behind). */
+const PUSHED_RETRIES = 3;
+const PUSHED_RETRY_MS = 150;
+
+/** The loop's wait, ended early by a push or a freed slot; a wake while not waiting ends the next wait at once. */
+class Waker {
+  private pending = false;
+  private resolve: (() => void) | undefined;
+  onWake: () => void = () => undefined;
+
+  /** `pushed`: the service said there is work (a lease that then finds none is tried again soon). */
+  wake(pushed = true): void {
+    if (pushed) this.onWake();
+    if (this.resolve) this.resolve();
+    else this.pending = true;
+  }
+
+  wait(ms: number, signal?: AbortSignal): Promise<void> {
+    if (this.pending || ms <= 0) {
+      this.pending = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        signal?.removeEventListener("abort", done);
+        this.resolve = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.resolve = done;
+      signal?.addEventListener("abort", done, { once: true });
+    });
+  }
+}
+
+async function lease(options: RelayOptions, max: number): Promise<{ jobs: LeasedJob[]; pushUrl: string | undefined }> {
   const answer = await fetch(`${options.api.replace(/\/$/, "")}${RELAY_ROUTES.lease}`, {
     method: "POST",
     headers: { authorization: `Bearer ${options.token}`, "content-type": "application/json" },
@@ -72,7 +159,7 @@ async function lease(options: RelayOptions, max: number): Promise<LeasedJob[]> {
     signal: AbortSignal.timeout(20_000),
   });
   if (answer.status !== 200) throw new Error(`the service answered ${answer.status}: ${(await answer.text()).slice(0, 200)}`);
-  return (await answer.json()) as LeasedJob[];
+  return { jobs: (await answer.json()) as LeasedJob[], pushUrl: answer.headers.get(PUSH.urlHeader) ?? undefined };
 }
 
 /** Actions that must not run twice: the relay says it is about to act first (relays/job.ts, actsOnce). */

@@ -49,6 +49,12 @@ export interface Settings {
   bootViaRelay: boolean;
   /** How long a relay holds a job it took before another relay may take it (RELAY_LEASE_SECONDS). */
   relayLeaseMs: number;
+  /**
+   * RELAY_PUSH_URL: the WebSocket API relays connect to (ws:// or wss://, its stage in the path),
+   * told to each relay in its lease answers; making a job then pushes to the site's connected
+   * relays through the same API's `@connections` (issue 56). Unset: no push, relays poll.
+   */
+  relayPushUrl: string | undefined;
   memoryStoreCapacity: number;
   memoryStoreMaxBytes: number;
   logRequests: boolean;
@@ -123,6 +129,20 @@ const positiveInteger = (env: Env, name: string, fallback: number): number => {
     throw new ConfigError(`${name} must be a positive integer (got "${raw}")`);
   }
   return Number(raw);
+};
+
+/** A WebSocket URL (ws:// locally, wss:// deployed), less a trailing slash; undefined when unset. */
+const webSocketUrl = (env: Env, name: string): string | undefined => {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === "") return undefined;
+  let protocol: string | undefined;
+  try {
+    protocol = new URL(raw).protocol;
+  } catch {
+    protocol = undefined;
+  }
+  if (protocol !== "ws:" && protocol !== "wss:") throw new ConfigError(`${name} must be an absolute ws(s) URL (got "${raw}")`);
+  return raw.replace(/\/+$/, "");
 };
 
 const absoluteUrl = (env: Env, name: string): string | undefined => {
@@ -218,6 +238,7 @@ export function readSettings(env: Env): Settings {
     uefiLoader: oneOf(env, "UEFI_LOADER", ["ipxe", "grub"] as const, "ipxe"),
     releaseErase: oneOf(env, "RELEASE_ERASE", ["quick", "full"] as const, "quick"),
     relayLeaseMs: positiveInteger(env, "RELAY_LEASE_SECONDS", 60) * 1000,
+    relayPushUrl: webSocketUrl(env, "RELAY_PUSH_URL"),
     memoryStoreCapacity: positiveInteger(env, "MEMORY_STORE_CAPACITY", 100_000),
     memoryStoreMaxBytes: positiveInteger(env, "MEMORY_STORE_MAX_BYTES", 256 * 1024 * 1024),
     logRequests: oneOf(env, "LOG_REQUESTS", ["on", "off"] as const, "on") === "on",

@@ -43,5 +43,19 @@ export function localEntry(functions: Record<string, ServerlessFunction>, entryP
 /** The same functions, each handler now its own export of the one entry. */
 export function onLocalBundle(functions: Record<string, ServerlessFunction>, entryPath: string): Record<string, ServerlessFunction> {
   const entryModule = entryPath.replace(/\.ts$/, "");
-  return Object.fromEntries(Object.entries(functions).map(([name, fn]) => [name, { ...fn, handler: `${entryModule}.${name}` }]));
+  return Object.fromEntries(
+    Object.entries(functions).map(([name, fn]) => [name, { ...withLocalEnvironment(fn), handler: `${entryModule}.${name}` }]),
+  );
+}
+
+/**
+ * A function's environment without the values CloudFormation resolves (a reference to a resource
+ * of the stack: serverless offline has no stack), so that the provider's local values stand
+ * (serverless.yml's params: RELAY_PUSH_URL is the local WebSocket port's).
+ */
+function withLocalEnvironment(fn: ServerlessFunction): ServerlessFunction {
+  if (!fn.environment) return fn;
+  const { environment, ...rest } = fn;
+  const kept = Object.fromEntries(Object.entries(environment).filter(([, value]) => typeof value === "string"));
+  return Object.keys(kept).length > 0 ? { ...rest, environment: kept } : rest;
 }

@@ -1,7 +1,7 @@
 import { CATCH_ALL, ROUTES } from "../http/routes";
 import type { CatchAll, Endpoint } from "../http/routes/endpoint";
 import { SCHEDULED, type ScheduledFunction } from "../http/routes/scheduled";
-import { allFunctions, describe, type Needs, roleOf, type Store, triggeredFor } from "../http/routes/serverlessFunctions";
+import { allFunctions, describe, type Needs, roleOf, type Store, socketFor, triggeredFor } from "../http/routes/serverlessFunctions";
 import { dataStatements } from "../store/dynamodb/iamPolicy";
 
 /*
@@ -75,6 +75,20 @@ function role(needs: Needs, tracing: boolean) {
         ]
       : []),
     ...(needs.eventBus ? [{ Effect: "Allow", Action: ["events:PutEvents"], Resource: [{ "Fn::GetAtt": ["EventBus", "Arn"] }] }] : []),
+    // Posting to the relays' connections only (not reading or closing them), on this stack's WebSocket API.
+    ...(needs.push
+      ? [
+          {
+            Effect: "Allow",
+            Action: ["execute-api:ManageConnections"],
+            Resource: [
+              {
+                "Fn::Sub": `arn:\${AWS::Partition}:execute-api:\${AWS::Region}:\${AWS::AccountId}:\${WebsocketsApi}/*/POST/@connections/*`,
+              },
+            ],
+          },
+        ]
+      : []),
     ...(needs.deliveryQueue
       ? [
           {
@@ -127,7 +141,7 @@ export function stackResources(
   scheduled: readonly ScheduledFunction[] = SCHEDULED,
 ): { Resources: Record<string, unknown> } {
   const roles = new Map<string, Needs>();
-  for (const fn of allFunctions(routes, catchAll, scheduled, triggeredFor(store))) {
+  for (const fn of allFunctions(routes, catchAll, scheduled, triggeredFor(store), socketFor(store))) {
     const name = roleOf(store, fn.needs);
     // Memory: a role per access class, with that class's non-data needs only (roleOf).
     roles.set(name, store === "memory" ? { access: {}, basicAuth: fn.needs.basicAuth, deadLetters: fn.needs.deadLetters } : fn.needs);

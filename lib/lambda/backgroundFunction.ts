@@ -1,5 +1,5 @@
 import type { Context } from "aws-lambda";
-import { type DataAccess, withEvents } from "../dataAccess";
+import { type DataAccess, withWriteEffects } from "../dataAccess";
 import { type Invocation, invocationOf, runAs } from "../invocation";
 import { writeMetrics } from "../metrics";
 
@@ -17,7 +17,7 @@ export async function runBackground<T>(
 ): Promise<T> {
   const invocation = invocationOf(
     entry.function,
-    withEvents(entry.data),
+    withWriteEffects(entry.data),
     context?.awsRequestId ? { awsRequestId: context.awsRequestId } : {},
   );
   try {

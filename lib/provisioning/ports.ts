@@ -13,6 +13,7 @@ import type { NodeStore } from "./nodes/nodeStore";
 import type { PollerRecord, PollerSamples } from "./pollers/poller";
 import type { RecordStore } from "./recordStore";
 import type { RelayJobStore } from "./relays/job";
+import type { RelayConnectionStore } from "./relays/relayConnection";
 import type { RelayCredential, Site } from "./relays/site";
 import type { Sku } from "./skus/sku";
 import type { AddressStore } from "./subnets/addressStore";
@@ -52,6 +53,8 @@ export interface ProvisioningStores {
   sites: RecordStore<Site>;
   relayCredentials: RecordStore<RelayCredential>;
   relayJobs: RelayJobStore;
+  /** The relays' push connections (issue 56), by id and by site. */
+  relayConnections: RelayConnectionStore;
   /** Sites' subnets, and the addresses given from their pools to nodes' planned interfaces (subnets/, issue 54). */
   subnets: RecordStore<Subnet>;
   addresses: AddressStore;

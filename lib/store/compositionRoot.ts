@@ -10,6 +10,7 @@ import type { ServiceEvent } from "../provisioning/events/event";
 import type { DeliveryDeps, DeliveryMessage, DeliveryQueue } from "../provisioning/hooks/deliveryService";
 import type { NodeStore } from "../provisioning/nodes/nodeStore";
 import type { ProvisioningStores } from "../provisioning/ports";
+import { pushingJobs, tellRelays } from "../provisioning/relays/push";
 import type { RelayIdentity } from "../provisioning/relays/site";
 import { scopedStores } from "../provisioning/relays/siteScope";
 import { authenticateRelay } from "../provisioning/relays/siteService";
@@ -117,6 +118,24 @@ function guardedStores(raw: ProvisioningStores): ProvisioningStores {
   return Object.defineProperty(out, "fileBlobs", { get: () => guarded("fileBytes", raw.fileBlobs), enumerable: true });
 }
 
+/**
+ * With RELAY_PUSH_URL set (issue 56), the relay jobs' store tells the job's site's connected relays
+ * at each job made (lib/provisioning/relays/push.ts). The API Gateway client is loaded at the first
+ * push, so a function that makes no job never loads it.
+ */
+function withPush(stores: ProvisioningStores, pushUrl: string | undefined): ProvisioningStores {
+  if (!pushUrl) return stores;
+  const tell = (site: string) => {
+    const { relayPusher } = require("./apigateway/relayPusher") as typeof import("./apigateway/relayPusher");
+    return tellRelays(stores, relayPusher(pushUrl), site, new Date(), (connection, error) =>
+      logLine({ level: "warn", msg: "could not push to a relay", connection, error: error.message }),
+    );
+  };
+  // Not `{ ...stores }`: that would call the bytes' getters (guardedStores), making the S3 client.
+  stores.relayJobs = pushingJobs(stores.relayJobs, tell);
+  return stores;
+}
+
 /** This container's provisioning stores, chosen by STORE, with the demo nodes when DEMO_NODES=on. */
 export function provisioningStores(): Promise<ProvisioningStores> {
   // The workflow orchestration's service task kinds (effect, relay) are given where the stores are composed.
@@ -137,7 +156,7 @@ export function provisioningStores(): Promise<ProvisioningStores> {
       // table's stream and SQS). BUNDLED_STAGE is a constant in the bundles: a deployed stage's
       // drop this branch and the local delivery with it (unbundled, as in the tests, it is `local`).
       if ((process.env.BUNDLED_STAGE ?? "local") === "local" && process.env.IS_OFFLINE === "true") startLocalDelivery(stores, config);
-      return guardedStores(stores);
+      return withPush(guardedStores(stores), config.relayPushUrl);
     })();
     // A failed start (the table unreachable, say) must not stick: the next request tries again.
     ready.catch(() => resetProcessSingleton(key));

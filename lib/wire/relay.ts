@@ -174,3 +174,33 @@ export function isBootRoute(method: string, path: string): boolean {
 /** Whether a path is one of the boot routes' shared files (TFTP serves those by path). */
 export const isSharedFilePath = (path: string): boolean =>
   BOOT_PATTERNS.some((route) => route.method === "GET" && FILE_ROUTES.has(route.name) && route.pattern.test(path));
+
+/**
+ * The push connection (issue 56): a relay holds one WebSocket to the service's WebSocket API, and
+ * the service sends `{"type":"jobs"}` on it when it makes a job for the relay's site. It carries no
+ * job and no secret: the relay then leases over HTTPS as it does when it polls, so leases, retries
+ * and sites are the same either way. The relay sends `{"action":"ping"}` (API Gateway's route
+ * selection reads `action`) and gets `{"type":"pong"}`: it keeps the connection (API Gateway ends
+ * one idle for 10 minutes) and tells the service the relay is still there.
+ */
+export const PUSH = {
+  /** The lease answer's header naming the WebSocket URL a relay connects to (absent: the service pushes nothing). */
+  urlHeader: "relay-push",
+  /** The header a relay's connection request says its version in (its credential in `Authorization`, as on HTTPS). */
+  versionHeader: "relay-version",
+  pingRoute: "ping",
+  ping: JSON.stringify({ action: "ping" }),
+  /** A ping every 4 minutes: under API Gateway's 10 idle minutes with room for one lost. */
+  keepAliveMs: 4 * 60_000,
+  /** A relay that pinged is online this long after (a ping missed and a half). */
+  onlineForMs: 10 * 60_000,
+  /** A new connection before API Gateway's 2-hour limit ends the old one (the old closed once the new is open). */
+  renewAfterMs: 110 * 60_000,
+} as const;
+
+/** What the service sends on a relay's connection. */
+export type PushMessage = { type: "jobs" } | { type: "pong" } | { type: "reconnect" };
+export const JOBS_MESSAGE = JSON.stringify({ type: "jobs" } satisfies PushMessage);
+export const PONG_MESSAGE = JSON.stringify({ type: "pong" } satisfies PushMessage);
+/** The answer to a ping on a connection the service no longer knows (or whose credential was revoked): connect again. */
+export const RECONNECT_MESSAGE = JSON.stringify({ type: "reconnect" } satisfies PushMessage);

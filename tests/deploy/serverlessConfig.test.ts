@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { NESTED_TEMPLATE, ROUTE_STACKS, routesFile } from "../../deploy/nestedStacks";
 import { SETTING_NAMES } from "../../lib/config/settings";
-import { STORE_NAMES, type StoreName, withEvents } from "../../lib/dataAccess";
+import { STORE_NAMES, type StoreName, withWriteEffects } from "../../lib/dataAccess";
 import { CATCH_ALL, ROUTES } from "../../lib/http/routes";
 import { accessOf } from "../../lib/http/routes/access";
 import { methodsOf } from "../../lib/http/routes/endpoint";
@@ -373,13 +373,13 @@ describe.each(["memory", "dynamodb"])("serverless package (STORE=%s)", (store) =
         expect([route.function, [...allowed(route.function)].sort()]).toEqual([route.function, [...needed(accessOf(route))].sort()]);
       // A scheduled function sends its failed runs to the dead-letter queue, too.
       for (const entry of SCHEDULED)
-        expect([...allowed(entry.function)].sort()).toEqual([...needed(withEvents(entry.data)), "sqs:SendMessage"].sort());
+        expect([...allowed(entry.function)].sort()).toEqual([...needed(withWriteEffects(entry.data)), "sqs:SendMessage"].sort());
       // The stream's function reads the stream, puts on the bus, sends to the delivery queue (and its failures to their dead letters);
       // the queue's function consumes the queue (and sends a retry to it).
       const [publish, deliver] = TRIGGERED;
       expect([...allowed(publish.function)].sort()).toEqual(
         [
-          ...needed(withEvents(publish.data)),
+          ...needed(withWriteEffects(publish.data)),
           "dynamodb:DescribeStream *",
           "dynamodb:GetRecords *",
           "dynamodb:GetShardIterator *",
@@ -390,7 +390,7 @@ describe.each(["memory", "dynamodb"])("serverless package (STORE=%s)", (store) =
       );
       expect([...allowed(deliver.function)].sort()).toEqual(
         [
-          ...needed(withEvents(deliver.data)),
+          ...needed(withWriteEffects(deliver.data)),
           "sqs:ChangeMessageVisibility",
           "sqs:DeleteMessage",
           "sqs:GetQueueAttributes",

@@ -1,4 +1,4 @@
-import { combine, type DataAccess, withEvents } from "../../dataAccess";
+import { combine, type DataAccess, withWriteEffects } from "../../dataAccess";
 import type { Endpoint } from "./endpoint";
 
 /**
@@ -19,5 +19,5 @@ export function accessOf(entry: Pick<Endpoint, "data" | "idempotent" | "auth" | 
     ],
   };
   const named: DataAccess = entry.path.includes("{identifier}") ? { read: ["lookups", "nodes"] } : {};
-  return withEvents(combine(combine(entry.data, implied), named));
+  return withWriteEffects(combine(combine(entry.data, implied), named));
 }

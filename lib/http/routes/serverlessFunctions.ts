@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
-import { type DataAccess, touchesData, withEvents } from "../../dataAccess";
+import { type DataAccess, pushes, touchesData, withWriteEffects } from "../../dataAccess";
 import { accessOf } from "./access";
 import { type CatchAll, type Endpoint, methodsOf } from "./endpoint";
 import { CATCH_ALL, ROUTES } from "./index";
 import { SCHEDULED, type ScheduledFunction } from "./scheduled";
+import { SOCKET, type SocketFunction } from "./socket";
 import { TRIGGER_NEEDS, TRIGGERED, type TriggeredFunction } from "./triggered";
 
 /** The table's stream, new event items only (not the sequence heads): what publishEvents reads. */
@@ -22,6 +23,15 @@ const EVENT_STREAM = {
   },
 } as const;
 
+/**
+ * The WebSocket API's URL, for the functions that make relay jobs (they tell it to relays and post
+ * to its `@connections`): the framework's WebsocketsApi and its stage (named as the service's stage). serverless offline
+ * cannot resolve it: the local stage's value is serverless.yml's (lib/deploy/localBundle.ts).
+ */
+export const RELAY_PUSH_URL = {
+  "Fn::Sub": `wss://\${WebsocketsApi}.execute-api.\${AWS::Region}.\${AWS::URLSuffix}/\${WebsocketsDeploymentStage}`,
+} as const;
+
 /** The delivery queue, ten messages a batch, each failed one alone coming back. */
 const DELIVERY_QUEUE = {
   sqs: { arn: { "Fn::GetAtt": ["DeliveryQueue", "Arn"] }, batchSize: 10, functionResponseType: "ReportBatchItemFailures" },
@@ -29,6 +39,7 @@ const DELIVERY_QUEUE = {
 
 type HttpApiEvent =
   | { httpApi: { method: string; path: string } | "*" }
+  | { websocket: { route: string; routeResponseSelectionExpression?: "$default" } }
   | { schedule: string }
   | typeof EVENT_STREAM
   | typeof DELIVERY_QUEUE;
@@ -61,6 +72,8 @@ export interface Needs {
   eventBus?: true;
   /** Sends to the delivery queue, or consumes it (and sends again: a retry is a new message). */
   deliveryQueue?: "send" | "consume";
+  /** Posts to the relays' push connections (it makes relay jobs: lib/dataAccess.ts `pushes`). */
+  push?: true;
 }
 
 const ASKS_FOR_CREDENTIALS: ReadonlySet<string> = new Set(["tasksList", "tasks", "northbound"]);
@@ -77,18 +90,29 @@ interface FunctionNeeds {
 /** The triggered functions a store's stack has: DynamoDB's stream and queue (memory has neither). */
 export const triggeredFor = (store: Store): readonly TriggeredFunction[] => (store === "dynamodb" ? TRIGGERED : []);
 
+/**
+ * The WebSocket API's functions a stage has: a deployed stack's with STORE=dynamodb (a memory
+ * stage's containers share no connections, so its relays poll); the local stage's always
+ * (serverless offline's one process shares them).
+ */
+export const socketFor = (store: Store, local = false): readonly SocketFunction[] => (store === "dynamodb" || local ? SOCKET : []);
+
+/** The needs implied by a function's data access: posting to the relays' connections when it makes relay jobs. */
+const pushNeeds = (access: DataAccess): Pick<Needs, "push"> => (pushes(access) ? { push: true } : {});
+
 export function allFunctions(
   routes: readonly Endpoint[],
   catchAll: CatchAll,
   scheduled: readonly ScheduledFunction[],
   triggered: readonly TriggeredFunction[] = [],
+  socket: readonly SocketFunction[] = [],
 ): FunctionNeeds[] {
   return [
     ...routes.map((route) => ({
       name: route.function,
       handler: route.handler,
       events: methodsOf(route).map((method): HttpApiEvent => ({ httpApi: { method, path: route.path } })),
-      needs: { access: accessOf(route), basicAuth: ASKS_FOR_CREDENTIALS.has(route.auth) },
+      needs: { access: accessOf(route), basicAuth: ASKS_FOR_CREDENTIALS.has(route.auth), ...pushNeeds(accessOf(route)) },
     })),
     {
       name: catchAll.function,
@@ -100,20 +124,26 @@ export function allFunctions(
       name: entry.function,
       handler: entry.handler,
       events: [{ schedule: entry.rate }],
-      needs: { access: withEvents(entry.data), basicAuth: false, deadLetters: true as const },
+      needs: { access: withWriteEffects(entry.data), basicAuth: false, deadLetters: true as const, ...pushNeeds(entry.data) },
     })),
     ...triggered.map((entry) => ({
       name: entry.function,
       handler: entry.handler,
       events: [entry.trigger === "eventStream" ? EVENT_STREAM : DELIVERY_QUEUE],
-      needs: { access: withEvents(entry.data), basicAuth: false, ...TRIGGER_NEEDS[entry.trigger] },
+      needs: { access: withWriteEffects(entry.data), basicAuth: false, ...TRIGGER_NEEDS[entry.trigger], ...pushNeeds(entry.data) },
       timeout: entry.timeout,
+    })),
+    ...socket.map((entry) => ({
+      name: entry.function,
+      handler: entry.handler,
+      events: [{ websocket: { route: entry.route, ...(entry.answers && { routeResponseSelectionExpression: "$default" as const }) } }],
+      needs: { access: withWriteEffects(entry.data), basicAuth: false },
     })),
   ];
 }
 
 /** In words, for the role's description: "reads nodes; writes workflows; file bytes: read; the user list". */
-export const describe = ({ access, basicAuth, deadLetters, eventStream, eventBus, deliveryQueue }: Needs): string =>
+export const describe = ({ access, basicAuth, deadLetters, eventStream, eventBus, deliveryQueue, push }: Needs): string =>
   [
     access.read && `reads ${access.read.join(", ")}`,
     access.write && `writes ${access.write.join(", ")}`,
@@ -123,6 +153,7 @@ export const describe = ({ access, basicAuth, deadLetters, eventStream, eventBus
     eventStream && "the table's stream",
     eventBus && "the event bus",
     deliveryQueue && `the delivery queue: ${deliveryQueue}`,
+    push && "the relays' connections",
   ]
     .filter(Boolean)
     .join("; ") || "logs only";
@@ -152,9 +183,10 @@ export function serverlessFunctions(
   catchAll: CatchAll = CATCH_ALL,
   scheduled: readonly ScheduledFunction[] = SCHEDULED,
   triggered: readonly TriggeredFunction[] = triggeredFor(store),
+  socket: readonly SocketFunction[] = socketFor(store),
 ): Record<string, ServerlessFunction> {
   return Object.fromEntries(
-    allFunctions(routes, catchAll, scheduled, triggered).map((fn) => [
+    allFunctions(routes, catchAll, scheduled, triggered, socket).map((fn) => [
       fn.name,
       {
         handler: `${fn.handler}.handler`,
@@ -164,10 +196,11 @@ export function serverlessFunctions(
         dependsOn: ["FunctionsLogGroup"],
         ...(fn.needs.deadLetters && { onError: { "Fn::GetAtt": ["PollerDeadLetters", "Arn"] } }),
         ...(fn.timeout !== undefined && { timeout: fn.timeout }),
-        ...(fn.needs.deliveryQueue && {
+        ...((fn.needs.deliveryQueue || (fn.needs.push && store === "dynamodb")) && {
           environment: {
-            DELIVERY_QUEUE_URL: { Ref: "DeliveryQueue" },
+            ...(fn.needs.deliveryQueue && { DELIVERY_QUEUE_URL: { Ref: "DeliveryQueue" } }),
             ...(fn.needs.eventBus && { EVENT_BUS: { Ref: "EventBus" } }),
+            ...(fn.needs.push && store === "dynamodb" && { RELAY_PUSH_URL: RELAY_PUSH_URL }),
           },
         }),
       },

@@ -14,7 +14,7 @@ import type { ChangeEvents } from "./eventLog";
 
 /**
  * The stores whose writes record events, each with the rule that makes them. A function that
- * writes one of them writes the events store too (lib/dataAccess.ts `withEvents`).
+ * writes one of them writes the events store too (lib/dataAccess.ts `withWriteEffects`).
  */
 export const JOURNALED = {
   nodes: nodeChangeEvents as ChangeEvents<Node>,

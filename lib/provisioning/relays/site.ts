@@ -1,3 +1,4 @@
+import { PUSH } from "../../wire/relay";
 import { newToken, parseToken } from "../credentialToken";
 
 /** A site: one place with machines, one or more relays, and the nodes that belong to it. */
@@ -25,6 +26,12 @@ export interface RelayCredential {
   relayVersion?: string;
   /** When the service found it quiet (not heard from for ONLINE_WITHIN_MS): its `relay.lost` event. */
   lostAt?: string;
+  /**
+   * While the relay holds a push connection (issue 56): when it connected or last pinged. It then
+   * polls only every few minutes, so its pings keep it online (PUSH.onlineForMs); gone when the
+   * connection closes.
+   */
+  pushedAt?: string;
 }
 
 /** What is answered about a credential: never its hash. */
@@ -44,10 +51,15 @@ export function parseRelayToken(token: string): { credentialId: string; secret: 
   return parsed && { credentialId: parsed.id, secret: parsed.secret };
 }
 
+/** Whether the relay was heard from lately: a request within ONLINE_WITHIN_MS, or its push connection's last ping within PUSH.onlineForMs. */
+export function heardLately(credential: RelayCredential, now: Date): boolean {
+  const since = (at: string | undefined) => (at === undefined ? Number.POSITIVE_INFINITY : now.getTime() - Date.parse(at));
+  return since(credential.lastSeenAt) < ONLINE_WITHIN_MS || since(credential.pushedAt) < PUSH.onlineForMs;
+}
+
 export function viewCredential(credential: RelayCredential, now: Date): RelayCredentialView {
   const { secretSha256: _hidden, lostAt: _lost, ...shown } = credential;
-  const online = credential.lastSeenAt !== undefined && now.getTime() - Date.parse(credential.lastSeenAt) < ONLINE_WITHIN_MS;
-  return { ...shown, online };
+  return { ...shown, online: heardLately(credential, now) };
 }
 
 /** Who forwarded a boot request: a relay's credential and its site. */
@@ -60,5 +72,5 @@ export interface RelayIdentity {
 export function wasOffline(credential: RelayCredential, now: Date): boolean {
   if (credential.lastSeenAt === undefined) return true;
   if (credential.lostAt !== undefined && credential.lostAt >= credential.lastSeenAt) return true;
-  return now.getTime() - Date.parse(credential.lastSeenAt) >= ONLINE_WITHIN_MS;
+  return !heardLately(credential, now);
 }

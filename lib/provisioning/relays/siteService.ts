@@ -3,8 +3,8 @@ import { newObjectId } from "../ids";
 import type { ProvisioningStores, StoresOf } from "../ports";
 import { fitsKey } from "../recordSize";
 import {
+  heardLately,
   newRelayToken,
-  ONLINE_WITHIN_MS,
   parseRelayToken,
   type RelayCredential,
   type RelayCredentialView,
@@ -118,7 +118,7 @@ export async function authenticateRelay(
 }
 
 /**
- * Marks each relay not heard from for ONLINE_WITHIN_MS as lost, once (its `relay.lost` event);
+ * Marks each relay not heard from lately (site.ts heardLately) as lost, once (its `relay.lost` event);
  * answers how many. The scheduled function runs it every minute; a relay heard from again is
  * connected again (`relay.connected`, when its credential's last sighting is written).
  */
@@ -126,7 +126,7 @@ export async function markQuietRelays(stores: Pick<ProvisioningStores, "relayCre
   const quiet = (await stores.relayCredentials.list()).filter(
     (credential) =>
       credential.lastSeenAt !== undefined &&
-      now.getTime() - Date.parse(credential.lastSeenAt) >= ONLINE_WITHIN_MS &&
+      !heardLately(credential, now) &&
       !(credential.lostAt !== undefined && credential.lostAt >= credential.lastSeenAt),
   );
   const stamp = now.toISOString();

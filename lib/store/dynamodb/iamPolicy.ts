@@ -23,6 +23,7 @@ export const LEADING_KEYS: Readonly<Record<StoreName, readonly string[]>> = {
   sites: ["SITE"],
   relayCredentials: ["RELAYCRED"],
   relayJobs: ["RELAYJOB", "SITEJOBS#*"],
+  relayConnections: ["RELAYCONN", "RELAYCONNSITE#*"],
   subnets: ["SUBNET"],
   addresses: ["ADDRESS", "SUBNETADDR#*"],
   instances: ["INSTANCE", "INSTANCE#*"],
@@ -36,7 +37,15 @@ export const LEADING_KEYS: Readonly<Record<StoreName, readonly string[]>> = {
 };
 
 /** The stores that query an index (GSI1: a node's workflows, lookups and catalogs, a SKU's nodes; GSI2: the node and workflow lists). */
-const INDEXED: ReadonlySet<StoreName> = new Set(["nodes", "workflows", "lookups", "catalogs", "relayJobs", "addresses"]);
+const INDEXED: ReadonlySet<StoreName> = new Set([
+  "nodes",
+  "workflows",
+  "lookups",
+  "catalogs",
+  "relayJobs",
+  "relayConnections",
+  "addresses",
+]);
 
 export const READ_ACTIONS = ["dynamodb:GetItem", "dynamodb:Query", "dynamodb:BatchGetItem"] as const;
 // Transactions need the per-item actions on the items they write; ConditionCheckItem too.

@@ -13,6 +13,7 @@ import { DynamoEventLog } from "./eventLog";
 import { DynamoLookupStore } from "./lookupStore";
 import { DynamoNodeStore } from "./nodeStore";
 import { DynamoRecordStore } from "./recordStore";
+import { DynamoRelayConnectionStore } from "./relayConnectionStore";
 import { DynamoRelayJobStore } from "./relayJobStore";
 import { DynamoWorkflowStore } from "./workflowStore";
 
@@ -47,6 +48,7 @@ export function dynamoProvisioningStores(client: DynamoDBDocumentClient, table: 
       journal: { changeEvents: JOURNALED.relayCredentials, log },
     }),
     relayJobs: new DynamoRelayJobStore(client, table, { changeEvents: JOURNALED.relayJobs, log }),
+    relayConnections: new DynamoRelayConnectionStore(client, table),
     hooks: new DynamoRecordStore<Hook>(client, table, "HOOK", { journal: { changeEvents: JOURNALED.hooks, log } }),
     deliveries: new DynamoDeliveryLog(client, table),
     events: log,

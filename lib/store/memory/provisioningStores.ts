@@ -11,7 +11,7 @@ import { journaledMemory, MemoryEventLog } from "./eventLog";
 import { MemoryFileBlobs } from "./fileBlobs";
 import { MemoryLookupStore } from "./lookupStore";
 import { MemoryNodeStore } from "./nodeStore";
-import { MemoryAddressStore, MemoryRecordStore, MemoryRelayJobStore } from "./recordStore";
+import { MemoryAddressStore, MemoryRecordStore, MemoryRelayConnectionStore, MemoryRelayJobStore } from "./recordStore";
 import { MemoryWorkflowStore } from "./workflowStore";
 
 /**
@@ -43,6 +43,7 @@ export function memoryProvisioningStores(limits: BudgetLimits, loopbackUploads =
       events,
     ),
     relayJobs: journaledMemory(new MemoryRelayJobStore(limits, "relay job"), JOURNALED.relayJobs, events),
+    relayConnections: new MemoryRelayConnectionStore(limits),
     hooks: journaledMemory(new MemoryRecordStore<Hook>(limits, "hook"), JOURNALED.hooks, events),
     deliveries: new MemoryDeliveryLog(),
     events,

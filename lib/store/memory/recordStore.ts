@@ -2,6 +2,7 @@ import { ConflictError } from "../../errors";
 import type { Page, PageRequest } from "../../provisioning/listPage";
 import type { RecordStore } from "../../provisioning/recordStore";
 import { isFinished, type RelayJob, type RelayJobStore } from "../../provisioning/relays/job";
+import type { RelayConnection, RelayConnectionStore } from "../../provisioning/relays/relayConnection";
 import type { AddressAllocation, AddressStore } from "../../provisioning/subnets/addressStore";
 import { Budget, type BudgetLimits } from "./budget";
 import { deepFreeze } from "./deepFreeze";
@@ -83,5 +84,39 @@ export class MemoryAddressStore extends MemoryRecordStore<AddressAllocation> imp
       .map((allocation) => allocation.key)
       .filter((key) => key >= range.from && key <= range.to)
       .slice(0, limit);
+  }
+}
+
+/** The relays' push connections in memory, bounded like the rest; an expired one is left out of a site's and forgotten when next read. */
+export class MemoryRelayConnectionStore implements RelayConnectionStore {
+  private readonly records: MemoryRecordStore<RelayConnection & { createdAt: string }>;
+
+  constructor(limits: BudgetLimits) {
+    this.records = new MemoryRecordStore(limits, "relay connection");
+  }
+
+  async add(connection: RelayConnection): Promise<void> {
+    await this.records.delete(connection.id);
+    await this.records.create({ ...connection, createdAt: connection.connectedAt });
+  }
+
+  async get(id: string): Promise<RelayConnection | undefined> {
+    const record = await this.records.get(id);
+    if (!record) return undefined;
+    const { createdAt: _kept, ...connection } = record;
+    return connection;
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.records.delete(id);
+  }
+
+  async idsOfSite(site: string, now: Date): Promise<string[]> {
+    const ids: string[] = [];
+    for (const connection of await this.records.list()) {
+      if (Date.parse(connection.expiresAt) <= now.getTime()) await this.records.delete(connection.id);
+      else if (connection.site === site) ids.push(connection.id);
+    }
+    return ids;
   }
 }
