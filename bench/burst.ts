@@ -52,6 +52,7 @@ async function main(): Promise<void> {
       ...process.env,
       PORT: String(port),
       LAMBDA_PORT: String(lambdaPort),
+      WEBSOCKET_PORT: String(await freePort()),
       DYNAMODB_LOCAL_PORT: String(dbPort),
       LOG_REQUESTS: "off",
       ESBUILD_WORK_FOLDER: `.esbuild-burst-${port}`,

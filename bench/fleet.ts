@@ -89,6 +89,7 @@ export async function startStack(log: string): Promise<{ url: string; stop: () =
     ...process.env,
     PORT: String(port),
     LAMBDA_PORT: String(await freePort()),
+    WEBSOCKET_PORT: String(await freePort()),
     DYNAMODB_LOCAL_PORT: String(await freePort()),
     DYNAMODB_TABLE: `fleet-${Date.now()}`,
     DEMO_NODES: "off",

@@ -87,6 +87,7 @@ async function measureStart(label: string, workFolder: string, env: Record<strin
         LOG_REQUESTS: "off",
         PORT: String(port),
         LAMBDA_PORT: String(await freePort()),
+        WEBSOCKET_PORT: String(await freePort()),
         ESBUILD_WORK_FOLDER: workFolder,
         ...env,
       },

@@ -13,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-TAP=tapboot HOST_IP=10.99.0.1 API_PORT=${API_PORT:-3480} FILE_PORT=${FILE_PORT:-8081} LAMBDA_PORT=${LAMBDA_PORT:-3482}
+TAP=tapboot HOST_IP=10.99.0.1 API_PORT=${API_PORT:-3480} FILE_PORT=${FILE_PORT:-8081} LAMBDA_PORT=${LAMBDA_PORT:-3482} WEBSOCKET_PORT=${WEBSOCKET_PORT:-3483}
 MAC=${MAC:-52:54:00:c0:ff:01}
 # Debian's iPXE (2019): ipxe.efi's own SNP use receives nothing after OVMF's HTTP boot (RX:0);
 # snponly.efi, which only drives the firmware's SNP, works.
@@ -54,7 +54,7 @@ dnsmasq --no-daemon --conf-file=/dev/null --port=0 --interface="$TAP" --bind-int
   --log-dhcp >"$work/dnsmasq.log" 2>&1 &
 pids+=($!)
 
-HOST=$HOST_IP PORT=$API_PORT LAMBDA_PORT=$LAMBDA_PORT API_SERVER="http://$HOST_IP:$API_PORT" DEMO_NODES=off \
+HOST=$HOST_IP PORT=$API_PORT LAMBDA_PORT=$LAMBDA_PORT WEBSOCKET_PORT=$WEBSOCKET_PORT API_SERVER="http://$HOST_IP:$API_PORT" DEMO_NODES=off \
   ESBUILD_WORK_FOLDER=".esbuild-http-boot" node node_modules/serverless/bin/serverless.js offline --stage local >"$work/offline.log" 2>&1 &
 offline=$!
 pids+=("$offline")

@@ -21,13 +21,14 @@ if (!runnable) {
 
 (runnable ? describe : describe.skip)("UEFI HTTP Boot with no TFTP (scripts/uefiHttpBoot.sh, default settings)", () => {
   it("boots iPXE over the firmware's HTTP client and discovers the machine with the published microkernel", async () => {
-    const [apiPort, filePort, lambdaPort] = [await freePort(), await freePort(), await freePort()];
+    const [apiPort, filePort, lambdaPort, webSocketPort] = [await freePort(), await freePort(), await freePort(), await freePort()];
     const run = spawnSync("bash", [join(__dirname, "../../scripts/uefiHttpBoot.sh")], {
       env: {
         ...process.env,
         API_PORT: String(apiPort),
         FILE_PORT: String(filePort),
         LAMBDA_PORT: String(lambdaPort),
+        WEBSOCKET_PORT: String(webSocketPort),
         MAC: "52:54:00:c0:ff:17",
       },
       encoding: "utf8",

@@ -82,6 +82,8 @@ export async function startOffline(env: Record<string, string> = {}, timeoutMs =
   // A caller may pick the port (to name it in API_SERVER, say).
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const lambdaPort = await freePort();
+  // The WebSocket API's (the relays' push, issue 56); a caller may pick it (or RELAY_PUSH_URL, to turn the push off).
+  const webSocketPort = env.WEBSOCKET_PORT ? Number(env.WEBSOCKET_PORT) : await freePort();
   const workFolder = `.esbuild-e2e-${port}`;
   const child: ChildProcess = spawn(process.execPath, [SERVERLESS, "offline", "--stage", "local"], {
     cwd: ROOT,
@@ -93,6 +95,7 @@ export async function startOffline(env: Record<string, string> = {}, timeoutMs =
       SLS_NOTIFICATIONS_MODE: "off",
       PORT: String(port),
       LAMBDA_PORT: String(lambdaPort),
+      WEBSOCKET_PORT: String(webSocketPort),
       ESBUILD_WORK_FOLDER: workFolder,
       ...storeEnv,
       ...env,

@@ -130,6 +130,8 @@ const credentialProperties = {
   createdAt: isoTime,
   lastSeenAt: isoTime,
   relayVersion: { type: "string" },
+  /** While the relay holds its push connection (issue 56): when it connected or last pinged. */
+  pushedAt: { ...isoTime, description: "While the relay holds its push connection: when it connected or last pinged (it then polls only now and then)" },
   online: { type: "boolean" },
 } as const;
 const credential = {
