@@ -5,11 +5,12 @@ import { join } from "node:path";
 import { promisify } from "node:util";
 import { NESTED_TEMPLATE, ROUTE_STACKS, routesFile } from "../../deploy/nestedStacks";
 import { SETTING_NAMES } from "../../lib/config/settings";
-import { STORE_NAMES, type StoreName, withWriteEffects } from "../../lib/dataAccess";
+import { pushes, STORE_NAMES, type StoreName, withWriteEffects } from "../../lib/dataAccess";
 import { CATCH_ALL, ROUTES } from "../../lib/http/routes";
 import { accessOf } from "../../lib/http/routes/access";
 import { methodsOf } from "../../lib/http/routes/endpoint";
 import { SCHEDULED } from "../../lib/http/routes/scheduled";
+import { SOCKET } from "../../lib/http/routes/socket";
 import { TRIGGERED } from "../../lib/http/routes/triggered";
 import { LEADING_KEYS } from "../../lib/store/dynamodb/iamPolicy";
 
@@ -113,9 +114,21 @@ describe("serverless print", () => {
       const { functions } = await printed(store);
       // The triggered functions (the stream's and the delivery queue's) are DynamoDB's: memory has neither.
       const triggered = store === "dynamodb" ? TRIGGERED.map((entry) => entry.function) : [];
+      // So are the WebSocket API's (the relays' push, issue 56): a memory stage's containers share no connections.
+      const socket = store === "dynamodb" ? SOCKET.map((entry) => entry.function) : [];
       expect(Object.keys(functions).sort()).toEqual(
-        [...ROUTES.map((route) => route.function), CATCH_ALL.function, ...SCHEDULED.map((entry) => entry.function), ...triggered].sort(),
+        [
+          ...ROUTES.map((route) => route.function),
+          CATCH_ALL.function,
+          ...SCHEDULED.map((entry) => entry.function),
+          ...triggered,
+          ...socket,
+        ].sort(),
       );
+      if (store === "dynamodb") {
+        expect(functions.relayConnect.events).toEqual([{ websocket: { route: "$connect" } }]);
+        expect(functions.relayPing.events).toEqual([{ websocket: { route: "ping", routeResponseSelectionExpression: "$default" } }]);
+      }
       for (const route of ROUTES) {
         expect(functions[route.function].handler).toBe(`${route.handler}.handler`);
         expect(functions[route.function].events).toEqual(methodsOf(route).map((method) => ({ httpApi: { method, path: route.path } })));
@@ -269,7 +282,10 @@ describe.each(["memory", "dynamodb"])("serverless package (STORE=%s)", (store) =
   });
 
   it("has the HTTP API call the functions through one role of its own, not a permission per function", () => {
-    const integrations = Object.entries(all).filter(([, resource]) => resource.Type === "AWS::ApiGatewayV2::Integration");
+    // The WebSocket API's integrations (the relays' push) call their functions through a permission each.
+    const integrations = Object.entries(all).filter(
+      ([id, resource]) => resource.Type === "AWS::ApiGatewayV2::Integration" && !id.endsWith("WebsocketsIntegration"),
+    );
     expect(integrations.length).toBe(ROUTES.length + 1);
     // In a routes' stack, the role's ARN is a parameter the root gives from HttpApiInvokeRole.
     for (const [, integration] of integrations) expect(integration.Properties.CredentialsArn).toEqual({ Ref: "HttpApiInvokeRoleArn" });
@@ -279,7 +295,12 @@ describe.each(["memory", "dynamodb"])("serverless package (STORE=%s)", (store) =
       });
     }
     const permissions = Object.values(template.Resources).filter((resource) => resource.Type === "AWS::Lambda::Permission");
-    expect(permissions.map((permission) => permission.Properties.Principal)).toEqual(SCHEDULED.map(() => "events.amazonaws.com"));
+    expect(permissions.map((permission) => permission.Properties.Principal).sort()).toEqual(
+      [
+        ...(store === "dynamodb" ? SOCKET : []).map(() => "apigateway.amazonaws.com"),
+        ...SCHEDULED.map(() => "events.amazonaws.com"),
+      ].sort(),
+    );
     const invoke = JSON.stringify(template.Resources.HttpApiInvokeRole.Properties);
     expect(invoke).toContain("apigateway.amazonaws.com");
     expect(invoke).toContain("function:lambda-tasks-provisioning-prod-*");
@@ -288,10 +309,11 @@ describe.each(["memory", "dynamodb"])("serverless package (STORE=%s)", (store) =
   it("keeps every stack under 400 resources: the root holds the functions, nested stacks their roles and their routes (issue 36)", () => {
     const functions = Object.values(template.Resources).filter((resource) => resource.Type === "AWS::Lambda::Function");
     expect(functions.length).toBe(Object.keys(all).filter((id) => all[id].Type === "AWS::Lambda::Function").length);
-    // The root: a function an endpoint, plus what they share.
-    expect(Object.keys(template.Resources).length).toBeLessThan(functions.length + 40);
+    // The root: a function an endpoint, plus what they share (the WebSocket API's API, stage, deployment and permissions among them).
+    expect(Object.keys(template.Resources).length).toBeLessThan(functions.length + 40 + SOCKET.length);
     for (const stack of [template, roles, ...routes]) expect(Object.keys(stack.Resources).length).toBeLessThan(400);
-    expect(Object.values(template.Resources).filter((resource) => resource.Type.startsWith("AWS::ApiGatewayV2::R"))).toEqual([]);
+    // The routes in the nested stacks (the ping's route response, which names its route, may stay).
+    expect(Object.values(template.Resources).filter((resource) => resource.Type === "AWS::ApiGatewayV2::Route")).toEqual([]);
     // An integration and the routes that target it share a stack; every route has its integration there.
     for (const stack of routes) {
       for (const route of Object.values(stack.Resources).filter((resource) => resource.Type === "AWS::ApiGatewayV2::Route")) {
@@ -317,7 +339,7 @@ describe.each(["memory", "dynamodb"])("serverless package (STORE=%s)", (store) =
     // The code is packaged for the DynamoDB store only (the memory store's templates: above).
     it("ships each bundle with its source map", async () => {
       const zips = readdirSync(out).filter((name) => name.endsWith(".zip"));
-      expect(zips.length).toBe(ROUTES.length + 1 + SCHEDULED.length + TRIGGERED.length);
+      expect(zips.length).toBe(ROUTES.length + 1 + SCHEDULED.length + TRIGGERED.length + SOCKET.length);
       const { stdout } = await run("unzip", ["-Z1", join(out, "createTask.zip")]);
       expect(stdout.split("\n").sort()).toEqual(["", "handlers/tasks/create.js", "handlers/tasks/create.js.map"]);
       // The console's browser bundle is in its asset function only; the page function holds its names.
@@ -365,6 +387,8 @@ describe.each(["memory", "dynamodb"])("serverless package (STORE=%s)", (store) =
       };
       for (const action of access.fileBytes ? bytes[access.fileBytes] : []) pairs.add(`${action} files/*`);
       for (const action of access.logBytes ? bytes[access.logBytes] : []) pairs.add(`${action} install-logs/*`);
+      // A function that makes relay jobs posts to the relays' push connections (issue 56).
+      if (pushes(access)) pairs.add("execute-api:ManageConnections");
       return pairs;
     };
 
@@ -374,6 +398,8 @@ describe.each(["memory", "dynamodb"])("serverless package (STORE=%s)", (store) =
       // A scheduled function sends its failed runs to the dead-letter queue, too.
       for (const entry of SCHEDULED)
         expect([...allowed(entry.function)].sort()).toEqual([...needed(withWriteEffects(entry.data)), "sqs:SendMessage"].sort());
+      // The WebSocket API's functions: their data only (they make no job, so they post to no connection).
+      for (const entry of SOCKET) expect([...allowed(entry.function)].sort()).toEqual([...needed(withWriteEffects(entry.data))].sort());
       // The stream's function reads the stream, puts on the bus, sends to the delivery queue (and its failures to their dead letters);
       // the queue's function consumes the queue (and sends a retry to it).
       const [publish, deliver] = TRIGGERED;

@@ -25,12 +25,14 @@ const EVENT_STREAM = {
 
 /**
  * The WebSocket API's URL, for the functions that make relay jobs (they tell it to relays and post
- * to its `@connections`): the framework's WebsocketsApi and its stage (named as the service's stage). serverless offline
- * cannot resolve it: the local stage's value is serverless.yml's (lib/deploy/localBundle.ts).
+ * to its `@connections`): the framework's WebsocketsApi, at its stage (named as the service's
+ * stage). The name, not a reference to the stage resource: the stage's deployment waits for the
+ * routes, which wait for the functions. serverless offline cannot resolve it: the local stage's
+ * value is serverless.yml's (lib/deploy/localBundle.ts).
  */
-export const RELAY_PUSH_URL = {
-  "Fn::Sub": `wss://\${WebsocketsApi}.execute-api.\${AWS::Region}.\${AWS::URLSuffix}/\${WebsocketsDeploymentStage}`,
-} as const;
+export const relayPushUrl = (stage: string) => ({
+  "Fn::Sub": `wss://\${WebsocketsApi}.execute-api.\${AWS::Region}.\${AWS::URLSuffix}/${stage}`,
+});
 
 /** The delivery queue, ten messages a batch, each failed one alone coming back. */
 const DELIVERY_QUEUE = {
@@ -184,6 +186,8 @@ export function serverlessFunctions(
   scheduled: readonly ScheduledFunction[] = SCHEDULED,
   triggered: readonly TriggeredFunction[] = triggeredFor(store),
   socket: readonly SocketFunction[] = socketFor(store),
+  /** The stage deployed (the framework's default, dev, unless the command names one). */
+  stage = "dev",
 ): Record<string, ServerlessFunction> {
   return Object.fromEntries(
     allFunctions(routes, catchAll, scheduled, triggered, socket).map((fn) => [
@@ -200,7 +204,7 @@ export function serverlessFunctions(
           environment: {
             ...(fn.needs.deliveryQueue && { DELIVERY_QUEUE_URL: { Ref: "DeliveryQueue" } }),
             ...(fn.needs.eventBus && { EVENT_BUS: { Ref: "EventBus" } }),
-            ...(fn.needs.push && store === "dynamodb" && { RELAY_PUSH_URL: RELAY_PUSH_URL }),
+            ...(fn.needs.push && store === "dynamodb" && { RELAY_PUSH_URL: relayPushUrl(stage) }),
           },
         }),
       },

@@ -31,6 +31,7 @@ const ADAPTERS: Partial<Record<StoreName, string>> = {
   events: "eventLog.ts",
   deliveries: "deliveryLog.ts",
   relayJobs: "relayJobStore.ts",
+  relayConnections: "relayConnectionStore.ts",
   addresses: "addressStore.ts",
   authAttempts: "attemptCounter.ts",
 };

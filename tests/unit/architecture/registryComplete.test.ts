@@ -4,6 +4,7 @@ import { openApiDocument } from "../../../lib/http/openapi/document";
 import type { Endpoint } from "../../../lib/http/routes/endpoint";
 import { CATCH_ALL, ROUTES } from "../../../lib/http/routes/index";
 import { SCHEDULED } from "../../../lib/http/routes/scheduled";
+import { SOCKET } from "../../../lib/http/routes/socket";
 import { TRIGGERED } from "../../../lib/http/routes/triggered";
 import { handlerFiles } from "../../../scripts/generate";
 
@@ -81,7 +82,7 @@ const routesModules = (): RoutesModule[] =>
     .filter((path) => path.endsWith("/routes.ts") && !path.endsWith("lib/http/provisioning/routes.ts"))
     .map((path) => ({ file: relative(ROOT, path), entries: require(path) as Record<string, unknown> }));
 
-const everyFunction = () => [...ROUTES, ...SCHEDULED, ...TRIGGERED, CATCH_ALL];
+const everyFunction = () => [...ROUTES, ...SCHEDULED, ...TRIGGERED, ...SOCKET, CATCH_ALL];
 
 describe("the registry cannot be half-declared (issue 51)", () => {
   it("reaches every entry of every routes.ts", () => {

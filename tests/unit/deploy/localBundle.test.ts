@@ -39,8 +39,22 @@ describe("the local stage's one bundle", () => {
     // Assert
     expect(Object.keys(local)).toEqual(Object.keys(functions));
     for (const [name, definition] of Object.entries(local)) {
-      expect(definition).toEqual({ ...functions[name], handler: `.local-bundle/dynamodb.${name}` });
+      const { environment: _resolvedByCloudFormation, ...rest } = functions[name];
+      expect({ ...definition, environment: undefined }).toEqual({ ...rest, handler: `.local-bundle/dynamodb.${name}` });
     }
+  });
+
+  it("leaves out the environment values only CloudFormation resolves, so that serverless.yml's local ones stand", () => {
+    // Arrange: a function that makes relay jobs (its deployed RELAY_PUSH_URL names the stack's WebSocket API)
+    const functions = serverlessFunctions("dynamodb");
+    const { nodeAction, runPollers } = functions;
+    const given = { ...runPollers, environment: { KEPT: "yes", RELAY_PUSH_URL: { Ref: "WebsocketsApi" } } };
+    // Act
+    const local = onLocalBundle({ nodeAction, runPollers: given }, ".local-bundle/dynamodb.ts");
+    // Assert
+    expect(nodeAction.environment).toEqual({ RELAY_PUSH_URL: expect.objectContaining({ "Fn::Sub": expect.stringContaining("WebsocketsApi") }) });
+    expect(local.nodeAction.environment).toBeUndefined();
+    expect(local.runPollers.environment).toEqual({ KEPT: "yes" });
   });
 
   it("every function of both stores can be an export (the registry's names are JavaScript names)", () => {
