@@ -52,7 +52,9 @@ describe("the local stage's one bundle", () => {
     // Act
     const local = onLocalBundle({ nodeAction, runPollers: given }, ".local-bundle/dynamodb.ts");
     // Assert
-    expect(nodeAction.environment).toEqual({ RELAY_PUSH_URL: expect.objectContaining({ "Fn::Sub": expect.stringContaining("WebsocketsApi") }) });
+    expect(nodeAction.environment).toEqual({
+      RELAY_PUSH_URL: expect.objectContaining({ "Fn::Sub": expect.stringContaining("WebsocketsApi") }),
+    });
     expect(local.nodeAction.environment).toBeUndefined();
     expect(local.runPollers.environment).toEqual({ KEPT: "yes" });
   });
