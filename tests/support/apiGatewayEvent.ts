@@ -112,3 +112,53 @@ export async function invoke(handler: Invocable, input: EventInput): Promise<Ans
 }
 
 export const basic = (user: string, password: string): string => `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
+
+/**
+ * An event of API Gateway's WebSocket API as a route's function gets it (AWS's documented shapes:
+ * `$connect` with the connection request's headers, a message with its body, `$disconnect` with
+ * the close's status).
+ */
+export function webSocketEvent(
+  route: string,
+  connectionId: string,
+  input: { headers?: Record<string, string>; body?: string } = {},
+): {
+  requestContext: Record<string, unknown> & { connectionId: string; routeKey: string };
+  headers?: Record<string, string>;
+  body?: string;
+  isBase64Encoded: boolean;
+} {
+  const eventType = route === "$connect" ? "CONNECT" : route === "$disconnect" ? "DISCONNECT" : "MESSAGE";
+  const now = Date.now();
+  return {
+    ...(eventType !== "MESSAGE" && {
+      headers: {
+        Host: "abcdef1234.execute-api.us-east-1.amazonaws.com",
+        "X-Forwarded-For": "192.0.2.10",
+        "X-Forwarded-Port": "443",
+        "X-Forwarded-Proto": "https",
+        ...(eventType === "CONNECT" && { "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ==", "Sec-WebSocket-Version": "13" }),
+        ...input.headers,
+      },
+    }),
+    requestContext: {
+      routeKey: route,
+      eventType,
+      extendedRequestId: "Zq3kWEXAMPLE=",
+      requestTime: new Date(now).toUTCString(),
+      messageDirection: "IN",
+      stage: "prod",
+      connectedAt: now - 1000,
+      requestTimeEpoch: now,
+      identity: { sourceIp: "192.0.2.10", userAgent: "relay" },
+      requestId: "Zq3kWFEXAMPLE=",
+      domainName: "abcdef1234.execute-api.us-east-1.amazonaws.com",
+      connectionId,
+      apiId: "abcdef1234",
+      ...(eventType === "MESSAGE" && { messageId: "Zq3kXEXAMPLE=" }),
+      ...(eventType === "DISCONNECT" && { disconnectStatusCode: 1000, disconnectReason: "" }),
+    },
+    ...(input.body !== undefined && { body: input.body }),
+    isBase64Encoded: false,
+  };
+}
