@@ -54,7 +54,7 @@ export class PushLink {
     this.stopped = true;
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
-    clearTimeout(this.pongTimer);
+    this.clearPong();
     this.open = false;
     this.current?.close(1000, "relay stopping");
   }
@@ -76,6 +76,7 @@ export class PushLink {
     socket.on("open", () => {
       const previous = this.current;
       this.current = socket;
+      this.clearPong();
       this.open = true;
       this.failures = 0;
       // The old connection (a renewal) closes once the new one is open: no moment without one.
@@ -104,19 +105,24 @@ export class PushLink {
       return;
     }
     if (message?.type === "jobs") this.options.onJobs();
-    else if (message?.type === "pong" && socket === this.current) clearTimeout(this.pongTimer);
+    else if (message?.type === "pong" && socket === this.current) this.clearPong();
     else if (message?.type === "reconnect" && socket === this.current) {
       this.options.log("push: the service no longer knows this connection; connecting again");
       socket.terminate();
     }
   }
 
+  private clearPong(): void {
+    clearTimeout(this.pongTimer);
+    this.pongTimer = undefined;
+  }
+
   private keepAlive(socket: WebSocket): void {
     this.later(this.options.keepAliveMs ?? PUSH.keepAliveMs, () => {
       if (this.current !== socket || socket.readyState !== WebSocket.OPEN) return;
       socket.send(PUSH.ping);
-      clearTimeout(this.pongTimer);
-      this.pongTimer = setTimeout(() => {
+      // The first unanswered ping's clock keeps running: a later ping does not restart it.
+      this.pongTimer ??= setTimeout(() => {
         this.options.log("push: no answer to a ping; connecting again");
         socket.terminate();
       }, this.options.pongWithinMs ?? 10_000);
@@ -127,7 +133,7 @@ export class PushLink {
   private closed(socket: WebSocket): void {
     if (socket !== this.current && this.current !== undefined) return; // a renewed connection's old one
     this.current = undefined;
-    clearTimeout(this.pongTimer);
+    this.clearPong();
     if (this.stopped) return;
     if (this.open) this.options.log("push: connection closed; polling until it is back");
     this.open = false;
