@@ -133,7 +133,8 @@ class Waker {
   }
 
   wait(ms: number, signal?: AbortSignal): Promise<void> {
-    if (this.pending || ms <= 0) {
+    // Stopped while it leased: an abort already past fires no event.
+    if (this.pending || ms <= 0 || signal?.aborted) {
       this.pending = false;
       return Promise.resolve();
     }
@@ -229,6 +230,7 @@ async function report(options: RelayOptions, job: LeasedJob, result: DriverResul
 
 const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
   new Promise((resolve) => {
+    if (signal?.aborted) return resolve();
     const done = () => {
       clearTimeout(timer);
       signal?.removeEventListener("abort", done);
