@@ -51,7 +51,8 @@ function SiteCard({ site }: { site: Site }) {
           {(relays.data ?? []).map((relay) => (
             <tr key={relay.id}>
               <td>{relay.name}</td>
-              <td>{relay.online ? "online" : "offline"}</td>
+              {/* Connected: it hears of jobs at once (push, issue 56); else it polls. */}
+              <td>{relay.online ? (relay.pushedAt ? "online, connected" : "online, polling") : "offline"}</td>
               <td>{relay.lastSeenAt ? <Time iso={relay.lastSeenAt} /> : "never"}</td>
               <td>{relay.relayVersion ?? "—"}</td>
             </tr>
