@@ -90,7 +90,9 @@ export function pushCost(pollsPerMinute: number): { idleMonthUsd: number; lines:
   const connection = (month * 0.25) / 1e6;
   const ping = 2 * (1.0 / 1e6) + lambda + read + write;
   const renewal = 2 * lambda + 3 * read + 4 * write;
-  const polls = pollsPerMinute * month * LEASE_REQUEST_USD;
+  // At least the designed one every keepAliveMs: a minute's measure may fall between two.
+  const pollRate = Math.max(pollsPerMinute, 60_000 / PUSH.keepAliveMs);
+  const polls = pollRate * month * LEASE_REQUEST_USD;
   const idleMonthUsd = Math.round((connection + pings * ping + renewals * renewal + polls) * 1000) / 1000;
   return {
     idleMonthUsd,
@@ -98,7 +100,7 @@ export function pushCost(pollsPerMinute: number): { idleMonthUsd: number; lines:
       `connection: ${month.toLocaleString("en")} minutes → $${connection.toFixed(4)}`,
       `keep-alive: a ping every ${PUSH.keepAliveMs / 60_000} minutes (${pings.toLocaleString("en")} a month, each a message in and out, its function, a read and a write) → $${(pings * ping).toFixed(4)}`,
       `renewal: every ${PUSH.renewAfterMs / 60_000} minutes (${Math.round(renewals)} a month) → $${(renewals * renewal).toFixed(4)}`,
-      `polls while connected: ${pollsPerMinute} a minute measured (one every ${PUSH.keepAliveMs / 60_000} minutes by design) → $${polls.toFixed(4)}`,
+      `polls while connected: ${pollsPerMinute} in the idle minute measured, one every ${PUSH.keepAliveMs / 60_000} minutes by design (${Math.round(pollRate * month).toLocaleString("en")} a month) → $${polls.toFixed(4)}`,
       `idle: $${idleMonthUsd} per relay-month; a job adds one message per connected relay ($1 per million) and a Query of the site's connections`,
     ],
   };
