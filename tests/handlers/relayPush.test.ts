@@ -3,6 +3,8 @@ import type { AddressInfo } from "node:net";
 import { handler as connect } from "../../handlers/provisioning/relays/connect";
 import { handler as disconnect } from "../../handlers/provisioning/relays/disconnect";
 import { handler as ping } from "../../handlers/provisioning/relays/ping";
+import { UnavailableError } from "../../lib/errors";
+import { runSocket, socketHeader } from "../../lib/lambda/socketFunction";
 import { JOBS_MESSAGE, PONG_MESSAGE, PUSH, RECONNECT_MESSAGE } from "../../lib/wire/relay";
 import { api, freshContainer } from "../support/api";
 import { basic, webSocketEvent } from "../support/apiGatewayEvent";
@@ -145,5 +147,22 @@ describe("the relays' push connections (issue 56)", () => {
     held = new Set(["conn-a"]);
     await operator("POST", `${A}/nodes/${node.id}/power`, { action: "on" });
     expect(posted).toEqual([]);
+  });
+});
+
+describe("the WebSocket API's functions, their failures", () => {
+  it("answers a store that cannot be reached with 503 (a connection refused, tried again), and throws what is no domain error", async () => {
+    const entry = { function: "relayPing", data: {} };
+    expect(await runSocket(entry, undefined, () => Promise.reject(new UnavailableError("DynamoDB is not answering", 1)))).toEqual({
+      statusCode: 503,
+    });
+    await expect(runSocket(entry, undefined, () => Promise.reject(new TypeError("a bug")))).rejects.toThrow("a bug");
+  });
+
+  it("reads a connection request's header whatever its case, and none that is not there", async () => {
+    const event = webSocketEvent("$connect", "c", { headers: { AUTHORIZATION: "Bearer x" } });
+    expect(socketHeader(event, "authorization")).toBe("Bearer x");
+    expect(socketHeader(event, "relay-version")).toBeUndefined();
+    expect(socketHeader({ requestContext: { connectionId: "c" } }, "authorization")).toBeUndefined();
   });
 });

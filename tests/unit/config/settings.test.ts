@@ -111,6 +111,19 @@ describe("settings", () => {
     expect(() => readSettings({ UEFI_LOADER: "shim" })).toThrow(/UEFI_LOADER must be one of ipxe, grub \(got "shim"\)/);
   });
 
+  it("takes RELAY_PUSH_URL as a ws(s) URL less its trailing slash, none when unset, and refuses anything else (issue 56)", () => {
+    expect(readSettings({}).relayPushUrl).toBeUndefined();
+    expect(readSettings({ RELAY_PUSH_URL: " " }).relayPushUrl).toBeUndefined();
+    expect(readSettings({ RELAY_PUSH_URL: "wss://abc.execute-api.us-east-1.amazonaws.com/prod/" }).relayPushUrl).toBe(
+      "wss://abc.execute-api.us-east-1.amazonaws.com/prod",
+    );
+    expect(readSettings({ RELAY_PUSH_URL: "ws://127.0.0.1:3001" }).relayPushUrl).toBe("ws://127.0.0.1:3001");
+    expect(() => readSettings({ RELAY_PUSH_URL: "https://abc.example/prod" })).toThrow(/RELAY_PUSH_URL must be an absolute ws\(s\) URL/);
+    expect(() => readSettings({ RELAY_PUSH_URL: "abc.example" })).toThrow(
+      /RELAY_PUSH_URL must be an absolute ws\(s\) URL \(got "abc.example"\)/,
+    );
+  });
+
   it("turns boot tokens on unless BOOT_TOKENS=off", () => {
     expect(readSettings({}).bootTokens).toBe(true);
     expect(readSettings({ BOOT_TOKENS: "off" }).bootTokens).toBe(false);
