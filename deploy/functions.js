@@ -87,7 +87,10 @@ module.exports.functions = ({ options } = {}) => {
   const stage = options?.stage ?? invocation(process.argv).stage;
   // The local stage has the WebSocket API's functions with either store (serverless offline serves them).
   const socket = registry().socketFor(store, stage === "local");
-  const functions = templatesOnly(registry().serverlessFunctions(store, routesFor(store), undefined, undefined, undefined, socket, stage), store);
+  const functions = templatesOnly(
+    registry().serverlessFunctions(store, routesFor(store), undefined, undefined, undefined, socket, stage),
+    store,
+  );
   // The local stage, in process or in worker threads (OFFLINE_IN_PROCESS=false: npm run
   // start:dynamodb, the e2e-dynamodb tier), runs the one bundle. A worker loads all of it (about
   // 140 ms of CPU, against 26 ms for a function's own bundle), but a server starts in seconds

@@ -131,7 +131,10 @@ const credentialProperties = {
   lastSeenAt: isoTime,
   relayVersion: { type: "string" },
   /** While the relay holds its push connection (issue 56): when it connected or last pinged. */
-  pushedAt: { ...isoTime, description: "While the relay holds its push connection: when it connected or last pinged (it then polls only now and then)" },
+  pushedAt: {
+    ...isoTime,
+    description: "While the relay holds its push connection: when it connected or last pinged (it then polls only now and then)",
+  },
   online: { type: "boolean" },
 } as const;
 const credential = {
