@@ -52,6 +52,8 @@ export async function runRelay(options: RelayOptions): Promise<void> {
   let failures = 0;
   /** Leases still to try soon after a push found nothing (the service's index may not show the job yet). */
   let pushedRetries = 0;
+  /** The service's word on when a job another relay holds comes back (nothing is pushed then). */
+  let leaseEndsInMs: number | undefined;
   wake.onWake = () => {
     pushedRetries = PUSHED_RETRIES;
   };
@@ -61,7 +63,9 @@ export async function runRelay(options: RelayOptions): Promise<void> {
     let leased = 0;
     try {
       options.onPoll?.();
-      const { jobs, pushUrl } = free > 0 ? await lease(options, free) : { jobs: [], pushUrl: link?.url };
+      const answer = free > 0 ? await lease(options, free) : { jobs: [], pushUrl: link?.url, leaseEndsInMs: undefined };
+      const { jobs, pushUrl } = answer;
+      leaseEndsInMs = answer.leaseEndsInMs;
       failures = 0;
       leased = jobs.length;
       for (const job of jobs) {
@@ -105,7 +109,10 @@ export async function runRelay(options: RelayOptions): Promise<void> {
           : pushedRetries > 0
             ? PUSHED_RETRY_MS
             : link?.connected
-              ? (options.connectedPollMs ?? PUSH.keepAliveMs)
+              ? Math.min(
+                  options.connectedPollMs ?? PUSH.keepAliveMs,
+                  leaseEndsInMs === undefined ? Number.POSITIVE_INFINITY : leaseEndsInMs + 50,
+                )
               : busy
                 ? busyMs
                 : idleMs;
@@ -152,7 +159,10 @@ class Waker {
   }
 }
 
-async function lease(options: RelayOptions, max: number): Promise<{ jobs: LeasedJob[]; pushUrl: string | undefined }> {
+async function lease(
+  options: RelayOptions,
+  max: number,
+): Promise<{ jobs: LeasedJob[]; pushUrl: string | undefined; leaseEndsInMs: number | undefined }> {
   const answer = await fetch(`${options.api.replace(/\/$/, "")}${RELAY_ROUTES.lease}`, {
     method: "POST",
     headers: { authorization: `Bearer ${options.token}`, "content-type": "application/json" },
@@ -160,7 +170,12 @@ async function lease(options: RelayOptions, max: number): Promise<{ jobs: Leased
     signal: AbortSignal.timeout(20_000),
   });
   if (answer.status !== 200) throw new Error(`the service answered ${answer.status}: ${(await answer.text()).slice(0, 200)}`);
-  return { jobs: (await answer.json()) as LeasedJob[], pushUrl: answer.headers.get(PUSH.urlHeader) ?? undefined };
+  const ends = Number(answer.headers.get(PUSH.leaseEndsHeader) ?? Number.NaN);
+  return {
+    jobs: (await answer.json()) as LeasedJob[],
+    pushUrl: answer.headers.get(PUSH.urlHeader) ?? undefined,
+    leaseEndsInMs: Number.isFinite(ends) && ends >= 0 ? ends : undefined,
+  };
 }
 
 /** Actions that must not run twice: the relay says it is about to act first (relays/job.ts, actsOnce). */

@@ -186,6 +186,11 @@ export const isSharedFilePath = (path: string): boolean =>
 export const PUSH = {
   /** The lease answer's header naming the WebSocket URL a relay connects to (absent: the service pushes nothing). */
   urlHeader: "relay-push",
+  /**
+   * An empty lease answer's header: milliseconds until a job another relay holds can be taken again
+   * (its lease runs out; no job is made then, so nothing is pushed). A connected relay leases then.
+   */
+  leaseEndsHeader: "relay-lease-ends-ms",
   /** The header a relay's connection request says its version in (its credential in `Authorization`, as on HTTPS). */
   versionHeader: "relay-version",
   pingRoute: "ping",

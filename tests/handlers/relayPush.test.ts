@@ -136,6 +136,20 @@ describe("the relays' push connections (issue 56)", () => {
     expect((await relay("POST", `${A}/relay/jobs/lease`, {})).headers[PUSH.urlHeader]).toBeUndefined();
   });
 
+  it("tells a relay whose lease found nothing when a job another relay holds comes back", async () => {
+    const { site, node } = await twoSites();
+    const a = as({ authorization: `Bearer ${(await operator("POST", `${A}/sites/${site.id}/relays`, { name: "a2" })).body.token}` });
+    const b = as({ authorization: `Bearer ${(await operator("POST", `${A}/sites/${site.id}/relays`, { name: "b2" })).body.token}` });
+    expect((await b("POST", `${A}/relay/jobs/lease`, {})).headers[PUSH.leaseEndsHeader]).toBeUndefined();
+    await operator("POST", `${A}/nodes/${node.id}/power`, { action: "on" });
+    const taken = await a("POST", `${A}/relay/jobs/lease`, {});
+    expect(taken.body).toHaveLength(1);
+    expect(taken.headers[PUSH.leaseEndsHeader]).toBeUndefined();
+    const ends = Number((await b("POST", `${A}/relay/jobs/lease`, {})).headers[PUSH.leaseEndsHeader]);
+    expect(ends).toBeGreaterThan(50_000);
+    expect(ends).toBeLessThanOrEqual(60_000);
+  });
+
   it("answers a ping with pong, a ping on a connection it does not know with reconnect, and forgets a closed one", async () => {
     const { site, credential, node } = await twoSites();
     await connectWith("conn-a", credential.token);

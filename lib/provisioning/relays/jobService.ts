@@ -108,6 +108,19 @@ export async function leaseJobs(
 }
 
 /**
+ * When the site's first job held by a relay can be taken again (its lease runs out), if any: a
+ * relay holding its push connection hears of no job then (no job is made), so the lease answer
+ * tells it when to lease again (issue 56). A job whose relay said it is acting is never taken again.
+ */
+export async function nextLeaseEnd(stores: StoresOf<"relayJobs">, site: string, now: Date): Promise<Date | undefined> {
+  const ends = (await stores.relayJobs.openForSite(site))
+    .filter((job) => job.state === "leased" && job.actingSince === undefined && job.lease !== undefined)
+    .map((job) => Date.parse(job.lease!.until))
+    .filter((until) => until > now.getTime());
+  return ends.length > 0 ? new Date(Math.min(...ends)) : undefined;
+}
+
+/**
  * Jobs of a site, newest first, as they are now; an operator's view. A read: an overdue job is
  * shown failed (and why) but not stored so, since a site with no relay online is exactly when an
  * operator reads this (the next lease or the workflow's relay task stores it).

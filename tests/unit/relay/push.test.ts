@@ -32,6 +32,8 @@ interface Service {
   answerPings: boolean;
   /** Leases that answer none while jobs are queued (an index a moment behind the write). */
   behind: number;
+  /** What an empty lease answer says of a job another relay holds: ms until its lease runs out. */
+  leaseEnds?: number;
   close(): Promise<void>;
 }
 
@@ -45,6 +47,7 @@ async function service(): Promise<Service> {
     refuse: false,
     answerPings: true,
     behind: 0,
+    leaseEnds: undefined as number | undefined,
   };
   let wsUrl = "";
   const http: Server = createServer((request, response) => {
@@ -58,7 +61,8 @@ async function service(): Promise<Service> {
         const max = (JSON.parse(body) as { max: number }).max;
         const jobs = state.behind > 0 ? [] : state.queue.splice(0, max);
         if (state.behind > 0) state.behind -= 1;
-        response.writeHead(200, { "content-type": "application/json", [PUSH.urlHeader]: wsUrl }).end(JSON.stringify(jobs));
+        const ends = jobs.length === 0 && state.leaseEnds !== undefined ? { [PUSH.leaseEndsHeader]: String(state.leaseEnds) } : {};
+        response.writeHead(200, { "content-type": "application/json", [PUSH.urlHeader]: wsUrl, ...ends }).end(JSON.stringify(jobs));
       } else if (request.url?.endsWith("/result")) {
         state.results.push(decodeURIComponent(request.url.split("/")[5]));
         response.writeHead(200, { "content-type": "application/json" }).end("{}");
@@ -232,6 +236,34 @@ describe("the relay's loop with the push", () => {
       const quiet = s.leases;
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(s.leases).toBe(quiet);
+    } finally {
+      stop.abort();
+      await relay;
+      await s.close();
+    }
+  });
+
+  it("leases again when the service says a job another relay holds comes back, though nothing is pushed then", async () => {
+    const s = await service();
+    const stop = new AbortController();
+    const relay = runRelay({
+      api: s.url,
+      token: TOKEN,
+      drivers: { fake: async () => ({ ok: true, output: "" }) },
+      connectedPollMs: 60_000,
+      pushTimings: { retryMs: 20 },
+      signal: stop.signal,
+      log: () => undefined,
+    });
+    try {
+      await until(() => s.sockets.length === 1);
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      // A job another relay held: its lease runs out in 300 ms, and then it is this relay's to take.
+      s.queue.push(job("orphaned"));
+      s.behind = 4; // the lease the push asked for and its three quick retries find nothing
+      s.leaseEnds = 300;
+      s.sockets[0].send(JOBS_MESSAGE);
+      await until(() => s.results.includes("orphaned"), 3_000);
     } finally {
       stop.abort();
       await relay;

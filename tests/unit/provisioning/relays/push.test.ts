@@ -1,3 +1,4 @@
+import { nextLeaseEnd } from "../../../../lib/provisioning/relays/jobService";
 import {
   CONNECTION_LIFE_MS,
   connectRelay,
@@ -161,6 +162,34 @@ describe("the relays' push connections", () => {
     expect(await jobs.update("job-1", (current) => ({ ...current, attempts: 1 }))).toMatchObject({ attempts: 1 });
     expect(await jobs.delete("job-1")).toMatchObject({ id: "job-1" });
     expect(told).toEqual([site.id]);
+  });
+
+  it("says when the site's first job a relay holds comes back: not one acting, not one already back, not another site's", async () => {
+    const { stores, site } = await setUp();
+    const job = (id: string, extra: object) =>
+      stores.relayJobs.create({
+        id,
+        site: site.id,
+        node: "n",
+        action: { kind: "power", action: "on" },
+        obm: { service: "ipmi-obm-service", config: {} },
+        requestedBy: "test",
+        state: "leased",
+        createdAt: t0.toISOString(),
+        updatedAt: t0.toISOString(),
+        deadline: at(120_000).toISOString(),
+        attempts: 1,
+        ...extra,
+      });
+    expect(await nextLeaseEnd(stores, site.id, t0)).toBeUndefined();
+    await job("queued", { state: "queued" });
+    await job("acting", { lease: { id: "l1", relay: "r", until: at(10_000).toISOString() }, actingSince: t0.toISOString() });
+    await job("back", { lease: { id: "l2", relay: "r", until: at(-1).toISOString() } });
+    expect(await nextLeaseEnd(stores, site.id, t0)).toBeUndefined();
+    await job("held-long", { lease: { id: "l3", relay: "r", until: at(50_000).toISOString() } });
+    await job("held", { lease: { id: "l4", relay: "r", until: at(30_000).toISOString() } });
+    expect(await nextLeaseEnd(stores, site.id, t0)).toEqual(at(30_000));
+    expect(await nextLeaseEnd(stores, "another", t0)).toBeUndefined();
   });
 
   it("counts a relay heard lately by either way, and one seen before it was lost as offline", () => {
