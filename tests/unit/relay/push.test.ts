@@ -204,25 +204,31 @@ describe("the relay's loop with the push", () => {
     lease: { id: `lease-${id}` },
   });
 
-  it("polls only now and then while connected, leases at once when told, and again while a lease fills every slot", async () => {
+  /** A relay run against a new service stand-in (connected, by default, with its minute's poll), stopped once `work` ends. */
+  const withRelay = async (options: Partial<Parameters<typeof runRelay>[0]>, work: (s: Service) => Promise<void>) => {
     const s = await service();
     const stop = new AbortController();
-    const done: string[] = [];
     const relay = runRelay({
       api: s.url,
       token: TOKEN,
       drivers: { fake: async () => ({ ok: true, output: "on" }) },
-      concurrency: 2,
-      busyPollMs: 10_000,
-      idlePollMs: 10_000,
       connectedPollMs: 60_000,
       pushTimings: { retryMs: 20 },
       signal: stop.signal,
-      log: (line) => {
-        if (line.includes("done")) done.push(line);
-      },
+      log: () => undefined,
+      ...options,
     });
     try {
+      await work(s);
+    } finally {
+      stop.abort();
+      await relay;
+      await s.close();
+    }
+  };
+
+  it("polls only now and then while connected, leases at once when told, and again while a lease fills every slot", async () => {
+    await withRelay({ concurrency: 2, busyPollMs: 10_000, idlePollMs: 10_000 }, async (s) => {
       await until(() => s.sockets.length === 1);
       const leasesBefore = s.leases;
       s.queue.push(job("j1"), job("j2"), job("j3"));
@@ -236,26 +242,11 @@ describe("the relay's loop with the push", () => {
       const quiet = s.leases;
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(s.leases).toBe(quiet);
-    } finally {
-      stop.abort();
-      await relay;
-      await s.close();
-    }
+    });
   });
 
   it("leases again when the service says a job another relay holds comes back, though nothing is pushed then", async () => {
-    const s = await service();
-    const stop = new AbortController();
-    const relay = runRelay({
-      api: s.url,
-      token: TOKEN,
-      drivers: { fake: async () => ({ ok: true, output: "" }) },
-      connectedPollMs: 60_000,
-      pushTimings: { retryMs: 20 },
-      signal: stop.signal,
-      log: () => undefined,
-    });
-    try {
+    await withRelay({}, async (s) => {
       await until(() => s.sockets.length === 1);
       await new Promise((resolve) => setTimeout(resolve, 700));
       // A job another relay held: its lease runs out in 300 ms, and then it is this relay's to take.
@@ -264,49 +255,18 @@ describe("the relay's loop with the push", () => {
       s.leaseEnds = 300;
       s.sockets[0].send(JOBS_MESSAGE);
       await until(() => s.results.includes("orphaned"), 3_000);
-    } finally {
-      stop.abort();
-      await relay;
-      await s.close();
-    }
+    });
   });
 
   it("polls as before with the push off, and holds no connection", async () => {
-    const s = await service();
-    const stop = new AbortController();
-    const relay = runRelay({
-      api: s.url,
-      token: TOKEN,
-      drivers: {},
-      push: false,
-      idlePollMs: 20,
-      busyPollMs: 20,
-      signal: stop.signal,
-      log: () => undefined,
-    });
-    try {
+    await withRelay({ drivers: {}, push: false, idlePollMs: 20, busyPollMs: 20 }, async (s) => {
       await until(() => s.leases >= 5);
       expect(s.sockets).toHaveLength(0);
-    } finally {
-      stop.abort();
-      await relay;
-      await s.close();
-    }
+    });
   });
 
   it("tries a lease again soon after a push that found nothing (the service's index a moment behind)", async () => {
-    const s = await service();
-    const stop = new AbortController();
-    const relay = runRelay({
-      api: s.url,
-      token: TOKEN,
-      drivers: { fake: async () => ({ ok: true, output: "" }) },
-      connectedPollMs: 60_000,
-      pushTimings: { retryMs: 20 },
-      signal: stop.signal,
-      log: () => undefined,
-    });
-    try {
+    await withRelay({}, async (s) => {
       await until(() => s.sockets.length === 1);
       // Past the leases the new connection asked for.
       await new Promise((resolve) => setTimeout(resolve, 700));
@@ -318,10 +278,6 @@ describe("the relay's loop with the push", () => {
       // Two that found nothing, the one that took it (and perhaps one its freed slot asked for).
       expect(s.leases - before).toBeGreaterThanOrEqual(3);
       expect(s.leases - before).toBeLessThanOrEqual(4);
-    } finally {
-      stop.abort();
-      await relay;
-      await s.close();
-    }
+    });
   });
 });

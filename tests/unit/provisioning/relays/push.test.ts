@@ -1,3 +1,4 @@
+import type { RelayJob } from "../../../../lib/provisioning/relays/job";
 import { nextLeaseEnd } from "../../../../lib/provisioning/relays/jobService";
 import {
   CONNECTION_LIFE_MS,
@@ -27,6 +28,21 @@ describe("the relays' push connections", () => {
       connectRelay(stores, { connectionId, authorization: `Bearer ${token}`, version: "0.4.0" }, now);
     return { stores, site, other, a, b, connect };
   };
+  /** A job of the site, leased unless `extra` says otherwise. */
+  const relayJob = (site: string, id: string, extra: Partial<RelayJob>): RelayJob => ({
+    id,
+    site,
+    node: "n",
+    action: { kind: "power", action: "on" },
+    obm: { service: "ipmi-obm-service", config: {} },
+    requestedBy: "test",
+    state: "leased",
+    createdAt: t0.toISOString(),
+    updatedAt: t0.toISOString(),
+    deadline: at(120_000).toISOString(),
+    attempts: 1,
+    ...extra,
+  });
   /** A pusher that records what it sent, answers "gone" for the ids in `gone` and fails for those in `failing`. */
   const recording = (gone: string[] = [], failing: string[] = []) => {
     const sent: [string, string][] = [];
@@ -138,19 +154,7 @@ describe("the relays' push connections", () => {
     const { stores, site } = await setUp();
     const told: string[] = [];
     const jobs = pushingJobs(stores.relayJobs, async (where) => told.push(where));
-    const job = {
-      id: "job-1",
-      site: site.id,
-      node: "n",
-      action: { kind: "power", action: "on" },
-      obm: { service: "ipmi-obm-service", config: {} },
-      requestedBy: "test",
-      state: "queued",
-      createdAt: t0.toISOString(),
-      updatedAt: t0.toISOString(),
-      deadline: at(60_000).toISOString(),
-      attempts: 0,
-    } as const;
+    const job = relayJob(site.id, "job-1", { state: "queued", attempts: 0 });
     await jobs.create(job);
     expect(told).toEqual([site.id]);
     await expect(jobs.create(job)).rejects.toMatchObject({ kind: "conflict" });
@@ -166,21 +170,7 @@ describe("the relays' push connections", () => {
 
   it("says when the site's first job a relay holds comes back: not one acting, not one already back, not another site's", async () => {
     const { stores, site } = await setUp();
-    const job = (id: string, extra: object) =>
-      stores.relayJobs.create({
-        id,
-        site: site.id,
-        node: "n",
-        action: { kind: "power", action: "on" },
-        obm: { service: "ipmi-obm-service", config: {} },
-        requestedBy: "test",
-        state: "leased",
-        createdAt: t0.toISOString(),
-        updatedAt: t0.toISOString(),
-        deadline: at(120_000).toISOString(),
-        attempts: 1,
-        ...extra,
-      });
+    const job = (id: string, extra: Partial<RelayJob>) => stores.relayJobs.create(relayJob(site.id, id, extra));
     expect(await nextLeaseEnd(stores, site.id, t0)).toBeUndefined();
     await job("queued", { state: "queued" });
     await job("acting", { lease: { id: "l1", relay: "r", until: at(10_000).toISOString() }, actingSince: t0.toISOString() });
