@@ -243,14 +243,5 @@ async function report(options: RelayOptions, job: LeasedJob, result: DriverResul
   }
 }
 
-const sleep = (ms: number, signal?: AbortSignal): Promise<void> =>
-  new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener("abort", done, { once: true });
-  });
+/** A wait nothing wakes but its end or a stop. */
+const sleep = (ms: number, signal?: AbortSignal): Promise<void> => new Waker().wait(ms, signal);

@@ -131,31 +131,18 @@ const positiveInteger = (env: Env, name: string, fallback: number): number => {
   return Number(raw);
 };
 
-/** A WebSocket URL (ws:// locally, wss:// deployed), less a trailing slash; undefined when unset. */
-const webSocketUrl = (env: Env, name: string): string | undefined => {
-  const raw = env[name]?.trim();
-  if (raw === undefined || raw === "") return undefined;
-  let protocol: string | undefined;
-  try {
-    protocol = new URL(raw).protocol;
-  } catch {
-    protocol = undefined;
-  }
-  if (protocol !== "ws:" && protocol !== "wss:") throw new ConfigError(`${name} must be an absolute ws(s) URL (got "${raw}")`);
-  return raw.replace(/\/+$/, "");
-};
-
-const absoluteUrl = (env: Env, name: string): string | undefined => {
+/** An absolute URL of `scheme` (http(s), or ws(s) for a WebSocket API), less a trailing slash; undefined when unset. */
+const absoluteUrl = (env: Env, name: string, scheme: "http" | "ws" = "http"): string | undefined => {
   const raw = env[name]?.trim();
   if (raw === undefined || raw === "") return undefined;
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new ConfigError(`${name} must be an absolute http(s) URL (got "${raw}")`);
+    throw new ConfigError(`${name} must be an absolute ${scheme}(s) URL (got "${raw}")`);
   }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new ConfigError(`${name} must be an absolute http(s) URL (got "${raw}")`);
+  if (url.protocol !== `${scheme}:` && url.protocol !== `${scheme}s:`) {
+    throw new ConfigError(`${name} must be an absolute ${scheme}(s) URL (got "${raw}")`);
   }
   // Kept as written, less a trailing slash, so a path prefix such as /prod survives.
   return raw.replace(/\/+$/, "");
@@ -238,7 +225,7 @@ export function readSettings(env: Env): Settings {
     uefiLoader: oneOf(env, "UEFI_LOADER", ["ipxe", "grub"] as const, "ipxe"),
     releaseErase: oneOf(env, "RELEASE_ERASE", ["quick", "full"] as const, "quick"),
     relayLeaseMs: positiveInteger(env, "RELAY_LEASE_SECONDS", 60) * 1000,
-    relayPushUrl: webSocketUrl(env, "RELAY_PUSH_URL"),
+    relayPushUrl: absoluteUrl(env, "RELAY_PUSH_URL", "ws"),
     memoryStoreCapacity: positiveInteger(env, "MEMORY_STORE_CAPACITY", 100_000),
     memoryStoreMaxBytes: positiveInteger(env, "MEMORY_STORE_MAX_BYTES", 256 * 1024 * 1024),
     logRequests: oneOf(env, "LOG_REQUESTS", ["on", "off"] as const, "on") === "on",

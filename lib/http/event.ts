@@ -5,8 +5,8 @@ export type HttpEvent = Omit<APIGatewayProxyEventV2, "body"> & { body?: unknown 
 export type HttpResult = APIGatewayProxyStructuredResultV2 & { statusCode: number; headers: Record<string, string> };
 export type HttpHandler = (event: HttpEvent, context: Context) => Promise<HttpResult>;
 
-/** Header lookup that works for API Gateway (lower-case names) and for hand-made events. */
-export function header(event: Pick<HttpEvent, "headers">, name: string): string | undefined {
+/** Header lookup that works for API Gateway (lower-case names; a WebSocket API's `$connect` as sent) and for hand-made events. */
+export function header(event: { headers?: Record<string, string | undefined> }, name: string): string | undefined {
   const headers = event.headers ?? {};
   const lower = name.toLowerCase();
   if (headers[lower] !== undefined) return headers[lower];

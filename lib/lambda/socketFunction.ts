@@ -40,10 +40,3 @@ export async function runSocket(
     }
   });
 }
-
-/** A header of the connection request, whatever its case. */
-export function socketHeader(event: SocketEvent, name: string): string | undefined {
-  const headers = event.headers ?? {};
-  const key = Object.keys(headers).find((candidate) => candidate.toLowerCase() === name);
-  return key === undefined ? undefined : headers[key];
-}

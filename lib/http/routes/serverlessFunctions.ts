@@ -110,12 +110,15 @@ export function allFunctions(
   socket: readonly SocketFunction[] = [],
 ): FunctionNeeds[] {
   return [
-    ...routes.map((route) => ({
-      name: route.function,
-      handler: route.handler,
-      events: methodsOf(route).map((method): HttpApiEvent => ({ httpApi: { method, path: route.path } })),
-      needs: { access: accessOf(route), basicAuth: ASKS_FOR_CREDENTIALS.has(route.auth), ...pushNeeds(accessOf(route)) },
-    })),
+    ...routes.map((route) => {
+      const access = accessOf(route);
+      return {
+        name: route.function,
+        handler: route.handler,
+        events: methodsOf(route).map((method): HttpApiEvent => ({ httpApi: { method, path: route.path } })),
+        needs: { access, basicAuth: ASKS_FOR_CREDENTIALS.has(route.auth), ...pushNeeds(access) },
+      };
+    }),
     {
       name: catchAll.function,
       handler: catchAll.handler,
