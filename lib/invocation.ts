@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { DataAccess } from "./dataAccess";
+import type { NodeSites } from "./provisioning/relays/siteScope";
 
 /**
  * The function being run, for everything its work does however deep: its name and what it may
@@ -12,6 +13,11 @@ export interface Invocation {
   readonly access: DataAccess;
   readonly fields: Record<string, string>;
   readonly counts: Map<string, number>;
+  /**
+   * The machines its caller may act on and know of, when its grants are on named sites (issue 55,
+   * set by the auth middleware): the node store narrows itself to them (lib/store/compositionRoot.ts).
+   */
+  nodeSites?: NodeSites;
 }
 
 // One per process: serverless offline runs every function in one process, side by side.

@@ -1,3 +1,4 @@
+import { defaultGrants, type Grant, parseRoles, type RoleMap } from "../auth/roles";
 import { parseUsers, type UserTable } from "../auth/users";
 import { ConfigError } from "../errors";
 import { LOG_LEVELS, type LogLevel } from "../logger";
@@ -14,6 +15,10 @@ export interface Settings {
   authFailureStatus: 401 | 403;
   authRealm: string;
   authUsers: UserTable;
+  /** AUTH_ROLES: the grants of users and identity providers' groups (issue 55, docs/team.md). */
+  authRoles: RoleMap;
+  /** AUTH_DEFAULT_ROLE: what a user AUTH_ROLES does not name holds (admin on every site unless said). */
+  authDefaultGrants: Grant[];
   /** An SSM Parameter Store parameter (SecureString) holding AUTH_USERS, read at run time instead. */
   authUsersParameter: string | undefined;
   /** Absolute base URL (no trailing slash) for task `uri`s; undefined = from the request. */
@@ -207,6 +212,8 @@ export function readSettings(env: Env): Settings {
     authFailureStatus: Number(oneOf(env, "AUTH_FAILURE_STATUS", ["401", "403"] as const, "401")) as 401 | 403,
     authRealm: env.AUTH_REALM?.trim() || "Authentication Required",
     authUsers: parseUsers(env.AUTH_USERS ?? ""),
+    authRoles: parseRoles(env.AUTH_ROLES ?? ""),
+    authDefaultGrants: defaultGrants(env.AUTH_DEFAULT_ROLE),
     authUsersParameter: parameterName(env),
     publicBaseUrl: absoluteUrl(env, "PUBLIC_BASE_URL"),
     apiServer: absoluteUrl(env, "API_SERVER"),

@@ -70,6 +70,7 @@ export function endpoint<E extends Endpoint>(entry: E, handler: EndpointHandler<
       access: accessOf(entry),
       style: entry.service === "tasks" ? "tasks" : "rackhd",
       isProtected: (config) => requiresAuth(entry.auth, config),
+      scope: entry.scope,
       bodyLimit: !entry.fileBody,
     },
     async (event) => {

@@ -10,6 +10,7 @@ import { bodyLimit } from "./middleware/bodyLimit";
 import { cors } from "./middleware/cors";
 import { errorResponder } from "./middleware/errorResponder";
 import { requestLogger } from "./middleware/requestLogger";
+import type { SiteScope } from "./routes/endpoint";
 
 export interface RouteOptions {
   /** The function's name (its registry entry's), on every log line and metric of it. */
@@ -20,6 +21,8 @@ export interface RouteOptions {
   style: ErrorStyle;
   /** Whether this route needs Basic auth under the current settings. */
   isProtected?: (config: Settings) => boolean;
+  /** Which site its action is on, for the policy (lib/auth/authorize.ts); the action is its function. */
+  scope?: SiteScope;
   /** false: the handler checks the body's size itself (a file's bytes), BODY_LIMIT_BYTES does not. */
   bodyLimit?: boolean;
 }
@@ -32,7 +35,7 @@ export interface RouteOptions {
  */
 export function httpRoute(options: RouteOptions, handler: HttpHandler): HttpHandler {
   const stack = middy<HttpEvent, HttpResult, Error, Context>().use(requestLogger()).use(cors()).use(errorResponder(options.style));
-  if (options.isProtected) stack.use(basicAuth(options.isProtected));
+  if (options.isProtected) stack.use(basicAuth(options.isProtected, { function: options.function, scope: options.scope ?? "all" }));
   if (options.bodyLimit !== false) stack.use(bodyLimit());
   const run = stack.handler(handler);
   return (event, context) =>

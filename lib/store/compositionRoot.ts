@@ -4,6 +4,7 @@ import { type Settings, settings } from "../config/settings";
 import type { StoreName } from "../dataAccess";
 import { ConfigError, isDomainError, UnavailableError } from "../errors";
 import { type IdempotencyStore, lockSeconds } from "../idempotency/idempotencyStore";
+import { currentInvocation } from "../invocation";
 import { logLine } from "../logger";
 import { demoNodes } from "../provisioning/demoNodes";
 import type { ServiceEvent } from "../provisioning/events/event";
@@ -12,7 +13,7 @@ import type { NodeStore } from "../provisioning/nodes/nodeStore";
 import type { ProvisioningStores } from "../provisioning/ports";
 import { pushingJobs, tellRelays } from "../provisioning/relays/push";
 import type { RelayIdentity } from "../provisioning/relays/site";
-import { scopedStores } from "../provisioning/relays/siteScope";
+import { scopedNodes, scopedStores } from "../provisioning/relays/siteScope";
 import { authenticateRelay } from "../provisioning/relays/siteService";
 import { SERVICE_TASK_KINDS } from "../provisioning/serviceTasks";
 import { giveTaskKinds } from "../provisioning/workflows/taskKinds";
@@ -109,7 +110,10 @@ function dynamoStores(config: Settings): ProvisioningStores {
  * and the nodes and workflows observed (lib/store/observedStores.ts).
  */
 function guardedStores(raw: ProvisioningStores): ProvisioningStores {
-  const observed: Partial<ProvisioningStores> = { nodes: observedNodes(raw.nodes), workflows: observedWorkflows(raw.workflows) };
+  const observed: Partial<ProvisioningStores> = {
+    nodes: callersNodes(observedNodes(raw.nodes)),
+    workflows: observedWorkflows(raw.workflows),
+  };
   // Not `{ ...raw }`: that would call the fileBlobs getter, and make the S3 client, in every function.
   const names = Object.keys(raw).filter((name) => name !== "fileBlobs" && name !== "logBlobs") as (keyof ProvisioningStores & StoreName)[];
   const out = Object.fromEntries(names.map((name) => [name, guarded(name, observed[name] ?? raw[name])])) as unknown as ProvisioningStores;
@@ -117,6 +121,38 @@ function guardedStores(raw: ProvisioningStores): ProvisioningStores {
   Object.defineProperty(out, "logBlobs", { get: () => guarded("logBytes", raw.logBlobs), enumerable: true });
   return Object.defineProperty(out, "fileBlobs", { get: () => guarded("fileBytes", raw.fileBlobs), enumerable: true });
 }
+
+/**
+ * The node store as the running request's caller may use it (issue 55): narrowed to the machines
+ * its grants reach when they are on named sites (the auth middleware sets them on the invocation),
+ * whole for a grant on every site, a machine's own boot routes and every background function.
+ */
+function callersNodes(inner: NodeStore): NodeStore {
+  const narrowed = (): NodeStore => {
+    const sites = currentInvocation()?.nodeSites;
+    return sites ? scopedNodes(inner, sites) : inner;
+  };
+  return Object.fromEntries(
+    Object.keys(NODE_METHODS).map((method) => [
+      method,
+      (...args: unknown[]) => (narrowed()[method as keyof NodeStore] as (...a: unknown[]) => unknown)(...args),
+    ]),
+  ) as unknown as NodeStore;
+}
+
+/** Every method of the node store: a method added to the port and not here fails the type check. */
+const NODE_METHODS: Record<keyof NodeStore, true> = {
+  list: true,
+  page: true,
+  get: true,
+  find: true,
+  create: true,
+  update: true,
+  withSku: true,
+  pageWithSku: true,
+  withTag: true,
+  delete: true,
+};
 
 /**
  * With RELAY_PUSH_URL set (issue 56), the relay jobs' store tells the job's site's connected relays

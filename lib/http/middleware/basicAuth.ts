@@ -1,9 +1,11 @@
 import type middy from "@middy/core";
 import { attemptCounter, attemptKeys, isHeld, windowOf } from "../../auth/attemptLimiter";
+import { type Action, authorize } from "../../auth/authorize";
 import { parseBasicAuth } from "../../auth/basicAuth";
 import { parseUsers, type UserTable } from "../../auth/users";
 import { type Settings, settings } from "../../config/settings";
 import { TooManyAttemptsError, UnauthorizedError, UnavailableError } from "../../errors";
+import { currentInvocation } from "../../invocation";
 import { logLine } from "../../logger";
 import { type HttpEvent, type HttpResult, header } from "../event";
 import { setPrincipal } from "../principal";
@@ -44,10 +46,11 @@ function usersFromParameter(name: string): Promise<UserTable> {
 }
 
 /**
- * HTTP Basic auth on the routes for which `isProtected(settings)` holds. Runs before the body is
- * read, so 401/403 comes before 404 and 400. With auth on and no users configured, nobody gets in.
+ * HTTP Basic auth on the routes for which `isProtected(settings)` holds, then the policy on the
+ * user's grants (AUTH_ROLES). Runs before the body is read, so 401/403 comes before 404 and 400.
+ * With auth on and no users configured, nobody gets in.
  */
-export function basicAuth(isProtected: (config: Settings) => boolean): middy.MiddlewareObj<HttpEvent, HttpResult> {
+export function basicAuth(isProtected: (config: Settings) => boolean, action: Action): middy.MiddlewareObj<HttpEvent, HttpResult> {
   return {
     before: async (request) => {
       const config = settings();
@@ -74,6 +77,11 @@ export function basicAuth(isProtected: (config: Settings) => boolean): middy.Mid
         throw new UnauthorizedError("Unauthorized access");
       }
       setPrincipal(request.event, credentials.user);
+      // The policy decides (issue 55): 403, or another site's resource as absent, before any handler runs.
+      const grants = config.authRoles.of(credentials.user, [], config.authDefaultGrants);
+      const nodeSites = authorize(grants, action, request.event.pathParameters ?? {});
+      const invocation = currentInvocation();
+      if (nodeSites && invocation) invocation.nodeSites = nodeSites;
     },
   };
 }

@@ -48,7 +48,7 @@ const STATUS_TEXT: Record<number, string> = {
   204: "No content",
   400: "Bad request: the contract's reason in the error body",
   401: "Missing or wrong credentials (AUTH_FAILURE_STATUS=401)",
-  403: "Missing or wrong credentials (AUTH_FAILURE_STATUS=403)",
+  403: "Missing or wrong credentials (AUTH_FAILURE_STATUS=403), or a role that does not allow this (docs/team.md)",
   404: "Not found",
   409: "Conflict",
   413: "The body is larger than BODY_LIMIT_BYTES, or the record would be larger than a stored record may be",

@@ -27,6 +27,21 @@ export type Service = "tasks" | "provisioning" | "console";
  */
 export type AuthRule = "tasksList" | "tasks" | "northbound" | "relay" | "boot" | "none";
 
+/**
+ * What an endpoint does, as the policy sees it (lib/auth/policy.cedar, issue 55): `view` reads
+ * (never a secret), `operate` acts on machines (power, workflows, OBM, the life cycle), `administer`
+ * keeps what every machine depends on (sites, relays, hooks, libraries, files, settings).
+ */
+export type Permission = "view" | "operate" | "administer";
+
+/**
+ * Whose site an endpoint's resource is of, for a grant held on named sites (lib/auth/authorize.ts):
+ * `node` the machines it reaches (a node of a site the caller may not see is as absent as one that
+ * does not exist), `site` the site its path's `{id}` names, `any` no site's (a library: a grant on
+ * any site will do), `all` every site's (lists across sites, settings: a grant on every site).
+ */
+export type SiteScope = "node" | "site" | "any" | "all";
+
 /** One endpoint: everything about it is written here and derived everywhere else. */
 export interface Endpoint {
   /** The Lambda function's name in serverless.yml. */
@@ -43,6 +58,10 @@ export interface Endpoint {
   handler: HandlerFile;
   service: Service;
   auth: AuthRule;
+  /** The action's permission (the action is the entry's `function`): the policy decides who holds it. */
+  permission: Permission;
+  /** Which site the action is on, for grants held on named sites. */
+  scope: SiteScope;
   /**
    * What its function may do with the data (lib/dataAccess.ts): its IAM policy when deployed, and
    * checked on every store call locally. What `idempotent` and `auth` imply is added (./access.ts).

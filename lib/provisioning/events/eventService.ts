@@ -4,7 +4,7 @@ import { findNode } from "../nodes/findNode";
 import type { ProvisioningStores } from "../ports";
 import { fitsKey } from "../recordSize";
 import { NO_NODE } from "../workflowEngine/workflow";
-import { envelope, subjectOf } from "./event";
+import { envelope, type ServiceEvent, subjectOf } from "./event";
 import { EVENT_PAGE_LIMIT } from "./eventLog";
 
 export interface EventPage {
@@ -20,16 +20,30 @@ const limitOf = (page: EventPage): number => Math.min(page.limit ?? EVENT_PAGE_L
 
 /**
  * A node's events, in order. A node id answers even after the node is gone (its `node.removed`
- * is the last); a MAC or boot address names a node that exists.
+ * is the last); a MAC or boot address names a node that exists. A node the caller's node store
+ * does not hold (another site's, issue 55) is not gone: its events are not answered.
  */
 export async function nodeEvents(stores: Stores, identifier: string, page: EventPage): Promise<Record<string, unknown>[]> {
   const limit = limitOf(page);
-  if (OBJECT_ID.test(identifier)) {
-    const events = await stores.events.list(identifier, { after: page.after ?? 0, limit });
-    if (events.length > 0 || (page.after ?? 0) > 0) return events.map(envelope);
+  const after = page.after ?? 0;
+  const node = OBJECT_ID.test(identifier) ? await stores.nodes.get(identifier) : undefined;
+  if (node) return (await stores.events.list(node.id, { after, limit })).map(envelope);
+  if (OBJECT_ID.test(identifier) && (await removed(stores, identifier)))
+    return (await stores.events.list(identifier, { after, limit })).map(envelope);
+  const found = await findNode(stores as ProvisioningStores, identifier);
+  return (await stores.events.list(found.id, { after, limit })).map(envelope);
+}
+
+/** Whether a node's last event says it was removed (read page by page: a node's events are kept EVENT_RETENTION_DAYS). */
+async function removed(stores: Stores, id: string): Promise<boolean> {
+  let last: ServiceEvent | undefined;
+  for (let after = 0; ; ) {
+    const events = await stores.events.list(id, { after, limit: EVENT_PAGE_LIMIT });
+    last = events.at(-1) ?? last;
+    if (events.length < EVENT_PAGE_LIMIT) break;
+    after = events[events.length - 1].sequence;
   }
-  const node = await findNode(stores as ProvisioningStores, identifier);
-  return (await stores.events.list(node.id, { after: page.after ?? 0, limit })).map(envelope);
+  return last?.type === "node" && last.action === "removed";
 }
 
 /** A workflow's events, in order: its node's events about it (or its own, for a graph run with no node). */

@@ -1,4 +1,4 @@
-import { isDomainError, NotFoundError } from "../../errors";
+import { ForbiddenError, isDomainError, NotFoundError } from "../../errors";
 import type { Page } from "../listPage";
 import type { Node } from "../nodes/node";
 import type { NodeStore } from "../nodes/nodeStore";
@@ -29,8 +29,37 @@ export function scopedStores(stores: ProvisioningStores, scope: BootScope): Prov
 
 /** A node store that holds only `site`'s nodes: the others are absent, and cannot be made, changed or removed. */
 export function siteNodes(inner: NodeStore, site: string): NodeStore {
-  const visible = (node: Node | undefined): Node | undefined => (node?.site === site ? node : undefined);
-  const only = (nodes: Node[]): Node[] => nodes.filter((node) => node.site === site);
+  const only = (other: string | undefined) => other === site;
+  return scopedNodes(inner, { acts: only, sees: only }, site);
+}
+
+/**
+ * Which machines a caller may act on (`acts`) and know of (`sees`), by their site (undefined: a
+ * machine of no site). Issue 55: an operator's grants on named sites.
+ */
+export interface NodeSites {
+  acts: (site: string | undefined) => boolean;
+  sees: (site: string | undefined) => boolean;
+}
+
+/** The site a node is of (PUT /nodes/{identifier}/site), if any. */
+const siteOf = (node: Node): string | undefined => (typeof node.site === "string" ? node.site : undefined);
+
+/** What a caller asking for a machine it may see but not act on is told. */
+export const NOT_YOURS = "Your role does not allow this on this node's site";
+
+/**
+ * A node store narrowed to the machines `sites` lets the caller act on: one it may not know of is
+ * absent (a 404 that says nothing about it), one it may know of but not act on is a 403; lists
+ * hold only those it may act on. What it makes is made in `createIn` when given.
+ */
+export function scopedNodes(inner: NodeStore, sites: NodeSites, createIn?: string): NodeStore {
+  const visible = (node: Node | undefined): Node | undefined => {
+    if (node === undefined || sites.acts(siteOf(node))) return node;
+    if (sites.sees(siteOf(node))) throw new ForbiddenError(NOT_YOURS);
+    return undefined;
+  };
+  const only = (nodes: Node[]): Node[] => nodes.filter((node) => sites.acts(siteOf(node)));
   const onlyOn = async (page: Promise<Page<Node>>): Promise<Page<Node>> => {
     const read = await page;
     return { ...read, items: only(read.items) };
@@ -41,6 +70,8 @@ export function siteNodes(inner: NodeStore, site: string): NodeStore {
     get: async (id) => visible(await inner.get(id)),
     find: async (identifier) => visible(await inner.find(identifier)),
     create: async (node) => {
+      if (createIn === undefined) return inner.create(node);
+      const site = createIn;
       try {
         return await inner.create({ ...node, site });
       } catch (error) {
@@ -51,12 +82,12 @@ export function siteNodes(inner: NodeStore, site: string): NodeStore {
       }
     },
     update: async (id, change, known) => {
-      if (known && known.site !== site) return undefined;
+      if (known && visible(known) === undefined) return undefined;
       try {
         return await inner.update(
           id,
           (current) => {
-            if (current.site !== site) throw hiddenMarker;
+            if (visible(current) === undefined) throw hiddenMarker;
             return change(current);
           },
           known,
@@ -70,8 +101,8 @@ export function siteNodes(inner: NodeStore, site: string): NodeStore {
     pageWithSku: (sku, request) => onlyOn(inner.pageWithSku(sku, request)),
     withTag: async (tag) => only(await inner.withTag(tag)),
     delete: async (id, known) => {
-      const current = known ?? (await inner.get(id));
-      return current?.site === site ? inner.delete(id, current) : undefined;
+      const current = visible(known ?? (await inner.get(id)));
+      return current ? inner.delete(id, current) : undefined;
     },
   };
 }

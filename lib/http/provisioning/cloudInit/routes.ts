@@ -43,6 +43,7 @@ export const putUserData = /* @__PURE__ */ provisioningRoute({
 
 export const getUserData = /* @__PURE__ */ provisioningRoute({
   function: "getUserData",
+  permission: "operate" /* what it answers may hold a secret */,
   method: "GET",
   path: "/api/{version}/nodes/{identifier}/user-data",
   handler: "handlers/provisioning/cloudInit/getUserData",

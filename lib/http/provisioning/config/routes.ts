@@ -29,6 +29,7 @@ export const patchConfig = /* @__PURE__ */ provisioningRoute({
 
 export const getVersions = /* @__PURE__ */ provisioningRoute({
   function: "getVersions",
+  scope: "any",
   method: "GET",
   path: "/api/{version}/versions",
   handler: "handlers/provisioning/config/versions",

@@ -42,6 +42,7 @@ export const provisioningDocsViewer = /* @__PURE__ */ provisioningRoute({
 
 export const schemaList = /* @__PURE__ */ provisioningRoute({
   function: "schemaList",
+  scope: "any",
   method: "GET",
   path: "/api/{version}/schemas",
   handler: "handlers/provisioning/docs/schemaList",
@@ -53,6 +54,7 @@ export const schemaList = /* @__PURE__ */ provisioningRoute({
 
 export const schemaEntry = /* @__PURE__ */ provisioningRoute({
   function: "schemaEntry",
+  scope: "any",
   method: "GET",
   path: "/api/{version}/schemas/{id}",
   handler: "handlers/provisioning/docs/schemaEntry",

@@ -6,6 +6,7 @@ import { withProgress } from "../shared/dataAccess";
 
 export const graphLibrary = /* @__PURE__ */ provisioningRoute({
   function: "graphLibrary",
+  scope: "any",
   method: "GET",
   path: "/api/{version}/workflows/library",
   handler: "handlers/provisioning/graphs/library",
@@ -18,6 +19,7 @@ export const graphLibrary = /* @__PURE__ */ provisioningRoute({
 
 export const taskLibrary = /* @__PURE__ */ provisioningRoute({
   function: "taskLibrary",
+  scope: "any",
   method: "GET",
   path: "/api/{version}/workflows/tasks/library",
   handler: "handlers/provisioning/graphs/taskLibrary",
@@ -31,6 +33,7 @@ export const taskLibrary = /* @__PURE__ */ provisioningRoute({
 /** The Swagger file's `GET /workflows/tasks` ("fetch tasks from task library"): the same list. */
 export const taskList = /* @__PURE__ */ provisioningRoute({
   function: "taskList",
+  scope: "any",
   method: "GET",
   path: "/api/{version}/workflows/tasks",
   handler: "handlers/provisioning/graphs/taskList",
@@ -70,6 +73,7 @@ export const defineGraph = /* @__PURE__ */ provisioningRoute({
 /** POST /workflows (RackHD era B/C): a graph run with no node. */
 export const runGraph = /* @__PURE__ */ provisioningRoute({
   function: "runGraph",
+  permission: "operate",
   method: "POST",
   path: "/api/{version}/workflows",
   handler: "handlers/provisioning/graphs/run",
@@ -82,6 +86,7 @@ export const runGraph = /* @__PURE__ */ provisioningRoute({
 
 export const graphLibraryEntry = /* @__PURE__ */ provisioningRoute({
   function: "graphLibraryEntry",
+  scope: "any",
   method: "GET",
   path: "/api/{version}/workflows/library/{name}",
   handler: "handlers/provisioning/graphs/libraryEntry",

@@ -5,6 +5,7 @@ import * as check from "../../schemas/validators.generated";
 
 export const templateLibrary = /* @__PURE__ */ provisioningRoute({
   function: "templateLibrary",
+  scope: "any",
   method: "GET",
   path: "/api/{version}/templates/library",
   handler: "handlers/provisioning/library/templates",
@@ -17,6 +18,7 @@ export const templateLibrary = /* @__PURE__ */ provisioningRoute({
 
 export const templateLibraryEntry = /* @__PURE__ */ provisioningRoute({
   function: "templateLibraryEntry",
+  scope: "any",
   method: "GET",
   path: "/api/{version}/templates/library/{name}",
   handler: "handlers/provisioning/library/template",
@@ -52,6 +54,7 @@ export const deleteTemplate = /* @__PURE__ */ provisioningRoute({
 
 export const profileLibrary = /* @__PURE__ */ provisioningRoute({
   function: "profileLibrary",
+  scope: "any",
   method: "GET",
   path: "/api/{version}/profiles/library",
   handler: "handlers/provisioning/library/profiles",
@@ -64,6 +67,7 @@ export const profileLibrary = /* @__PURE__ */ provisioningRoute({
 
 export const profileLibraryEntry = /* @__PURE__ */ provisioningRoute({
   function: "profileLibraryEntry",
+  scope: "any",
   method: "GET",
   path: "/api/{version}/profiles/library/{name}",
   handler: "handlers/provisioning/library/profile",

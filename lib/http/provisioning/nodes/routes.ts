@@ -6,6 +6,7 @@ import { withProgress } from "../shared/dataAccess";
 
 export const listNodes = /* @__PURE__ */ provisioningRoute({
   function: "listNodes",
+  scope: "node",
   method: "GET",
   path: "/api/{version}/nodes",
   handler: "handlers/provisioning/nodes/list",
@@ -18,6 +19,7 @@ export const listNodes = /* @__PURE__ */ provisioningRoute({
 
 export const createNode = /* @__PURE__ */ provisioningRoute({
   function: "createNode",
+  permission: "operate",
   method: "POST",
   path: "/api/{version}/nodes",
   handler: "handlers/provisioning/nodes/create",
@@ -65,6 +67,7 @@ export const deleteNode = /* @__PURE__ */ provisioningRoute({
 
 export const getNodeSsh = /* @__PURE__ */ provisioningRoute({
   function: "getNodeSsh",
+  permission: "operate" /* what it answers may hold a secret */,
   method: "GET",
   path: "/api/{version}/nodes/{identifier}/ssh",
   handler: "handlers/provisioning/nodes/getSsh",

@@ -30,6 +30,7 @@ export const setNodeObm = /* @__PURE__ */ provisioningRoute({
 
 export const obmLibrary = /* @__PURE__ */ provisioningRoute({
   function: "obmLibrary",
+  scope: "any",
   method: "GET",
   path: "/api/{version}/obms/library",
   handler: "handlers/provisioning/obm/library",
@@ -42,6 +43,7 @@ export const obmLibrary = /* @__PURE__ */ provisioningRoute({
 
 export const obmLibraryEntry = /* @__PURE__ */ provisioningRoute({
   function: "obmLibraryEntry",
+  scope: "any",
   method: "GET",
   path: "/api/{version}/obms/library/{service}",
   handler: "handlers/provisioning/obm/libraryEntry",

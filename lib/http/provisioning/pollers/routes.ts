@@ -7,6 +7,7 @@ import { POLLING } from "../shared/dataAccess";
 
 export const pollerLibrary = /* @__PURE__ */ provisioningRoute({
   function: "pollerLibrary",
+  scope: "any",
   method: "GET",
   path: "/api/{version}/pollers/library",
   handler: "handlers/provisioning/pollers/library",
@@ -18,6 +19,7 @@ export const pollerLibrary = /* @__PURE__ */ provisioningRoute({
 
 export const pollerLibraryEntry = /* @__PURE__ */ provisioningRoute({
   function: "pollerLibraryEntry",
+  scope: "any",
   method: "GET",
   path: "/api/{version}/pollers/library/{name}",
   handler: "handlers/provisioning/pollers/libraryEntry",
@@ -41,6 +43,7 @@ export const listPollers = /* @__PURE__ */ provisioningRoute({
 
 export const createPoller = /* @__PURE__ */ provisioningRoute({
   function: "createPoller",
+  permission: "operate",
   method: "POST",
   path: "/api/{version}/pollers",
   handler: "handlers/provisioning/pollers/create",
@@ -64,6 +67,7 @@ export const getPoller = /* @__PURE__ */ provisioningRoute({
 
 export const patchPoller = /* @__PURE__ */ provisioningRoute({
   function: "patchPoller",
+  permission: "operate",
   method: "PATCH",
   path: "/api/{version}/pollers/{id}",
   handler: "handlers/provisioning/pollers/patch",
@@ -76,6 +80,7 @@ export const patchPoller = /* @__PURE__ */ provisioningRoute({
 
 export const deletePoller = /* @__PURE__ */ provisioningRoute({
   function: "deletePoller",
+  permission: "operate",
   method: "DELETE",
   path: "/api/{version}/pollers/{id}",
   handler: "handlers/provisioning/pollers/remove",
@@ -109,6 +114,7 @@ export const currentPollerData = /* @__PURE__ */ provisioningRoute({
 
 export const pausePoller = /* @__PURE__ */ provisioningRoute({
   function: "pausePoller",
+  permission: "operate",
   method: "PATCH",
   path: "/api/{version}/pollers/{id}/pause",
   handler: "handlers/provisioning/pollers/pause",
@@ -120,6 +126,7 @@ export const pausePoller = /* @__PURE__ */ provisioningRoute({
 
 export const resumePoller = /* @__PURE__ */ provisioningRoute({
   function: "resumePoller",
+  permission: "operate",
   method: "PATCH",
   path: "/api/{version}/pollers/{id}/resume",
   handler: "handlers/provisioning/pollers/resume",

@@ -110,6 +110,8 @@ export const listSiteJobs = /* @__PURE__ */ provisioningRoute({
 
 export const setNodeSite = /* @__PURE__ */ provisioningRoute({
   function: "setNodeSite",
+  permission: "administer",
+  scope: "all",
   method: "PUT",
   path: "/api/{version}/nodes/{identifier}/site",
   handler: "handlers/provisioning/relays/nodeSite",

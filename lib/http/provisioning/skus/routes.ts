@@ -5,6 +5,7 @@ import * as check from "../../schemas/validators.generated";
 
 export const listSkus = /* @__PURE__ */ provisioningRoute({
   function: "listSkus",
+  scope: "any",
   method: "GET",
   path: "/api/{version}/skus",
   handler: "handlers/provisioning/skus/list",
@@ -29,6 +30,7 @@ export const createSku = /* @__PURE__ */ provisioningRoute({
 
 export const getSku = /* @__PURE__ */ provisioningRoute({
   function: "getSku",
+  scope: "any",
   method: "GET",
   path: "/api/{version}/skus/{id}",
   handler: "handlers/provisioning/skus/get",
@@ -63,6 +65,7 @@ export const deleteSku = /* @__PURE__ */ provisioningRoute({
 
 export const listSkuNodes = /* @__PURE__ */ provisioningRoute({
   function: "listSkuNodes",
+  scope: "node",
   method: "GET",
   path: "/api/{version}/skus/{id}/nodes",
   handler: "handlers/provisioning/skus/nodes",

@@ -6,6 +6,7 @@ import { withProgress } from "../shared/dataAccess";
 
 export const listTags = /* @__PURE__ */ provisioningRoute({
   function: "listTags",
+  scope: "any",
   method: "GET",
   path: "/api/{version}/tags",
   handler: "handlers/provisioning/tags/list",
@@ -30,6 +31,7 @@ export const createTag = /* @__PURE__ */ provisioningRoute({
 
 export const getTag = /* @__PURE__ */ provisioningRoute({
   function: "getTag",
+  scope: "any",
   method: "GET",
   path: "/api/{version}/tags/{name}",
   handler: "handlers/provisioning/tags/get",
@@ -52,6 +54,7 @@ export const deleteTag = /* @__PURE__ */ provisioningRoute({
 
 export const listTagNodes = /* @__PURE__ */ provisioningRoute({
   function: "listTagNodes",
+  scope: "node",
   method: "GET",
   path: "/api/{version}/tags/{name}/nodes",
   handler: "handlers/provisioning/tags/nodes",
@@ -64,6 +67,7 @@ export const listTagNodes = /* @__PURE__ */ provisioningRoute({
 
 export const runTagWorkflow = /* @__PURE__ */ provisioningRoute({
   function: "runTagWorkflow",
+  permission: "operate",
   method: "POST",
   path: "/api/{version}/tags/{name}/nodes/workflows",
   handler: "handlers/provisioning/tags/runWorkflow",
