@@ -8,6 +8,7 @@ import { hookCases } from "./warmHooks";
 import { networkCases } from "./warmNetwork";
 import { consoleCases, fileCases, libraryCases, operationsCases, pollerCases } from "./warmOperations";
 import { relayCases } from "./warmRelays";
+import { tokenCases } from "./warmTokens";
 
 const JSON_TYPE = { "content-type": "application/json" };
 const T = "/todo/api/v1.0/tasks";
@@ -545,6 +546,7 @@ export async function warmCases(h: Handlers) {
     ...(await networkCases(h)),
     ...(await cloudInitCases(h)),
     ...(await hookCases(h)),
+    ...(await tokenCases(h)),
   ];
 }
 

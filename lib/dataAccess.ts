@@ -36,6 +36,7 @@ export const STORE_NAMES = [
   "tasks",
   "idempotency",
   "authAttempts",
+  "apiTokens",
 ] as const;
 
 export type StoreName = (typeof STORE_NAMES)[number];

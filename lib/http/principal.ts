@@ -1,3 +1,4 @@
+import { type Caller, OPEN_CALLER } from "../auth/caller";
 import type { HttpEvent } from "./event";
 
 /**
@@ -14,3 +15,14 @@ export const ANONYMOUS = "anonymous";
 export const setPrincipal = (event: HttpEvent, user: string): void => void principals.set(event, user);
 
 export const principalOf = (event: HttpEvent): string => principals.get(event) ?? ANONYMOUS;
+
+const callers = new WeakMap<object, Caller>();
+
+/** Records the request's caller (the auth middleware, after checking its credentials and the policy). */
+export const setCaller = (event: HttpEvent, caller: Caller): void => {
+  callers.set(event, caller);
+  setPrincipal(event, caller.name);
+};
+
+/** The request's caller: where no credentials were asked for, one who may do anything (as before roles). */
+export const callerOf = (event: HttpEvent): Caller => callers.get(event) ?? OPEN_CALLER;

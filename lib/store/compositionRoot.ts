@@ -1,4 +1,5 @@
 import type { DynamoDBRecord } from "aws-lambda";
+import { type ApiTokenStore, useApiTokenStore } from "../auth/apiTokens";
 import { type AttemptCounter, MemoryAttemptCounter, useAttemptCounter } from "../auth/attemptLimiter";
 import { type Settings, settings } from "../config/settings";
 import type { StoreName } from "../dataAccess";
@@ -20,6 +21,7 @@ import { giveTaskKinds } from "../provisioning/workflows/taskKinds";
 import type { TaskStore } from "../tasks/taskStore";
 import { guarded } from "./accessGuard";
 import { startLocalDelivery } from "./localDelivery";
+import { MemoryApiTokenStore } from "./memory/apiTokenStore";
 import { MemoryIdempotencyStore } from "./memory/idempotencyStore";
 import { memoryProvisioningStores } from "./memory/provisioningStores";
 import { MemoryTaskStore } from "./memory/taskStore";
@@ -234,6 +236,20 @@ export function attemptCounter(): AttemptCounter {
 // The Basic auth middleware (lib/http) counts through the port; this module, which every handler
 // of a protected route loads, names the store's counter.
 useAttemptCounter(attemptCounter);
+
+/** The API tokens (issue 55): in the table every container shares (STORE=dynamodb), else this process. */
+export function apiTokenStore(): ApiTokenStore {
+  const config = settings();
+  if (process.env.BUNDLED_STORE !== "memory" && storeOf(config) === "dynamodb") {
+    return processSingleton(`apiTokens.dynamodb.${config.dynamodbTable}`, () => {
+      const { DynamoApiTokenStore } = require("./dynamodb/apiTokenStore") as typeof import("./dynamodb/apiTokenStore");
+      const { documentClient } = require("./dynamodb/client") as typeof import("./dynamodb/client");
+      return guarded("apiTokens", new DynamoApiTokenStore(documentClient(config), config.dynamodbTable));
+    });
+  }
+  return processSingleton("apiTokens.memory", () => guarded("apiTokens", new MemoryApiTokenStore()));
+}
+useApiTokenStore(apiTokenStore);
 
 /**
  * The boot routes' gate (lib/http/bootGate.ts): a request a relay forwarded (Bearer credential)

@@ -41,6 +41,7 @@ export function freshContainer(): void {
   resetProcessSingleton("provisioningStores.memory");
   resetProcessSingleton("idempotencyStore.memory");
   resetProcessSingleton("attemptCounter.memory");
+  resetProcessSingleton("apiTokens.memory");
 }
 
 /** A GET of the whole API, with no headers. */

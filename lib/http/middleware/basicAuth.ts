@@ -1,4 +1,5 @@
 import type middy from "@middy/core";
+import { apiTokenStore, authenticateToken, bearerToken } from "../../auth/apiTokens";
 import { attemptCounter, attemptKeys, isHeld, windowOf } from "../../auth/attemptLimiter";
 import { type Action, authorize } from "../../auth/authorize";
 import { parseBasicAuth } from "../../auth/basicAuth";
@@ -8,7 +9,7 @@ import { TooManyAttemptsError, UnauthorizedError, UnavailableError } from "../..
 import { currentInvocation } from "../../invocation";
 import { logLine } from "../../logger";
 import { type HttpEvent, type HttpResult, header } from "../event";
-import { setPrincipal } from "../principal";
+import { setCaller } from "../principal";
 
 let warnedNoUsers = false;
 
@@ -63,23 +64,30 @@ export function basicAuth(isProtected: (config: Settings) => boolean, action: Ac
         }
         throw new UnauthorizedError("Unauthorized access");
       }
-      const credentials = parseBasicAuth(header(request.event, "authorization"));
+      const authorization = header(request.event, "authorization");
+      const token = bearerToken(authorization);
+      const credentials = token ? undefined : parseBasicAuth(authorization);
       // No credentials: the challenge a client answers (a browser's first request), not a guess.
-      if (!credentials) throw new UnauthorizedError("Unauthorized access");
+      if (!credentials && !token) throw new UnauthorizedError("Unauthorized access");
       const counter = attemptCounter();
-      const keys = attemptKeys(credentials.user, request.event.requestContext?.http?.sourceIp);
+      // A token is counted under its id (the part before the secret): guessing one is limited as a password is.
+      const keys = attemptKeys(credentials?.user ?? `token:${token!.slice(0, 21)}`, request.event.requestContext?.http?.sourceIp);
       const { window, left } = windowOf(new Date());
       if (isHeld(await counter.failures(keys, window))) {
         throw new TooManyAttemptsError("Too many failed sign-ins for this user or from this address: try again later", left);
       }
-      if (!users.verify(credentials.user, credentials.password)) {
+      const caller = credentials
+        ? users.verify(credentials.user, credentials.password)
+          ? { name: credentials.user, grants: config.authRoles.of(credentials.user, [], config.authDefaultGrants) }
+          : undefined
+        : await authenticateToken(apiTokenStore(), token!, new Date());
+      if (!caller) {
         await counter.fail(keys, window);
         throw new UnauthorizedError("Unauthorized access");
       }
-      setPrincipal(request.event, credentials.user);
+      setCaller(request.event, caller);
       // The policy decides (issue 55): 403, or another site's resource as absent, before any handler runs.
-      const grants = config.authRoles.of(credentials.user, [], config.authDefaultGrants);
-      const nodeSites = authorize(grants, action, request.event.pathParameters ?? {});
+      const nodeSites = authorize(caller.grants, action, request.event.pathParameters ?? {});
       const invocation = currentInvocation();
       if (nodeSites && invocation) invocation.nodeSites = nodeSites;
     },

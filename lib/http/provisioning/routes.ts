@@ -26,4 +26,5 @@ export * from "./relays/routes";
 export * from "./skus/routes";
 export * from "./subnets/routes";
 export * from "./tags/routes";
+export * from "./tokens/routes";
 export * from "./workflows/routes";

@@ -30,4 +30,5 @@ export * from "./shared/schemas";
 export * from "./skus/schemas";
 export * from "./subnets/schemas";
 export * from "./tags/schemas";
+export * from "./tokens/schemas";
 export * from "./workflows/schemas";

@@ -15,7 +15,10 @@ export function accessOf(entry: Pick<Endpoint, "data" | "idempotent" | "auth" | 
       ...(entry.idempotent ? (["idempotency"] as const) : []),
       ...(entry.auth === "relay" || entry.auth === "boot" ? (["relayCredentials"] as const) : []),
       // A route that may ask for Basic credentials counts the failed ones (lib/auth/attemptLimiter.ts).
-      ...(entry.auth === "northbound" || entry.auth === "tasks" || entry.auth === "tasksList" ? (["authAttempts"] as const) : []),
+      // … and reads the API tokens presented, writing their last use (lib/auth/apiTokens.ts).
+      ...(entry.auth === "northbound" || entry.auth === "tasks" || entry.auth === "tasksList"
+        ? (["authAttempts", "apiTokens"] as const)
+        : []),
     ],
   };
   const named: DataAccess = entry.path.includes("{identifier}") ? { read: ["lookups", "nodes"] } : {};

@@ -34,6 +34,7 @@ export const LEADING_KEYS: Readonly<Record<StoreName, readonly string[]>> = {
   tasks: ["TASK", "TASKS"],
   idempotency: ["IDEMPOTENCY"],
   authAttempts: ["AUTHFAIL#*"],
+  apiTokens: ["APITOKEN"],
 };
 
 /** The stores that query an index (GSI1: a node's workflows, lookups and catalogs, a SKU's nodes; GSI2: the node and workflow lists). */

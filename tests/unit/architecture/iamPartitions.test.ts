@@ -34,6 +34,7 @@ const ADAPTERS: Partial<Record<StoreName, string>> = {
   relayConnections: "relayConnectionStore.ts",
   addresses: "addressStore.ts",
   authAttempts: "attemptCounter.ts",
+  apiTokens: "apiTokenStore.ts",
 };
 
 /** The stores kept by the generic record store, with their partition (provisioningStores.ts). */

@@ -69,14 +69,14 @@ describe("AUTH_ROLES", () => {
 
 describe("the decision table", () => {
   it("is Cedar's answer for every action, role and kind of grant (npm run generate writes it)", () => {
-    for (const entry of ROUTES.filter((route) => DECISIONS[route.function] !== undefined))
-      ROLES.forEach((role, at) =>
-        [true, false].forEach((every, second) =>
-          expect(`${entry.function} ${role} ${every}: ${DECISIONS[entry.function][at * 2 + second]}`).toBe(
-            `${entry.function} ${role} ${every}: ${cedarPermits(entry, role, every) ? "1" : "0"}`,
-          ),
-        ),
-      );
+    const table: string[] = [];
+    const cedar: string[] = [];
+    for (const entry of ROUTES.filter((route) => DECISIONS[route.function] !== undefined)) {
+      table.push(`${entry.function}: ${DECISIONS[entry.function]}`);
+      const answers = ROLES.flatMap((role) => [true, false].map((every) => (cedarPermits(entry, role, every) ? "1" : "0")));
+      cedar.push(`${entry.function}: ${answers.join("")}`);
+    }
+    expect(table).toEqual(cedar);
   });
 
   it("knows every action an operator may be asked about, and no other", () => {

@@ -1,0 +1,50 @@
+import { call, deferred, type Handlers, measuring } from "./harness";
+
+const JSON_TYPE = { "content-type": "application/json" };
+const A = "/api/1.1";
+const R = "/api/{version}";
+const v = { version: "1.1" };
+
+/** API tokens (issue 55): made, listed and revoked; each one made is revoked before the next, so the store stays one token big. */
+export async function tokenCases(h: Handlers) {
+  const make = () =>
+    call(
+      h.createToken,
+      {
+        method: "POST",
+        path: `${A}/tokens`,
+        route: `${R}/tokens`,
+        pathParameters: v,
+        headers: JSON_TYPE,
+        body: '{"name":"bench","role":"operator","expiresInDays":1}',
+      },
+      201,
+    )();
+  const revoke = (id: string) =>
+    call(h.revokeToken, { method: "DELETE", path: `${A}/tokens/${id}`, route: `${R}/tokens/{id}`, pathParameters: { ...v, id } }, 204);
+  const idOf = (answer: { body?: string }) => JSON.parse(answer.body ?? "{}").id as string;
+  let made = idOf(await make());
+  // tinybench calls a case once to see whether it is async, before any beforeEach: a token of its own to revoke then.
+  let revoking = revoke(idOf(await make()));
+  return [
+    {
+      name: "POST /tokens",
+      beforeEach: async () => {
+        await revoke(made)();
+      },
+      run: measuring(h.createToken, async () => {
+        const answer = await make();
+        made = idOf(answer);
+        return answer;
+      }),
+    },
+    { name: "GET /tokens", run: call(h.listTokens, { method: "GET", path: `${A}/tokens`, route: `${R}/tokens`, pathParameters: v }, 200) },
+    {
+      name: "DELETE /tokens/{id} (a token made for it)",
+      beforeEach: async () => {
+        revoking = revoke(idOf(await make()));
+      },
+      run: deferred(() => revoking),
+    },
+  ];
+}

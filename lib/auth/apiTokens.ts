@@ -1,0 +1,144 @@
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { NotFoundError, ValidationError } from "../errors";
+import { type Caller, ROLE_RANK } from "./caller";
+import { EVERY_SITE, formatGrant, type Grant, parseGrant } from "./roles";
+
+/**
+ * API tokens for automation (issue 55): made by a user for themselves (or by an admin of every
+ * site), with a name, a grant no wider than its maker's, and an expiry; shown once as
+ * `rhdt_<id>_<secret>` and kept as the secret's SHA-256 (a 192-bit random secret needs no slow
+ * hash: no guess list reaches it); listed with their last use; revoked at once (the next request
+ * with it is a 401).
+ */
+export interface ApiToken {
+  id: string;
+  name: string;
+  /** Whose: the user who made it (a token made with a token is its maker's). */
+  owner: string;
+  /** Its grant, as AUTH_ROLES writes one (`operator@rack-1+rack-2`). */
+  grant: string;
+  createdAt: string;
+  expiresAt: string;
+  lastUsedAt?: string;
+  /** SHA-256 of the secret, base64url. Never answered. */
+  secretHash: string;
+}
+
+/** A token as it is answered: never its hash. */
+export type ApiTokenView = Omit<ApiToken, "secretHash">;
+
+export interface ApiTokenStore {
+  create(token: ApiToken): Promise<void>;
+  get(id: string): Promise<ApiToken | undefined>;
+  list(): Promise<ApiToken[]>;
+  /** Records a use (the last one kept, to the minute). */
+  update(id: string, lastUsedAt: string): Promise<void>;
+  delete(id: string): Promise<boolean>;
+}
+
+export const TOKEN_PREFIX = "rhdt_";
+const TOKEN = /^rhdt_([A-Za-z0-9_-]{16})_([A-Za-z0-9_-]{32})$/;
+/** The longest a token lives: a year. */
+export const MAX_TOKEN_DAYS = 366;
+/** How often a token's last use is written (a busy automation would otherwise write on every request). */
+export const LAST_USE_RESOLUTION_MS = 60_000;
+/** The most tokens a deployment keeps (each is a read of its own at sign-in; the list is one query). */
+export const MAX_TOKENS = 1000;
+
+let storeOf: (() => ApiTokenStore) | undefined;
+
+/** The composition root names the deployment's token store (lib/store/compositionRoot.ts). */
+export function useApiTokenStore(factory: () => ApiTokenStore): void {
+  storeOf = factory;
+}
+
+/** The token store: a function that never loaded the composition root fails here, by name. */
+export function apiTokenStore(): ApiTokenStore {
+  if (!storeOf)
+    throw new Error("No API token store: lib/store/compositionRoot.ts gives it (useApiTokenStore) to every handler that loads it");
+  return storeOf();
+}
+
+const digest = (secret: string): string => createHash("sha256").update(secret).digest("base64url");
+
+export const viewOf = ({ secretHash: _hash, ...view }: ApiToken): ApiTokenView => view;
+
+/** Whether `wanted` is within `held`: a role no higher, on sites it holds. */
+const within = (wanted: Grant, held: Grant): boolean =>
+  ROLE_RANK[wanted.role] <= ROLE_RANK[held.role] &&
+  (held.sites === EVERY_SITE || (wanted.sites !== EVERY_SITE && wanted.sites.every((site) => held.sites.includes(site))));
+
+export const isAdminEverywhere = (caller: Caller): boolean =>
+  caller.grants.some((grant) => grant.role === "admin" && grant.sites === EVERY_SITE);
+
+export interface TokenRequest {
+  name: string;
+  /** viewer, operator or admin, with @site+site (none: every site). */
+  role: string;
+  expiresInDays: number;
+}
+
+/** Makes a token for the caller: the secret is in the answer and nowhere else. */
+export async function issueToken(
+  store: ApiTokenStore,
+  caller: Caller,
+  request: TokenRequest,
+  now: Date,
+): Promise<{ token: string; record: ApiTokenView }> {
+  const grant = parseGrant(request.role);
+  if (!grant) throw new ValidationError("role must be viewer, operator or admin, with @site+site or @*");
+  if (!caller.grants.some((held) => within(grant, held)))
+    throw new ValidationError(`A token's grant must be within its maker's: ${formatGrant(grant)} is not within what you hold`);
+  if ((await store.list()).length >= MAX_TOKENS)
+    throw new ValidationError(`This deployment keeps ${MAX_TOKENS} tokens at most: revoke some first`);
+  const id = randomBytes(12).toString("base64url");
+  const secret = randomBytes(24).toString("base64url");
+  const record: ApiToken = {
+    id,
+    name: request.name,
+    owner: caller.name,
+    grant: formatGrant(grant),
+    createdAt: now.toISOString(),
+    // Whole seconds: the table keeps it as its time-to-live (epoch seconds).
+    expiresAt: new Date(Math.ceil((now.getTime() + request.expiresInDays * 86_400_000) / 1000) * 1000).toISOString(),
+    secretHash: digest(secret),
+  };
+  await store.create(record);
+  return { token: `${TOKEN_PREFIX}${id}_${secret}`, record: viewOf(record) };
+}
+
+/** The caller's tokens; every token for an admin of every site. */
+export async function listTokens(store: ApiTokenStore, caller: Caller): Promise<ApiTokenView[]> {
+  const all = await store.list();
+  const mine = isAdminEverywhere(caller) ? all : all.filter((token) => token.owner === caller.name);
+  return mine.sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id)).map(viewOf);
+}
+
+/** Revokes a token of the caller's (any, for an admin of every site); another's is as absent as one that never was. */
+export async function revokeToken(store: ApiTokenStore, caller: Caller, id: string): Promise<void> {
+  const token = /^[A-Za-z0-9_-]{16}$/.test(id) ? await store.get(id) : undefined;
+  if (!token || (token.owner !== caller.name && !isAdminEverywhere(caller)) || !(await store.delete(id)))
+    throw new NotFoundError(`Could not find token ${id.slice(0, 64)}`);
+}
+
+/** Whether the Authorization header carries a token (`Bearer rhdt_…`), not a relay's or a signed-in user's. */
+export const bearerToken = (header: string | undefined): string | undefined => {
+  const match = /^\s*bearer\s+(\S+)\s*$/i.exec(header ?? "");
+  return match?.[1].startsWith(TOKEN_PREFIX) ? match[1] : undefined;
+};
+
+/** The token's caller, or undefined for a token that is malformed, unknown, wrong, expired or revoked. */
+export async function authenticateToken(store: ApiTokenStore, presented: string, now: Date): Promise<Caller | undefined> {
+  const match = TOKEN.exec(presented);
+  if (!match) return undefined;
+  const token = await store.get(match[1]);
+  if (!token) return undefined;
+  const given = Buffer.from(digest(match[2]));
+  const kept = Buffer.from(token.secretHash);
+  if (given.length !== kept.length || !timingSafeEqual(given, kept)) return undefined;
+  if (Date.parse(token.expiresAt) <= now.getTime()) return undefined;
+  if (!token.lastUsedAt || now.getTime() - Date.parse(token.lastUsedAt) >= LAST_USE_RESOLUTION_MS)
+    await store.update(token.id, now.toISOString());
+  const grant = parseGrant(token.grant);
+  return { name: token.owner, token: token.id, grants: grant ? [grant] : [] };
+}

@@ -1,0 +1,74 @@
+import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import type { ApiToken, ApiTokenStore } from "../../auth/apiTokens";
+import { queryAll } from "./conditions";
+
+/**
+ * API tokens in DynamoDB (issue 55): `APITOKEN / <id>`, one partition (a deployment keeps at most
+ * MAX_TOKENS, and the list is one query of it); a sign-in reads its token by id. `expiresAt` is
+ * kept as the table's TTL attribute (epoch seconds), so an expired token goes by itself.
+ */
+const PARTITION = "APITOKEN";
+
+type TokenItem = Omit<ApiToken, "expiresAt"> & { pk: string; sk: string; expiresAt: number };
+
+const tokenOf = ({ pk: _pk, sk: _sk, expiresAt, ...token }: TokenItem): ApiToken => ({
+  ...token,
+  expiresAt: new Date(expiresAt * 1000).toISOString(),
+});
+
+export class DynamoApiTokenStore implements ApiTokenStore {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async create(token: ApiToken): Promise<void> {
+    await this.client.send(
+      new PutCommand({
+        TableName: this.table,
+        Item: { pk: PARTITION, sk: token.id, ...token, expiresAt: Math.ceil(Date.parse(token.expiresAt) / 1000) },
+        ConditionExpression: "attribute_not_exists(pk)",
+      }),
+    );
+  }
+
+  async get(id: string): Promise<ApiToken | undefined> {
+    const { Item } = await this.client.send(
+      new GetCommand({ TableName: this.table, Key: { pk: PARTITION, sk: id }, ConsistentRead: true }),
+    );
+    return Item && tokenOf(Item as TokenItem);
+  }
+
+  async list(): Promise<ApiToken[]> {
+    const items = await queryAll<TokenItem>(this.client, {
+      TableName: this.table,
+      KeyConditionExpression: "pk = :pk",
+      ExpressionAttributeValues: { ":pk": PARTITION },
+    });
+    return items.map(tokenOf);
+  }
+
+  async update(id: string, lastUsedAt: string): Promise<void> {
+    try {
+      await this.client.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { pk: PARTITION, sk: id },
+          UpdateExpression: "SET lastUsedAt = :at",
+          ConditionExpression: "attribute_exists(pk)",
+          ExpressionAttributeValues: { ":at": lastUsedAt },
+        }),
+      );
+    } catch (error) {
+      // Revoked between its read and this write: nothing to record.
+      if ((error as Error).name !== "ConditionalCheckFailedException") throw error;
+    }
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const { Attributes } = await this.client.send(
+      new DeleteCommand({ TableName: this.table, Key: { pk: PARTITION, sk: id }, ReturnValues: "ALL_OLD" }),
+    );
+    return Attributes !== undefined;
+  }
+}
