@@ -5,7 +5,7 @@ const A = "/api/1.1";
 const R = "/api/{version}";
 const v = { version: "1.1" };
 
-/** API tokens (issue 55): made, listed and revoked; each one made is revoked before the next, so the store stays one token big. */
+/** The audit trail's first page, and API tokens (issue 55): made, listed and revoked; each one made is revoked before the next, so the store stays one token big. */
 export async function tokenCases(h: Handlers) {
   const make = () =>
     call(
@@ -38,6 +38,7 @@ export async function tokenCases(h: Handlers) {
         return answer;
       }),
     },
+    { name: "GET /audit", run: call(h.readAudit, { method: "GET", path: `${A}/audit`, route: `${R}/audit`, pathParameters: v }, 200) },
     { name: "GET /tokens", run: call(h.listTokens, { method: "GET", path: `${A}/tokens`, route: `${R}/tokens`, pathParameters: v }, 200) },
     {
       name: "DELETE /tokens/{id} (a token made for it)",

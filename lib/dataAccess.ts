@@ -37,6 +37,7 @@ export const STORE_NAMES = [
   "idempotency",
   "authAttempts",
   "apiTokens",
+  "audit",
 ] as const;
 
 export type StoreName = (typeof STORE_NAMES)[number];

@@ -10,6 +10,7 @@ export const DECISIONS: Readonly<Record<string, string>> = {
   getTask: "111111",
   updateTask: "001111",
   deleteTask: "001111",
+  readAudit: "101010",
   listCatalogs: "101010",
   getCatalog: "101010",
   getConfig: "101010",

@@ -1,3 +1,4 @@
+import { DEFAULT_AUDIT_RETENTION_DAYS } from "../audit/auditTrail";
 import { defaultGrants, type Grant, parseRoles, type RoleMap } from "../auth/roles";
 import { parseUsers, type UserTable } from "../auth/users";
 import { ConfigError } from "../errors";
@@ -19,6 +20,8 @@ export interface Settings {
   authRoles: RoleMap;
   /** AUTH_DEFAULT_ROLE: what a user AUTH_ROLES does not name holds (admin on every site unless said). */
   authDefaultGrants: Grant[];
+  /** AUDIT_RETENTION_DAYS: how long the audit trail keeps a record (DynamoDB's TTL). */
+  auditRetentionDays: number;
   /** An SSM Parameter Store parameter (SecureString) holding AUTH_USERS, read at run time instead. */
   authUsersParameter: string | undefined;
   /** Absolute base URL (no trailing slash) for task `uri`s; undefined = from the request. */
@@ -204,6 +207,14 @@ function retrySeconds(env: Env): readonly number[] {
   return waits;
 }
 
+function auditRetention(raw: string | undefined): number {
+  if (raw === undefined || raw.trim() === "") return DEFAULT_AUDIT_RETENTION_DAYS;
+  const days = Number(raw);
+  if (!/^\d{1,4}$/.test(raw.trim()) || days < 1 || days > 3653)
+    throw new ConfigError(`AUDIT_RETENTION_DAYS must be a whole number of days from 1 to 3653 (got "${raw}")`);
+  return days;
+}
+
 export function readSettings(env: Env): Settings {
   return {
     tasksPublicForm: oneOf(env, "TASKS_PUBLIC_FORM", ["off", "list", "all"] as const, "list"),
@@ -214,6 +225,7 @@ export function readSettings(env: Env): Settings {
     authUsers: parseUsers(env.AUTH_USERS ?? ""),
     authRoles: parseRoles(env.AUTH_ROLES ?? ""),
     authDefaultGrants: defaultGrants(env.AUTH_DEFAULT_ROLE),
+    auditRetentionDays: auditRetention(env.AUDIT_RETENTION_DAYS),
     authUsersParameter: parameterName(env),
     publicBaseUrl: absoluteUrl(env, "PUBLIC_BASE_URL"),
     apiServer: absoluteUrl(env, "API_SERVER"),

@@ -64,6 +64,13 @@ function nextLink(event: HttpEvent, limit: number, place: { o: number } | { a: s
   return `<${event.rawPath}?${params.toString()}>; rel="next"`;
 }
 
+/** A Link header to the same list (its filters kept) at a position of the list's own (`next` as given). */
+export function nextPageLink(event: HttpEvent, next: string): string {
+  const params = new URLSearchParams(event.rawQueryString ?? "");
+  params.set("next", next);
+  return `<${event.rawPath}?${params.toString()}>; rel="next"`;
+}
+
 /** A list that can be read a page at a time, or whole. */
 export interface PagedList<T> {
   page(request: PageRequest): Promise<Page<T>>;

@@ -24,5 +24,8 @@ export const setCaller = (event: HttpEvent, caller: Caller): void => {
   setPrincipal(event, caller.name);
 };
 
+/** The request's caller if its credentials were checked (none asked for, or refused: undefined). */
+export const verifiedCallerOf = (event: HttpEvent): Caller | undefined => callers.get(event);
+
 /** The request's caller: where no credentials were asked for, one who may do anything (as before roles). */
 export const callerOf = (event: HttpEvent): Caller => callers.get(event) ?? OPEN_CALLER;

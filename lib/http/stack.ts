@@ -5,6 +5,7 @@ import type { DataAccess } from "../dataAccess";
 import { invocationOf, runAs } from "../invocation";
 import type { ErrorStyle } from "./errorMapping";
 import { type HttpEvent, type HttpHandler, type HttpResult, header } from "./event";
+import { auditing } from "./middleware/audit";
 import { basicAuth } from "./middleware/basicAuth";
 import { bodyLimit } from "./middleware/bodyLimit";
 import { cors } from "./middleware/cors";
@@ -23,6 +24,8 @@ export interface RouteOptions {
   isProtected?: (config: Settings) => boolean;
   /** Which site its action is on, for the policy (lib/auth/authorize.ts); the action is its function. */
   scope?: SiteScope;
+  /** An operator's route: its changes and refusals go to the audit trail (lib/audit). */
+  audited?: boolean;
   /** false: the handler checks the body's size itself (a file's bytes), BODY_LIMIT_BYTES does not. */
   bodyLimit?: boolean;
 }
@@ -34,7 +37,10 @@ export interface RouteOptions {
  * then the request is logged with its final status.
  */
 export function httpRoute(options: RouteOptions, handler: HttpHandler): HttpHandler {
-  const stack = middy<HttpEvent, HttpResult, Error, Context>().use(requestLogger()).use(cors()).use(errorResponder(options.style));
+  const stack = middy<HttpEvent, HttpResult, Error, Context>().use(requestLogger());
+  // Before the error responder: its answer (an error's status) is what the trail records.
+  if (options.audited) stack.use(auditing(options.function, options.scope));
+  stack.use(cors()).use(errorResponder(options.style));
   if (options.isProtected) stack.use(basicAuth(options.isProtected, { function: options.function, scope: options.scope ?? "all" }));
   if (options.bodyLimit !== false) stack.use(bodyLimit());
   const run = stack.handler(handler);

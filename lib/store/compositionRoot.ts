@@ -1,4 +1,5 @@
 import type { DynamoDBRecord } from "aws-lambda";
+import { type AuditTrail, useAuditTrail } from "../audit/auditTrail";
 import { type ApiTokenStore, useApiTokenStore } from "../auth/apiTokens";
 import { type AttemptCounter, MemoryAttemptCounter, useAttemptCounter } from "../auth/attemptLimiter";
 import { type Settings, settings } from "../config/settings";
@@ -22,6 +23,7 @@ import type { TaskStore } from "../tasks/taskStore";
 import { guarded } from "./accessGuard";
 import { startLocalDelivery } from "./localDelivery";
 import { MemoryApiTokenStore } from "./memory/apiTokenStore";
+import { MemoryAuditTrail } from "./memory/auditTrail";
 import { MemoryIdempotencyStore } from "./memory/idempotencyStore";
 import { memoryProvisioningStores } from "./memory/provisioningStores";
 import { MemoryTaskStore } from "./memory/taskStore";
@@ -250,6 +252,20 @@ export function apiTokenStore(): ApiTokenStore {
   return processSingleton("apiTokens.memory", () => guarded("apiTokens", new MemoryApiTokenStore()));
 }
 useApiTokenStore(apiTokenStore);
+
+/** The audit trail (issue 55): in the table (STORE=dynamodb), kept AUDIT_RETENTION_DAYS; else this process's newest records. */
+export function auditTrailStore(): AuditTrail {
+  const config = settings();
+  if (process.env.BUNDLED_STORE !== "memory" && storeOf(config) === "dynamodb") {
+    return processSingleton(`audit.dynamodb.${config.dynamodbTable}`, () => {
+      const { DynamoAuditTrail } = require("./dynamodb/auditTrail") as typeof import("./dynamodb/auditTrail");
+      const { documentClient } = require("./dynamodb/client") as typeof import("./dynamodb/client");
+      return guarded("audit", new DynamoAuditTrail(documentClient(config), config.dynamodbTable, config.auditRetentionDays));
+    });
+  }
+  return processSingleton("audit.memory", () => guarded("audit", new MemoryAuditTrail()));
+}
+useAuditTrail(auditTrailStore);
 
 /**
  * The boot routes' gate (lib/http/bootGate.ts): a request a relay forwarded (Bearer credential)

@@ -18,8 +18,9 @@ const ENDED: Readonly<Record<Exclude<WorkflowStatus, "running">, string>> = {
   cancelled: "WorkflowsCancelled",
 };
 
-const aboutNode = <T extends { id: string } | undefined>(node: T): T => {
-  annotate({ nodeId: node?.id });
+const aboutNode = <T extends { id: string; site?: unknown } | undefined>(node: T): T => {
+  // Its site too: the audit trail records which site a change was on (lib/http/middleware/audit.ts).
+  annotate({ nodeId: node?.id, siteId: typeof node?.site === "string" ? node.site : undefined });
   return node;
 };
 

@@ -42,6 +42,7 @@ export function freshContainer(): void {
   resetProcessSingleton("idempotencyStore.memory");
   resetProcessSingleton("attemptCounter.memory");
   resetProcessSingleton("apiTokens.memory");
+  resetProcessSingleton("audit.memory");
 }
 
 /** A GET of the whole API, with no headers. */

@@ -5,6 +5,7 @@
  * keeps only the entry (and validators) its handler uses.
  */
 
+export * from "./audit/routes";
 export * from "./boot/routes";
 export * from "./catalogs/routes";
 export * from "./cloudInit/routes";

@@ -8,6 +8,7 @@
  */
 
 export { ConsoleAsset, ConsoleAssetParams, ConsoleNotFound, Html, OpenApiDocument, Query, ViewerScript } from "../schemas/common";
+export * from "./audit/schemas";
 export * from "./boot/schemas";
 export * from "./catalogs/schemas";
 export * from "./cloudInit/schemas";

@@ -15,9 +15,9 @@ export function accessOf(entry: Pick<Endpoint, "data" | "idempotent" | "auth" | 
       ...(entry.idempotent ? (["idempotency"] as const) : []),
       ...(entry.auth === "relay" || entry.auth === "boot" ? (["relayCredentials"] as const) : []),
       // A route that may ask for Basic credentials counts the failed ones (lib/auth/attemptLimiter.ts).
-      // … and reads the API tokens presented, writing their last use (lib/auth/apiTokens.ts).
+      // … reads the API tokens presented, writing their last use (lib/auth/apiTokens.ts), and adds to the audit trail (lib/audit).
       ...(entry.auth === "northbound" || entry.auth === "tasks" || entry.auth === "tasksList"
-        ? (["authAttempts", "apiTokens"] as const)
+        ? (["authAttempts", "apiTokens", "audit"] as const)
         : []),
     ],
   };

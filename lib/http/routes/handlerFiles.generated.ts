@@ -5,6 +5,7 @@ export type HandlerFile =
   | "handlers/console/page"
   | "handlers/console/rackhdDocs"
   | "handlers/http/fallback"
+  | "handlers/provisioning/audit/list"
   | "handlers/provisioning/boot/loader"
   | "handlers/provisioning/boot/notification"
   | "handlers/provisioning/boot/profiles"

@@ -9,6 +9,7 @@ export const ROUTE_TABLE: readonly (readonly [method: string, path: string])[] =
   ["GET", "/todo/api/v1.0/tasks/{id}"],
   ["PUT", "/todo/api/v1.0/tasks/{id}"],
   ["DELETE", "/todo/api/v1.0/tasks/{id}"],
+  ["GET", "/api/{version}/audit"],
   ["GET", "/api/{version}/catalogs"],
   ["GET", "/api/{version}/catalogs/{id}"],
   ["GET", "/api/{version}/config"],

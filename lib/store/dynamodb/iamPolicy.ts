@@ -35,6 +35,7 @@ export const LEADING_KEYS: Readonly<Record<StoreName, readonly string[]>> = {
   idempotency: ["IDEMPOTENCY"],
   authAttempts: ["AUTHFAIL#*"],
   apiTokens: ["APITOKEN"],
+  audit: ["AUDIT#*"],
 };
 
 /** The stores that query an index (GSI1: a node's workflows, lookups and catalogs, a SKU's nodes; GSI2: the node and workflow lists). */

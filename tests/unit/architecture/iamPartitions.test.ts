@@ -35,6 +35,7 @@ const ADAPTERS: Partial<Record<StoreName, string>> = {
   addresses: "addressStore.ts",
   authAttempts: "attemptCounter.ts",
   apiTokens: "apiTokenStore.ts",
+  audit: "auditTrail.ts",
 };
 
 /** The stores kept by the generic record store, with their partition (provisioningStores.ts). */

@@ -27,7 +27,7 @@ const WRITING_READS: Readonly<Record<string, string>> = {
 };
 
 /** What a function may write beyond its entry's own declaration: its sign-in failures, a relay's last-seen time, events. */
-const IMPLIED = new Set(["authAttempts", "apiTokens", "relayCredentials", "events", "idempotency"]);
+const IMPLIED = new Set(["authAttempts", "apiTokens", "audit", "relayCredentials", "events", "idempotency"]);
 
 describe("read-only routes", () => {
   const reads = ROUTES.filter((entry) => entry.method === "GET" && entry.auth !== "boot");

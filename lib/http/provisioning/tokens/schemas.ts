@@ -1,4 +1,4 @@
-import { MAX_TOKEN_DAYS } from "../../../auth/apiTokens";
+import { MAX_TOKEN_DAYS } from "../../../auth/tokenLimits";
 import { isoTime, version } from "../fields";
 
 /** API tokens for automation (issue 55; docs/team.md): schemas. */
