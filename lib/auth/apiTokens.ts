@@ -38,6 +38,7 @@ export interface ApiTokenStore {
 
 export const TOKEN_PREFIX = "rhdt_";
 const TOKEN = /^rhdt_([A-Za-z0-9_-]{16})_([A-Za-z0-9_-]{32})$/;
+
 export { MAX_TOKEN_DAYS } from "./tokenLimits";
 /** How often a token's last use is written (a busy automation would otherwise write on every request). */
 export const LAST_USE_RESOLUTION_MS = 60_000;

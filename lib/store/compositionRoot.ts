@@ -268,6 +268,17 @@ export function auditTrailStore(): AuditTrail {
 useAuditTrail(auditTrailStore);
 
 /**
+ * Names the token store and the audit trail for the auth middleware (lib/http): done when this
+ * module loads, which every handler using a store does; a protected handler that uses none (a
+ * library's, the versions) calls it, so that its bundle keeps this module (package.json's
+ * `sideEffects: false` drops an import used for its effect alone).
+ */
+export function composeOperatorStores(): void {
+  useApiTokenStore(apiTokenStore);
+  useAuditTrail(auditTrailStore);
+}
+
+/**
  * The boot routes' gate (lib/http/bootGate.ts): a request a relay forwarded (Bearer credential)
  * names its relay and site; without one, the request passes unless BOOT_VIA_RELAY=on (401).
  */

@@ -1,15 +1,15 @@
-import { auditTrail, readTrail } from "../../../lib/audit/auditTrail";
+import { readTrail } from "../../../lib/audit/auditTrail";
 import { endpoint } from "../../../lib/http/endpoint";
 import { nextPageLink } from "../../../lib/http/paging";
 import { readAudit } from "../../../lib/http/provisioning/audit/routes";
 import { ok } from "../../../lib/http/responses";
-import "../../../lib/store/compositionRoot";
+import { auditTrailStore } from "../../../lib/store/compositionRoot";
 
 export const handler = endpoint(readAudit, async ({ event, query }) => {
   const one = (values?: string[]) => values?.[0];
   const limit = one(query.limit);
   const { records, next } = await readTrail(
-    auditTrail(),
+    auditTrailStore(),
     {
       actor: one(query.actor),
       node: one(query.node),

@@ -1,9 +1,9 @@
-import { apiTokenStore, issueToken } from "../../../lib/auth/apiTokens";
+import { issueToken } from "../../../lib/auth/apiTokens";
 import { endpoint } from "../../../lib/http/endpoint";
 import { callerOf } from "../../../lib/http/principal";
 import { createToken } from "../../../lib/http/provisioning/tokens/routes";
 import { created } from "../../../lib/http/responses";
-import "../../../lib/store/compositionRoot";
+import { apiTokenStore } from "../../../lib/store/compositionRoot";
 
 export const handler = endpoint(createToken, async ({ event, readBody }) => {
   const { token, record } = await issueToken(apiTokenStore(), callerOf(event), await readBody(), new Date());
