@@ -121,6 +121,9 @@ export async function revokeToken(store: ApiTokenStore, caller: Caller, id: stri
     throw new NotFoundError(`Could not find token ${id.slice(0, 64)}`);
 }
 
+/** A presented token's id (the part before its secret), to count and record it by: never the secret. */
+export const tokenIdOf = (presented: string): string => presented.slice(TOKEN_PREFIX.length, TOKEN_PREFIX.length + 16);
+
 /** Whether the Authorization header carries a token (`Bearer rhdt_…`), not a relay's or a signed-in user's. */
 export const bearerToken = (header: string | undefined): string | undefined => {
   const match = /^\s*bearer\s+(\S+)\s*$/i.exec(header ?? "");

@@ -3,10 +3,18 @@ import type { NodeSites } from "../provisioning/relays/siteScope";
 import { DECISIONS } from "./decisions.generated";
 import { EVERY_SITE, type Grant, ROLES } from "./roles";
 
+/**
+ * Whose site an action's resource is of, for a grant held on named sites: `node` the machines it
+ * reaches (a node of a site the caller may not see is as absent as one that does not exist), `site`
+ * the site its path's `{id}` names, `any` no site's (a library: a grant on any site will do), `all`
+ * every site's (lists across sites, settings: a grant on every site).
+ */
+export type SiteScope = "node" | "site" | "any" | "all";
+
 /** What the policy is asked about: an action (a registry entry's function) and which site its resource is of. */
 export interface Action {
   function: string;
-  scope: "node" | "site" | "any" | "all";
+  scope: SiteScope;
 }
 
 /** Whether a grant's sites cover `site` (a resource of no site: only a grant on every site). */

@@ -223,48 +223,64 @@ export function idempotencyStore(): IdempotencyStore {
     : processSingleton("idempotencyStore.memory", () => guarded("idempotency", new MemoryIdempotencyStore(limits, lock * 1000)));
 }
 
-/** Where failed sign-ins are counted: the table every container shares (STORE=dynamodb), else this process. */
-export function attemptCounter(): AttemptCounter {
+type DocumentClient = ReturnType<typeof import("./dynamodb/client").documentClient>;
+
+/**
+ * A store of the operators' sign-ins: in the table every container shares (STORE=dynamodb), else in
+ * this process; made once per process, every call guarded as `name`. The DynamoDB adapter is
+ * required only where it is the one used (`inTable` requires it).
+ */
+function signInStore<T extends object>(
+  name: "authAttempts" | "apiTokens" | "audit",
+  inTable: (client: DocumentClient, config: Settings) => T,
+  inMemory: () => T,
+): T {
   const config = settings();
   if (process.env.BUNDLED_STORE !== "memory" && storeOf(config) === "dynamodb") {
-    return processSingleton(`attemptCounter.dynamodb.${config.dynamodbTable}`, () => {
-      const { DynamoAttemptCounter } = require("./dynamodb/attemptCounter") as typeof import("./dynamodb/attemptCounter");
+    return processSingleton(`${name}.dynamodb.${config.dynamodbTable}`, () => {
       const { documentClient } = require("./dynamodb/client") as typeof import("./dynamodb/client");
-      return guarded("authAttempts", new DynamoAttemptCounter(documentClient(config), config.dynamodbTable));
+      return guarded(name, inTable(documentClient(config), config));
     });
   }
-  return processSingleton("attemptCounter.memory", () => guarded("authAttempts", new MemoryAttemptCounter()));
+  return processSingleton(`${name}.memory`, () => guarded(name, inMemory()));
 }
+
+/** Where failed sign-ins are counted. */
+export const attemptCounter = (): AttemptCounter =>
+  signInStore<AttemptCounter>(
+    "authAttempts",
+    (client, config) => {
+      const { DynamoAttemptCounter } = require("./dynamodb/attemptCounter") as typeof import("./dynamodb/attemptCounter");
+      return new DynamoAttemptCounter(client, config.dynamodbTable);
+    },
+    () => new MemoryAttemptCounter(),
+  );
 // The Basic auth middleware (lib/http) counts through the port; this module, which every handler
 // of a protected route loads, names the store's counter.
 useAttemptCounter(attemptCounter);
 
-/** The API tokens (issue 55): in the table every container shares (STORE=dynamodb), else this process. */
-export function apiTokenStore(): ApiTokenStore {
-  const config = settings();
-  if (process.env.BUNDLED_STORE !== "memory" && storeOf(config) === "dynamodb") {
-    return processSingleton(`apiTokens.dynamodb.${config.dynamodbTable}`, () => {
+/** The API tokens (issue 55). */
+export const apiTokenStore = (): ApiTokenStore =>
+  signInStore<ApiTokenStore>(
+    "apiTokens",
+    (client, config) => {
       const { DynamoApiTokenStore } = require("./dynamodb/apiTokenStore") as typeof import("./dynamodb/apiTokenStore");
-      const { documentClient } = require("./dynamodb/client") as typeof import("./dynamodb/client");
-      return guarded("apiTokens", new DynamoApiTokenStore(documentClient(config), config.dynamodbTable));
-    });
-  }
-  return processSingleton("apiTokens.memory", () => guarded("apiTokens", new MemoryApiTokenStore()));
-}
+      return new DynamoApiTokenStore(client, config.dynamodbTable);
+    },
+    () => new MemoryApiTokenStore(),
+  );
 useApiTokenStore(apiTokenStore);
 
-/** The audit trail (issue 55): in the table (STORE=dynamodb), kept AUDIT_RETENTION_DAYS; else this process's newest records. */
-export function auditTrailStore(): AuditTrail {
-  const config = settings();
-  if (process.env.BUNDLED_STORE !== "memory" && storeOf(config) === "dynamodb") {
-    return processSingleton(`audit.dynamodb.${config.dynamodbTable}`, () => {
+/** The audit trail (issue 55): kept AUDIT_RETENTION_DAYS in the table; the memory store keeps its newest records. */
+export const auditTrailStore = (): AuditTrail =>
+  signInStore<AuditTrail>(
+    "audit",
+    (client, config) => {
       const { DynamoAuditTrail } = require("./dynamodb/auditTrail") as typeof import("./dynamodb/auditTrail");
-      const { documentClient } = require("./dynamodb/client") as typeof import("./dynamodb/client");
-      return guarded("audit", new DynamoAuditTrail(documentClient(config), config.dynamodbTable, config.auditRetentionDays));
-    });
-  }
-  return processSingleton("audit.memory", () => guarded("audit", new MemoryAuditTrail()));
-}
+      return new DynamoAuditTrail(client, config.dynamodbTable, config.auditRetentionDays);
+    },
+    () => new MemoryAuditTrail(),
+  );
 useAuditTrail(auditTrailStore);
 
 /**

@@ -40,7 +40,7 @@ export function freshContainer(): void {
   resetProcessSingleton("taskStore.memory");
   resetProcessSingleton("provisioningStores.memory");
   resetProcessSingleton("idempotencyStore.memory");
-  resetProcessSingleton("attemptCounter.memory");
+  resetProcessSingleton("authAttempts.memory");
   resetProcessSingleton("apiTokens.memory");
   resetProcessSingleton("audit.memory");
 }

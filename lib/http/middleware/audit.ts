@@ -1,6 +1,6 @@
 import type middy from "@middy/core";
 import { type AuditRecord, auditTrail, newAuditId } from "../../audit/auditTrail";
-import { bearerToken } from "../../auth/apiTokens";
+import { bearerToken, tokenIdOf } from "../../auth/apiTokens";
 import { parseBasicAuth } from "../../auth/basicAuth";
 import { currentInvocation } from "../../invocation";
 import { logLine } from "../../logger";
@@ -17,7 +17,7 @@ function actorOf(event: HttpEvent): Pick<AuditRecord, "actor" | "verified" | "to
   if (caller) return { actor: caller.name, verified: true, ...(caller.token && { token: caller.token }) };
   const authorization = header(event, "authorization");
   const token = bearerToken(authorization);
-  if (token) return { actor: "anonymous", verified: false, token: token.slice(5, 21) };
+  if (token) return { actor: "anonymous", verified: false, token: tokenIdOf(token) };
   const claimed = parseBasicAuth(authorization)?.user;
   return { actor: claimed === undefined ? "anonymous" : claimed.slice(0, 64), verified: false };
 }

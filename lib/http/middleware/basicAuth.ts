@@ -1,5 +1,5 @@
 import type middy from "@middy/core";
-import { apiTokenStore, authenticateToken, bearerToken } from "../../auth/apiTokens";
+import { apiTokenStore, authenticateToken, bearerToken, tokenIdOf } from "../../auth/apiTokens";
 import { attemptCounter, attemptKeys, isHeld, windowOf } from "../../auth/attemptLimiter";
 import { type Action, authorize } from "../../auth/authorize";
 import { parseBasicAuth } from "../../auth/basicAuth";
@@ -71,7 +71,7 @@ export function basicAuth(isProtected: (config: Settings) => boolean, action: Ac
       if (!credentials && !token) throw new UnauthorizedError("Unauthorized access");
       const counter = attemptCounter();
       // A token is counted under its id (the part before the secret): guessing one is limited as a password is.
-      const keys = attemptKeys(credentials?.user ?? `token:${token!.slice(0, 21)}`, request.event.requestContext?.http?.sourceIp);
+      const keys = attemptKeys(credentials?.user ?? `token:${tokenIdOf(token!)}`, request.event.requestContext?.http?.sourceIp);
       const { window, left } = windowOf(new Date());
       if (isHeld(await counter.failures(keys, window))) {
         throw new TooManyAttemptsError("Too many failed sign-ins for this user or from this address: try again later", left);

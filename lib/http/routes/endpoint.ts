@@ -1,3 +1,4 @@
+import type { SiteScope } from "../../auth/authorize";
 import type { Settings } from "../../config/settings";
 import type { DataAccess } from "../../dataAccess";
 import type * as provisioningSchemas from "../provisioning/schemas";
@@ -34,13 +35,8 @@ export type AuthRule = "tasksList" | "tasks" | "northbound" | "relay" | "boot" |
  */
 export type Permission = "view" | "operate" | "administer";
 
-/**
- * Whose site an endpoint's resource is of, for a grant held on named sites (lib/auth/authorize.ts):
- * `node` the machines it reaches (a node of a site the caller may not see is as absent as one that
- * does not exist), `site` the site its path's `{id}` names, `any` no site's (a library: a grant on
- * any site will do), `all` every site's (lists across sites, settings: a grant on every site).
- */
-export type SiteScope = "node" | "site" | "any" | "all";
+/** Which site the action is on (lib/auth/authorize.ts, where the policy reads it). */
+export type { SiteScope } from "../../auth/authorize";
 
 /** One endpoint: everything about it is written here and derived everywhere else. */
 export interface Endpoint {
