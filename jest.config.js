@@ -16,13 +16,15 @@ const shared = {
   // find it, so point jest at the ESM file and let @swc/jest turn it (and our TS) into CJS.
   moduleNameMapper: {
     "^@middy/([^/]+)$": "<rootDir>/node_modules/@middy/$1/index.js",
+    // jose 6 is ESM-only too (its "exports" has no "require" condition).
+    "^jose$": "<rootDir>/node_modules/jose/dist/webapi/index.js",
     // Served as text by the docs routes (deploy/esbuildPlugins.js does the same for the bundles).
     "^redoc/bundles/redoc\\.standalone\\.js$": "<rootDir>/tests/support/redocViewerText.js",
     // The console's browser bundle, built from console/ as deploy/esbuildPlugins.js builds it.
     "^console-assets$": "<rootDir>/tests/support/consoleAssets.js",
     "^console-assets/names$": "<rootDir>/tests/support/consoleAssetNames.js",
   },
-  transformIgnorePatterns: ["/node_modules/(?!@middy/)"],
+  transformIgnorePatterns: ["/node_modules/(?!@middy/|jose/)"],
   transform: {
     "^.+\\.(t|j)s$": ["@swc/jest", { jsc: { parser: { syntax: "typescript" }, target: "es2022" }, module: { type: "commonjs" } }],
   },

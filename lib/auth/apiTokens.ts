@@ -1,5 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { NotFoundError, ValidationError } from "../errors";
+import { parseBearer } from "./basicAuth";
 import { type Caller, ROLE_RANK } from "./caller";
 import { EVERY_SITE, formatGrant, type Grant, parseGrant } from "./roles";
 
@@ -124,10 +125,10 @@ export async function revokeToken(store: ApiTokenStore, caller: Caller, id: stri
 /** A presented token's id (the part before its secret), to count and record it by: never the secret. */
 export const tokenIdOf = (presented: string): string => presented.slice(TOKEN_PREFIX.length, TOKEN_PREFIX.length + 16);
 
-/** Whether the Authorization header carries a token (`Bearer rhdt_…`), not a relay's or a signed-in user's. */
+/** Whether the Authorization header carries an API token (`Bearer rhdt_…`), not a relay's or a signed-in user's. */
 export const bearerToken = (header: string | undefined): string | undefined => {
-  const match = /^\s*bearer\s+(\S+)\s*$/i.exec(header ?? "");
-  return match?.[1].startsWith(TOKEN_PREFIX) ? match[1] : undefined;
+  const token = parseBearer(header);
+  return token?.startsWith(TOKEN_PREFIX) ? token : undefined;
 };
 
 /** The token's caller, or undefined for a token that is malformed, unknown, wrong, expired or revoked. */

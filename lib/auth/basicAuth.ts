@@ -21,3 +21,8 @@ export function parseBasicAuth(header: string | undefined): BasicCredentials | u
   if (colon < 1) return undefined;
   return { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
+
+/** The token of an `Authorization: Bearer <token>` header, whatever its kind (an API token, a provider's JWT). */
+export function parseBearer(header: string | undefined): string | undefined {
+  return /^\s*bearer\s+(\S+)\s*$/i.exec(header ?? "")?.[1];
+}

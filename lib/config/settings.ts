@@ -1,4 +1,5 @@
 import { DEFAULT_AUDIT_RETENTION_DAYS } from "../audit/auditTrail";
+import { type OidcSettings, readOidcSettings } from "../auth/oidc";
 import { defaultGrants, type Grant, parseRoles, type RoleMap } from "../auth/roles";
 import { parseUsers, type UserTable } from "../auth/users";
 import { ConfigError } from "../errors";
@@ -24,6 +25,8 @@ export interface Settings {
   auditRetentionDays: number;
   /** An SSM Parameter Store parameter (SecureString) holding AUTH_USERS, read at run time instead. */
   authUsersParameter: string | undefined;
+  /** OIDC_*: sign-in with an OpenID Connect provider's tokens (issue 55, docs/team.md); undefined = none. */
+  oidc: OidcSettings | undefined;
   /** Absolute base URL (no trailing slash) for task `uri`s; undefined = from the request. */
   publicBaseUrl: string | undefined;
   /** What `{{api.server}}` renders to; undefined = from the request. */
@@ -91,6 +94,15 @@ export const SETTING_NAMES = [
   "AUTH_REALM",
   "AUTH_USERS",
   "AUTH_USERS_PARAMETER",
+  "AUTH_ROLES",
+  "AUTH_DEFAULT_ROLE",
+  "AUDIT_RETENTION_DAYS",
+  "OIDC_ISSUER",
+  "OIDC_AUDIENCE",
+  "OIDC_NAME_CLAIM",
+  "OIDC_GROUPS_CLAIM",
+  "OIDC_DEFAULT_ROLE",
+  "OIDC_AUTHORIZER",
   "PUBLIC_BASE_URL",
   "API_SERVER",
   "FILE_SERVER",
@@ -215,6 +227,19 @@ function auditRetention(raw: string | undefined): number {
   return days;
 }
 
+/**
+ * OIDC_*: with the gateway's JWT authorizer on every protected route, a Basic user's request never
+ * reaches a function: a user list beside it would be a door that looks open and is not.
+ */
+function oidcSettings(env: Env): OidcSettings | undefined {
+  const oidc = readOidcSettings(env);
+  if (oidc?.authorizer === "gateway" && (env.AUTH_USERS?.trim() || env.AUTH_USERS_PARAMETER?.trim()))
+    throw new ConfigError(
+      "OIDC_AUTHORIZER=gateway lets only the identity provider's tokens reach the functions: unset AUTH_USERS and AUTH_USERS_PARAMETER, or use OIDC_AUTHORIZER=function",
+    );
+  return oidc;
+}
+
 export function readSettings(env: Env): Settings {
   return {
     tasksPublicForm: oneOf(env, "TASKS_PUBLIC_FORM", ["off", "list", "all"] as const, "list"),
@@ -227,6 +252,7 @@ export function readSettings(env: Env): Settings {
     authDefaultGrants: defaultGrants(env.AUTH_DEFAULT_ROLE),
     auditRetentionDays: auditRetention(env.AUDIT_RETENTION_DAYS),
     authUsersParameter: parameterName(env),
+    oidc: oidcSettings(env),
     publicBaseUrl: absoluteUrl(env, "PUBLIC_BASE_URL"),
     apiServer: absoluteUrl(env, "API_SERVER"),
     fileServer: absoluteUrl(env, "FILE_SERVER"),

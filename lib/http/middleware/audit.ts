@@ -1,7 +1,8 @@
 import type middy from "@middy/core";
 import { type AuditRecord, auditTrail, newAuditId } from "../../audit/auditTrail";
 import { bearerToken, tokenIdOf } from "../../auth/apiTokens";
-import { parseBasicAuth } from "../../auth/basicAuth";
+import { parseBasicAuth, parseBearer } from "../../auth/basicAuth";
+import { claimedSubject, looksLikeJwt } from "../../auth/oidc";
 import { currentInvocation } from "../../invocation";
 import { logLine } from "../../logger";
 import { type HttpEvent, type HttpResult, header } from "../event";
@@ -18,6 +19,9 @@ function actorOf(event: HttpEvent): Pick<AuditRecord, "actor" | "verified" | "to
   const authorization = header(event, "authorization");
   const token = bearerToken(authorization);
   if (token) return { actor: "anonymous", verified: false, token: tokenIdOf(token) };
+  // A provider's token that did not do: the subject it claims, marked unverified.
+  const jwt = parseBearer(authorization);
+  if (jwt && looksLikeJwt(jwt)) return { actor: claimedSubject(jwt).slice(0, 64), verified: false };
   const claimed = parseBasicAuth(authorization)?.user;
   return { actor: claimed === undefined ? "anonymous" : claimed.slice(0, 64), verified: false };
 }

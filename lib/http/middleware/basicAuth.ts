@@ -1,8 +1,10 @@
 import type middy from "@middy/core";
-import { apiTokenStore, authenticateToken, bearerToken, tokenIdOf } from "../../auth/apiTokens";
+import { apiTokenStore, authenticateToken, tokenIdOf } from "../../auth/apiTokens";
 import { attemptCounter, attemptKeys, isHeld, windowOf } from "../../auth/attemptLimiter";
 import { type Action, authorize } from "../../auth/authorize";
-import { parseBasicAuth } from "../../auth/basicAuth";
+import { parseBasicAuth, parseBearer } from "../../auth/basicAuth";
+import type { Caller } from "../../auth/caller";
+import { callerOfClaims, claimedSubject, looksLikeJwt, providerKeys, verifyJwt } from "../../auth/oidc";
 import { parseUsers, type UserTable } from "../../auth/users";
 import { type Settings, settings } from "../../config/settings";
 import { TooManyAttemptsError, UnauthorizedError, UnavailableError } from "../../errors";
@@ -47,6 +49,28 @@ function usersFromParameter(name: string): Promise<UserTable> {
 }
 
 /**
+ * Who the credentials are from, or undefined: a Basic user's password, an API token (`rhdt_…`),
+ * or the identity provider's JWT (OIDC_ISSUER); a JWT without a provider is refused as any wrong token.
+ */
+async function callerOf(
+  config: Settings,
+  users: UserTable,
+  credentials: { user: string; password: string } | undefined,
+  bearer: string | undefined,
+): Promise<Caller | undefined> {
+  if (credentials)
+    return users.verify(credentials.user, credentials.password)
+      ? { name: credentials.user, grants: config.authRoles.of(credentials.user, [], config.authDefaultGrants) }
+      : undefined;
+  const now = new Date();
+  if (config.oidc && looksLikeJwt(bearer!)) {
+    const claims = await verifyJwt(config.oidc, await providerKeys(config.oidc), bearer!, now);
+    return claims && callerOfClaims(config.oidc, config.authRoles, claims);
+  }
+  return authenticateToken(apiTokenStore(), bearer!, now);
+}
+
+/**
  * HTTP Basic auth on the routes for which `isProtected(settings)` holds, then the policy on the
  * user's grants (AUTH_ROLES). Runs before the body is read, so 401/403 comes before 404 and 400.
  * With auth on and no users configured, nobody gets in.
@@ -57,30 +81,28 @@ export function basicAuth(isProtected: (config: Settings) => boolean, action: Ac
       const config = settings();
       if (!isProtected(config)) return;
       const users = config.authUsersParameter ? await usersFromParameter(config.authUsersParameter) : config.authUsers;
-      if (users.size === 0) {
+      if (users.size === 0 && !config.oidc) {
         if (!warnedNoUsers) {
-          logLine({ level: "error", msg: "auth is on but AUTH_USERS names no user: every protected request is refused" });
+          logLine({ level: "error", msg: "auth is on but AUTH_USERS names no user and OIDC_ISSUER no provider: every protected request is refused" });
           warnedNoUsers = true;
         }
         throw new UnauthorizedError("Unauthorized access");
       }
       const authorization = header(request.event, "authorization");
-      const token = bearerToken(authorization);
-      const credentials = token ? undefined : parseBasicAuth(authorization);
+      const bearer = parseBearer(authorization);
+      const credentials = bearer ? undefined : parseBasicAuth(authorization);
       // No credentials: the challenge a client answers (a browser's first request), not a guess.
-      if (!credentials && !token) throw new UnauthorizedError("Unauthorized access");
+      if (!credentials && !bearer) throw new UnauthorizedError("Unauthorized access");
       const counter = attemptCounter();
-      // A token is counted under its id (the part before the secret): guessing one is limited as a password is.
-      const keys = attemptKeys(credentials?.user ?? `token:${tokenIdOf(token!)}`, request.event.requestContext?.http?.sourceIp);
+      // A token is counted under its id (the part before the secret), a provider's JWT under the
+      // subject it claims: guessing either is limited as a password is.
+      const attempted = credentials?.user ?? (looksLikeJwt(bearer!) ? `jwt:${claimedSubject(bearer!)}` : `token:${tokenIdOf(bearer!)}`);
+      const keys = attemptKeys(attempted, request.event.requestContext?.http?.sourceIp);
       const { window, left } = windowOf(new Date());
       if (isHeld(await counter.failures(keys, window))) {
         throw new TooManyAttemptsError("Too many failed sign-ins for this user or from this address: try again later", left);
       }
-      const caller = credentials
-        ? users.verify(credentials.user, credentials.password)
-          ? { name: credentials.user, grants: config.authRoles.of(credentials.user, [], config.authDefaultGrants) }
-          : undefined
-        : await authenticateToken(apiTokenStore(), token!, new Date());
+      const caller = await callerOf(config, users, credentials, bearer);
       if (!caller) {
         await counter.fail(keys, window);
         throw new UnauthorizedError("Unauthorized access");

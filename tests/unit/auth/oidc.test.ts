@@ -1,0 +1,210 @@
+import fc from "fast-check";
+import { createLocalJWKSet, exportJWK, generateKeyPair, type JWTPayload, SignJWT } from "jose";
+import {
+  callerOfClaims,
+  claimedSubject,
+  forAudience,
+  groupsOf,
+  looksLikeJwt,
+  type OidcSettings,
+  readOidcSettings,
+  verifyJwt,
+} from "../../../lib/auth/oidc";
+import { parseRoles } from "../../../lib/auth/roles";
+import { readSettings } from "../../../lib/config/settings";
+import { UnavailableError } from "../../../lib/errors";
+
+// The verification's rules against real signatures (jose's own keys, a key set held in memory);
+// the real provider's tokens, over HTTP, are tests/e2e/oidc.e2e.test.ts's.
+const ISSUER = "https://idp.example.com/realms/ops";
+const oidc = readOidcSettings({ OIDC_ISSUER: ISSUER, OIDC_AUDIENCE: "rackhd,other-app" })!;
+
+let signingKey: CryptoKey;
+let strangerKey: CryptoKey;
+let keys: ReturnType<typeof createLocalJWKSet>;
+
+beforeAll(async () => {
+  const pair = await generateKeyPair("RS256");
+  signingKey = pair.privateKey;
+  strangerKey = (await generateKeyPair("RS256")).privateKey;
+  keys = createLocalJWKSet({ keys: [{ ...(await exportJWK(pair.publicKey)), kid: "k1", alg: "RS256", use: "sig" }] });
+});
+
+const NOW = new Date("2026-11-28T12:00:00Z");
+const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
+
+function sign(claims: JWTPayload, options: { key?: CryptoKey; issuedAt?: Date; ttl?: number; kid?: string } = {}): Promise<string> {
+  const issuedAt = options.issuedAt ?? NOW;
+  return new SignJWT({ iss: ISSUER, aud: "rackhd", sub: "u-1", ...claims })
+    .setProtectedHeader({ alg: "RS256", kid: options.kid ?? "k1" })
+    .setIssuedAt(seconds(issuedAt))
+    .setExpirationTime(seconds(issuedAt) + (options.ttl ?? 300))
+    .sign(options.key ?? signingKey);
+}
+
+describe("OIDC_* settings", () => {
+  it("are off without an issuer, and an audience alone is refused", () => {
+    expect(readOidcSettings({})).toBeUndefined();
+    expect(() => readOidcSettings({ OIDC_AUDIENCE: "x" })).toThrow("OIDC_AUDIENCE is set but OIDC_ISSUER is not");
+  });
+
+  it("take the issuer, the audiences, the claims and a default role of none", () => {
+    expect(oidc).toEqual({
+      issuer: ISSUER,
+      audiences: ["rackhd", "other-app"],
+      nameClaim: "email",
+      groupsClaim: "groups",
+      defaultGrants: [],
+      authorizer: "function",
+    });
+    expect(
+      readOidcSettings({
+        OIDC_ISSUER: "http://127.0.0.1:4000",
+        OIDC_AUDIENCE: "a",
+        OIDC_NAME_CLAIM: "username",
+        OIDC_GROUPS_CLAIM: "cognito:groups",
+        OIDC_DEFAULT_ROLE: "viewer@rack-1",
+        OIDC_AUTHORIZER: "Gateway",
+      }),
+    ).toMatchObject({ nameClaim: "username", groupsClaim: "cognito:groups", defaultGrants: [{ role: "viewer", sites: ["rack-1"] }], authorizer: "gateway" });
+  });
+
+  it.each([
+    [{ OIDC_ISSUER: "not a url", OIDC_AUDIENCE: "a" }, "OIDC_ISSUER must be the provider's issuer URL"],
+    [{ OIDC_ISSUER: "http://idp.example.com", OIDC_AUDIENCE: "a" }, "OIDC_ISSUER must be an https URL"],
+    [{ OIDC_ISSUER: ISSUER }, "OIDC_AUDIENCE must name the audience"],
+    [{ OIDC_ISSUER: ISSUER, OIDC_AUDIENCE: " , " }, "OIDC_AUDIENCE must name the audience"],
+    [{ OIDC_ISSUER: ISSUER, OIDC_AUDIENCE: "a", OIDC_AUTHORIZER: "lambda" }, "OIDC_AUTHORIZER must be one of function, gateway"],
+    [{ OIDC_ISSUER: ISSUER, OIDC_AUDIENCE: "a", OIDC_DEFAULT_ROLE: "root" }, "OIDC_DEFAULT_ROLE must be none"],
+    [{ OIDC_ISSUER: ISSUER, OIDC_AUDIENCE: "a", OIDC_GROUPS_CLAIM: "groups; rm" }, "OIDC_GROUPS_CLAIM must be a claim's name"],
+    [{ OIDC_ISSUER: ISSUER, OIDC_AUDIENCE: "a", OIDC_NAME_CLAIM: "a b" }, "OIDC_NAME_CLAIM must be a claim's name"],
+  ])("refuse %j", (env, message) => {
+    expect(() => readOidcSettings(env)).toThrow(message);
+  });
+
+  it("refuse the gateway's authorizer beside a Basic user list, which would never be asked", () => {
+    const gateway = { OIDC_ISSUER: ISSUER, OIDC_AUDIENCE: "a", OIDC_AUTHORIZER: "gateway" };
+    expect(() => readSettings({ ...gateway, AUTH_USERS: "admin:pw" })).toThrow("OIDC_AUTHORIZER=gateway");
+    expect(() => readSettings({ ...gateway, AUTH_USERS_PARAMETER: "/x/users" })).toThrow("OIDC_AUTHORIZER=gateway");
+    expect(readSettings(gateway).oidc?.authorizer).toBe("gateway");
+    expect(readSettings({ ...gateway, OIDC_AUTHORIZER: "function", AUTH_USERS: "admin:pw" }).oidc?.authorizer).toBe("function");
+  });
+});
+
+describe("verifyJwt", () => {
+  it("gives the claims of a token the provider signed for this service", async () => {
+    const claims = await verifyJwt(oidc, keys, await sign({ email: "alice@example.com" }), NOW);
+    expect(claims).toMatchObject({ sub: "u-1", email: "alice@example.com" });
+  });
+
+  it("takes Cognito's access tokens, which name the app client and no audience", async () => {
+    const token = await sign({ aud: undefined, client_id: "rackhd", token_use: "access" });
+    expect(await verifyJwt(oidc, keys, token, NOW)).toMatchObject({ client_id: "rackhd" });
+  });
+
+  it.each<[string, JWTPayload, Parameters<typeof sign>[1]]>([
+    ["another audience", { aud: "billing" }, {}],
+    ["another audience beside a client id", { aud: "billing", client_id: "rackhd" }, {}],
+    ["no audience and another client", { aud: undefined, client_id: "billing" }, {}],
+    ["another issuer", { iss: "https://evil.example.com" }, {}],
+    ["an expired token", {}, { issuedAt: new Date(NOW.getTime() - 3600_000) }],
+    ["a token from the future", { nbf: seconds(NOW) + 3600 }, {}],
+    ["another key", {}, { key: undefined, kid: "k1" }],
+    ["an unknown key id", {}, { kid: "k2" }],
+  ])("refuses %s", async (_name, claims, options) => {
+    const token = await sign(claims, _name === "another key" ? { ...options, key: strangerKey } : options);
+    expect(await verifyJwt(oidc, keys, token, NOW)).toBeUndefined();
+  });
+
+  it("allows 30 s between the provider's clock and the function's", async () => {
+    const token = await sign({}, { issuedAt: new Date(NOW.getTime() - 310_000) });
+    expect(await verifyJwt(oidc, keys, token, NOW)).toBeDefined();
+    expect(await verifyJwt(oidc, keys, token, new Date(NOW.getTime() + 30_000))).toBeUndefined();
+  });
+
+  it("refuses an unsigned token and an HMAC one (algorithm confusion)", async () => {
+    const header = (alg: string) => Buffer.from(JSON.stringify({ alg, kid: "k1" })).toString("base64url");
+    const body = Buffer.from(JSON.stringify({ iss: ISSUER, aud: "rackhd", sub: "u", exp: seconds(NOW) + 60 })).toString("base64url");
+    expect(await verifyJwt(oidc, keys, `${header("none")}.${body}.`, NOW)).toBeUndefined();
+    const hmac = await new SignJWT({ iss: ISSUER, aud: "rackhd", sub: "u" })
+      .setProtectedHeader({ alg: "HS256", kid: "k1" })
+      .setExpirationTime(seconds(NOW) + 60)
+      .sign(new TextEncoder().encode("a shared secret of thirty-two bytes!"));
+    expect(await verifyJwt(oidc, keys, hmac, NOW)).toBeUndefined();
+  });
+
+  it("refuses every altered token (property)", async () => {
+    const token = await sign({ email: "alice@example.com" });
+    await fc.assert(
+      fc.asyncProperty(fc.nat({ max: token.length - 1 }), fc.constantFrom(..."AQw-_x9."), async (at, char) => {
+        fc.pre(token[at] !== char);
+        const altered = `${token.slice(0, at)}${char}${token.slice(at + 1)}`;
+        // The last signature character carries padding bits: a change there may decode to the same bytes.
+        fc.pre(at < token.length - 1);
+        expect(await verifyJwt(oidc, keys, altered, NOW)).toBeUndefined();
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("is a 503 when the provider's keys cannot be had, never a sign-in", async () => {
+    const token = await sign({});
+    const down = async () => {
+      throw new TypeError("fetch failed");
+    };
+    await expect(verifyJwt(oidc, down, token, NOW)).rejects.toBeInstanceOf(UnavailableError);
+  });
+});
+
+describe("who a token is from", () => {
+  const roles = parseRoles("alice@example.com=operator@rack-1,group:auditors=viewer,group:netops=admin");
+
+  it("is the name claim, with the grants of the name and of each group", () => {
+    expect(callerOfClaims(oidc, roles, { sub: "u-1", email: "alice@example.com", groups: ["auditors"] })).toEqual({
+      name: "alice@example.com",
+      grants: [
+        { role: "operator", sites: ["rack-1"] },
+        { role: "viewer", sites: "*" },
+      ],
+    });
+    expect(callerOfClaims(oidc, roles, { sub: "u-2", groups: "netops" })).toEqual({ name: "u-2", grants: [{ role: "admin", sites: "*" }] });
+  });
+
+  it("holds OIDC_DEFAULT_ROLE's grant when no name or group is mapped (none unless said)", () => {
+    expect(callerOfClaims(oidc, roles, { sub: "u-3", groups: ["sales", 7] })).toEqual({ name: "u-3", grants: [] });
+    const viewerByDefault: OidcSettings = { ...oidc, defaultGrants: [{ role: "viewer", sites: "*" }] };
+    expect(callerOfClaims(viewerByDefault, roles, {}).grants).toEqual([{ role: "viewer", sites: "*" }]);
+    expect(callerOfClaims(viewerByDefault, roles, {}).name).toBe("unnamed");
+  });
+
+  it("reads groups from a list or one name, and nothing else", () => {
+    expect(groupsOf({ g: ["a", "", 3, "b"] }, "g")).toEqual(["a", "b"]);
+    expect(groupsOf({ g: "a" }, "g")).toEqual(["a"]);
+    expect(groupsOf({ g: { a: 1 } }, "g")).toEqual([]);
+    expect(groupsOf({}, "g")).toEqual([]);
+  });
+});
+
+describe("the shapes", () => {
+  it("tell a JWT from an API token", () => {
+    expect(looksLikeJwt("eyJh.eyJz.c2ln")).toBe(true);
+    expect(looksLikeJwt("eyJh.eyJz.")).toBe(true);
+    expect(looksLikeJwt("rhdt_0123456789abcdef_0123456789abcdef0123456789abcdef")).toBe(false);
+    expect(looksLikeJwt("a.b")).toBe(false);
+    expect(looksLikeJwt(`a.${"b".repeat(16_384)}.c`)).toBe(false);
+  });
+
+  it("count a failed token under the subject it claims, whatever it holds", async () => {
+    expect(claimedSubject(await sign({ sub: "u-9" }))).toBe("u-9");
+    expect(claimedSubject("x.bm90IGpzb24.y")).toBe("unknown");
+    expect(claimedSubject(`x.${Buffer.from(JSON.stringify({ sub: 5 })).toString("base64url")}.y`)).toBe("unknown");
+    expect(claimedSubject("x")).toBe("unknown");
+  });
+
+  it("audience: aud as a list, as one, or a client id only where there is no aud", () => {
+    expect(forAudience({ aud: ["x", "rackhd"] }, ["rackhd"])).toBe(true);
+    expect(forAudience({ aud: "x" }, ["rackhd"])).toBe(false);
+    expect(forAudience({ client_id: "rackhd" }, ["rackhd"])).toBe(true);
+    expect(forAudience({ client_id: 5 }, ["rackhd"])).toBe(false);
+  });
+});
