@@ -31,8 +31,8 @@ type Env = Record<string, string | undefined>;
 /** Signatures an identity provider uses (Cognito, Entra ID, Okta, Keycloak, Google: RS256; others ES256 or EdDSA); never `none` or an HMAC. */
 const ALGORITHMS = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "ES512", "EdDSA"];
 
-/** Clocks differ a little between the provider and Lambda. */
-const CLOCK_TOLERANCE_SECONDS = 30;
+/** Clocks differ a little between the provider and Lambda (both keep NTP time: seconds at most). */
+const CLOCK_TOLERANCE_SECONDS = 5;
 
 /** How long a container keeps the provider's discovery document: a new signing key is in its JWKS, which jose fetches again when a token names an unknown key. */
 const DISCOVERY_CACHE_MS = 60 * 60 * 1000;
@@ -121,7 +121,11 @@ export async function verifyJwt(oidc: OidcSettings, keys: JWTVerifyGetKey, token
     // The provider's fault (no answer, a key set that is not one), not the token's: nobody is let in, and 503 says try again.
     const providers = error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid || !(error instanceof errors.JOSEError);
     if (providers || (error as errors.JOSEError).code === errors.JOSEError.code)
-      throw new UnavailableError("The identity provider cannot be reached now", 5, `OIDC keys of ${oidc.issuer}: ${(error as Error).message}`);
+      throw new UnavailableError(
+        "The identity provider cannot be reached now",
+        5,
+        `OIDC keys of ${oidc.issuer}: ${(error as Error).message}`,
+      );
     return undefined;
   }
 }
@@ -150,7 +154,11 @@ export function providerKeys(oidc: OidcSettings, now = Date.now()): Promise<JWTV
     const document = await fetchJson(`${oidc.issuer.replace(/\/+$/, "")}/.well-known/openid-configuration`);
     // The document must be the issuer's own: another issuer's keys would sign for it.
     if (document.issuer !== oidc.issuer || typeof document.jwks_uri !== "string")
-      throw new UnavailableError("The identity provider cannot be used now", 30, `OIDC discovery of ${oidc.issuer}: issuer or jwks_uri wrong`);
+      throw new UnavailableError(
+        "The identity provider cannot be used now",
+        30,
+        `OIDC discovery of ${oidc.issuer}: issuer or jwks_uri wrong`,
+      );
     return createRemoteJWKSet(new URL(document.jwks_uri), { timeoutDuration: FETCH_TIMEOUT_MS });
   })();
   discovered = { issuer: oidc.issuer, at: now, keys };

@@ -2,7 +2,7 @@
 // without request log lines on stdout (tests that check logging switch them back on).
 for (const name of Object.keys(process.env)) {
   if (
-    /^(TASKS_|PROVISIONING_|AUTH_|PUBLIC_BASE_URL$|API_SERVER$|CORS_ORIGINS$|BODY_LIMIT_BYTES$|STORE$|DYNAMODB_|DEMO_NODES$|MEMORY_STORE_|LOG_REQUESTS$|LOG_LEVEL$|METRICS|HOOK_)/.test(
+    /^(TASKS_|PROVISIONING_|AUTH_|PUBLIC_BASE_URL$|API_SERVER$|CORS_ORIGINS$|BODY_LIMIT_BYTES$|STORE$|DYNAMODB_|DEMO_NODES$|MEMORY_STORE_|LOG_REQUESTS$|LOG_LEVEL$|METRICS|HOOK_|OIDC_)/.test(
       name,
     )
   ) {

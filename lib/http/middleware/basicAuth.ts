@@ -83,7 +83,10 @@ export function basicAuth(isProtected: (config: Settings) => boolean, action: Ac
       const users = config.authUsersParameter ? await usersFromParameter(config.authUsersParameter) : config.authUsers;
       if (users.size === 0 && !config.oidc) {
         if (!warnedNoUsers) {
-          logLine({ level: "error", msg: "auth is on but AUTH_USERS names no user and OIDC_ISSUER no provider: every protected request is refused" });
+          logLine({
+            level: "error",
+            msg: "auth is on but AUTH_USERS names no user and OIDC_ISSUER no provider: every protected request is refused",
+          });
           warnedNoUsers = true;
         }
         throw new UnauthorizedError("Unauthorized access");

@@ -1,0 +1,80 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { reloadSettings } from "../../lib/config/settings";
+import { api, freshContainer } from "../support/api";
+import { basic } from "../support/apiGatewayEvent";
+
+/**
+ * Issue 55: how the operators' API treats a provider's JWT beside Basic and API tokens, through the
+ * real handler stacks. Sign-in with tokens the real provider signs is tests/e2e/oidc.e2e.test.ts's;
+ * here, what needs no provider answering: a JWT where none is configured, and a provider that
+ * cannot be reached or answers with another issuer's document.
+ */
+const A = "/api/1.1";
+const PASSWORD = "0idc-Pa55-word";
+// A JWT's shape; its signature is never checked here (no provider's keys are had).
+const JWT = `${Buffer.from('{"alg":"RS256","kid":"k"}').toString("base64url")}.${Buffer.from('{"sub":"mallory"}').toString("base64url")}.c2ln`;
+const bearer = { authorization: `Bearer ${JWT}` };
+
+let closed: string;
+let impostor: Server;
+let impostorUrl: string;
+
+beforeAll(async () => {
+  // A port nothing listens on: the provider is down.
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  closed = `http://127.0.0.1:${(probe.address() as AddressInfo).port}`;
+  await new Promise((resolve) => probe.close(resolve));
+  // A server whose discovery document names another issuer (a provider's address taken over, or a wrong setting).
+  impostor = createServer((_req, res) => {
+    res.writeHead(200, { "content-type": "application/json" });
+    res.end(JSON.stringify({ issuer: "https://someone-else.example.com", jwks_uri: "https://someone-else.example.com/jwks" }));
+  });
+  await new Promise<void>((resolve) => impostor.listen(0, "127.0.0.1", resolve));
+  impostorUrl = `http://127.0.0.1:${(impostor.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await new Promise((resolve) => impostor.close(resolve));
+  for (const name of ["PROVISIONING_AUTH", "AUTH_USERS", "OIDC_ISSUER", "OIDC_AUDIENCE"]) delete process.env[name];
+  reloadSettings();
+});
+
+function configure(env: Record<string, string | undefined>): void {
+  for (const name of ["AUTH_USERS", "OIDC_ISSUER", "OIDC_AUDIENCE"]) delete process.env[name];
+  Object.assign(process.env, { PROVISIONING_AUTH: "on", LOG_REQUESTS: "off", ...env });
+  reloadSettings();
+  freshContainer();
+}
+
+describe("a provider's JWT at the operators' API", () => {
+  it("is a wrong token where no provider is configured (401), and Basic works as before", async () => {
+    configure({ AUTH_USERS: `admin:${PASSWORD}` });
+    expect(await api({ method: "GET", path: `${A}/nodes`, headers: bearer })).toMatchObject({ status: 401 });
+    expect(await api({ method: "GET", path: `${A}/nodes`, headers: { authorization: basic("admin", PASSWORD) } })).toMatchObject({
+      status: 200,
+    });
+  });
+
+  it("is a 503 with Retry-After while the provider cannot be reached, and lets nobody in", async () => {
+    configure({ OIDC_ISSUER: closed, OIDC_AUDIENCE: "urn:rackhd:api" });
+    const answer = await api({ method: "GET", path: `${A}/nodes`, headers: bearer });
+    expect(answer).toMatchObject({ status: 503, headers: expect.objectContaining({ "retry-after": "5" }) });
+    expect(answer.body).toEqual({ message: "The identity provider cannot be reached now" });
+    // Without credentials it is still the challenge, not the outage.
+    expect(await api({ method: "GET", path: `${A}/nodes`, headers: {} })).toMatchObject({ status: 401 });
+  });
+
+  it("refuses a provider whose discovery document names another issuer (503), never taking its keys", async () => {
+    configure({ OIDC_ISSUER: impostorUrl, OIDC_AUDIENCE: "urn:rackhd:api" });
+    const answer = await api({ method: "GET", path: `${A}/nodes`, headers: bearer });
+    expect(answer).toMatchObject({ status: 503, body: { message: "The identity provider cannot be used now" } });
+  });
+
+  it("lets in nobody but the provider's users when no Basic user is set", async () => {
+    configure({ OIDC_ISSUER: closed, OIDC_AUDIENCE: "urn:rackhd:api" });
+    expect(await api({ method: "GET", path: `${A}/nodes`, headers: { authorization: basic("admin", PASSWORD) } })).toMatchObject({
+      status: 401,
+    });
+  });
+});
