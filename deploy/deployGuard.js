@@ -25,7 +25,8 @@ const OPEN_BOOT_SETTING = "ALLOW_OPEN_BOOT";
 /**
  * Throws, naming the setting, when a package or deploy would make a stack with the operators' API
  * open (PROVISIONING_AUTH=off without ALLOW_OPEN_PROVISIONING=yes) or asking for credentials no
- * one can give (auth on, neither AUTH_USERS_PARAMETER nor AUTH_USERS set).
+ * one can give (auth on, and neither a user list, AUTH_USERS_PARAMETER or AUTH_USERS, nor an
+ * identity provider, OIDC_ISSUER).
  */
 function assertSafeDeploy(argv, env) {
   const { command, stage } = invocation(argv);
@@ -40,10 +41,10 @@ function assertSafeDeploy(argv, env) {
     );
   }
   const protectedRoutes = provisioningAuth === "on" || (env.TASKS_AUTH ?? "off") !== "off";
-  const hasUsers = (env.AUTH_USERS_PARAMETER ?? "").trim() !== "" || (env.AUTH_USERS ?? "").trim() !== "";
+  const hasUsers = ["AUTH_USERS_PARAMETER", "AUTH_USERS", "OIDC_ISSUER"].some((name) => (env[name] ?? "").trim() !== "");
   if (protectedRoutes && !hasUsers) {
     throw new Error(
-      `Stage "${stage}" asks for credentials (PROVISIONING_AUTH=on) but has no users: set AUTH_USERS_PARAMETER to an SSM SecureString parameter holding the user list (or AUTH_USERS)`,
+      `Stage "${stage}" asks for credentials (PROVISIONING_AUTH=on) but has no users: set AUTH_USERS_PARAMETER to an SSM SecureString parameter holding the user list (or AUTH_USERS), or OIDC_ISSUER and OIDC_AUDIENCE to sign in with an identity provider`,
     );
   }
 }

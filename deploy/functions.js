@@ -5,7 +5,7 @@
 const tsxRequire = require("./tsxRequire");
 const { mkdirSync, readFileSync, renameSync, writeFileSync } = require("node:fs");
 const { join } = require("node:path");
-const { assertSafeDeploy, invocation } = require("./deployGuard");
+const { assertSafeDeploy, DEPLOYED_DEFAULTS, invocation } = require("./deployGuard");
 
 const registry = () => tsxRequire("../lib/http/routes/serverlessFunctions.ts", __filename);
 
@@ -82,13 +82,35 @@ function templatesOnly(functions, store) {
   return only.withPlaceholderArtifacts(functions, artifact);
 }
 
+/**
+ * The routes the HTTP API's JWT authorizer guards (OIDC_AUTHORIZER=gateway): those asking for
+ * credentials as the stage's functions will be configured, a deployed stage's defaults
+ * (serverless.yml params.default: PROVISIONING_AUTH=on) under what the shell says.
+ */
+function gatewayAuthorizer(settings, stage) {
+  if (settings.oidc?.authorizer !== "gateway") return undefined;
+  const { readSettings } = tsxRequire("../lib/config/settings.ts", __filename);
+  const staged = stage === "local" ? settings : readSettings({ ...DEPLOYED_DEFAULTS, ...process.env });
+  return registry().gatewayAuthorizer(staged);
+}
+
 module.exports.functions = ({ options } = {}) => {
-  const { store } = checkedSettings();
+  const settings = checkedSettings();
+  const { store } = settings;
   const stage = options?.stage ?? invocation(process.argv).stage;
   // The local stage has the WebSocket API's functions with either store (serverless offline serves them).
   const socket = registry().socketFor(store, stage === "local");
   const functions = templatesOnly(
-    registry().serverlessFunctions(store, routesFor(store), undefined, undefined, undefined, socket, stage),
+    registry().serverlessFunctions(
+      store,
+      routesFor(store),
+      undefined,
+      undefined,
+      undefined,
+      socket,
+      stage,
+      gatewayAuthorizer(settings, stage),
+    ),
     store,
   );
   // The local stage, in process or in worker threads (OFFLINE_IN_PROCESS=false: npm run
@@ -98,6 +120,9 @@ module.exports.functions = ({ options } = {}) => {
   // function.
   return stage === "local" ? onLocalBundle(functions, store) : functions;
 };
+
+// The HTTP API's JWT authorizer (OIDC_AUTHORIZER=gateway), or none.
+module.exports.httpApiAuthorizers = () => registry().httpApiAuthorizers(checkedSettings());
 
 // The roles, the user-list policy and the alarm subscription (lib/deploy/serverlessRoles.ts).
 module.exports.resources = () =>

@@ -620,6 +620,60 @@ describe("serverless package of a 200-function registry (issue 36)", () => {
 });
 
 /**
+ * Issue 55: OIDC_AUTHORIZER=gateway declares the HTTP API's JWT authorizer (the identity provider's
+ * issuer and audience) and attaches it to every route that asks for credentials, and to no other
+ * (a booting machine and a relay present no provider's token).
+ */
+describe("serverless package with the gateway's JWT authorizer (issue 55)", () => {
+  const out = mkdtempSync(join(tmpdir(), "package-oidc-"));
+  afterAll(() => rmSync(out, { recursive: true, force: true }));
+
+  it("puts the provider's authorizer on the operators' routes only", async () => {
+    await run(process.execPath, [join(ROOT, "node_modules/serverless/bin/serverless.js"), "package", "--stage", "sso", "--package", out], {
+      cwd: ROOT,
+      env: envWith({
+        OIDC_ISSUER: "https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_Example",
+        OIDC_AUDIENCE: "3n4b5urk1ft4fl3mg5e62d9ado,urn:rackhd:api",
+        OIDC_AUTHORIZER: "gateway",
+        AUTH_USERS: undefined,
+        AUTH_USERS_PARAMETER: undefined,
+        ESBUILD_WORK_FOLDER: join(out, ".esbuild"),
+        PACKAGE_TEMPLATES_ONLY: "on",
+      }),
+      maxBuffer: 16 << 20,
+    });
+    const { all } = packagedStack(out);
+    const authorizers = Object.entries(all).filter(([, resource]) => resource.Type === "AWS::ApiGatewayV2::Authorizer");
+    expect(authorizers).toHaveLength(1);
+    const [authorizerId, authorizer] = authorizers[0];
+    expect(authorizer.Properties).toMatchObject({
+      AuthorizerType: "JWT",
+      IdentitySource: ["$request.header.Authorization"],
+      JwtConfiguration: {
+        Issuer: "https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_Example",
+        Audience: ["3n4b5urk1ft4fl3mg5e62d9ado", "urn:rackhd:api"],
+      },
+    });
+    const routes = Object.values(all).filter((resource) => resource.Type === "AWS::ApiGatewayV2::Route");
+    const guarded = (key: string) => {
+      const route = routes.find((each) => each.Properties.RouteKey === key)!;
+      expect(route).toBeDefined();
+      return route.Properties.AuthorizationType === "JWT" && JSON.stringify(route.Properties.AuthorizerId).includes(authorizerId);
+    };
+    expect(guarded("GET /api/{version}/nodes")).toBe(true);
+    expect(guarded("DELETE /api/{version}/tokens/{id}")).toBe(true);
+    // The booting machines' and the relays' routes, the public docs and the task list's open form are not.
+    expect(guarded("GET /api/{version}/profiles")).toBe(false);
+    expect(guarded("POST /api/{version}/relay/jobs/lease")).toBe(false);
+    expect(guarded("GET /todo/api/v1.0/tasks")).toBe(false);
+    const protectedRoutes = ROUTES.filter((route) => route.auth === "northbound").flatMap((route) => methodsOf(route));
+    expect(routes.filter((route) => route.Properties.AuthorizationType === "JWT")).toHaveLength(protectedRoutes.length);
+    // Each routes' stack is given the authorizer's id by the root, and the templates stay lint-clean.
+    await expectCfnLintClean(STACK_FILES.map((file) => join(out, file)));
+  }, 240_000);
+});
+
+/**
  * Issue 25 §3: every setting of lib/config/settings.ts, given a value other than its default when
  * packaging, reaches every function as given (AUTH_USERS apart: it and AUTH_USERS_PARAMETER
  * exclude each other, and a deployment should name the parameter).
@@ -632,6 +686,16 @@ describe("serverless package with every setting given (issue 25)", () => {
     AUTH_FAILURE_STATUS: "403",
     AUTH_REALM: "Lab",
     AUTH_USERS_PARAMETER: "/lambda-tasks-provisioning/lab/users",
+    AUTH_ROLES: "group:lab-ops=operator@rack-1,auditor=viewer",
+    AUTH_DEFAULT_ROLE: "viewer",
+    AUDIT_RETENTION_DAYS: "90",
+    OIDC_ISSUER: "https://login.example.com/realms/lab",
+    OIDC_AUDIENCE: "rackhd-lab",
+    OIDC_NAME_CLAIM: "preferred_username",
+    OIDC_GROUPS_CLAIM: "roles",
+    OIDC_DEFAULT_ROLE: "viewer@rack-1",
+    // Its other value, gateway, is refused beside a user list (AUTH_USERS_PARAMETER here).
+    OIDC_AUTHORIZER: "function",
     PUBLIC_BASE_URL: "https://api.example.com/lab",
     API_SERVER: "https://api.example.com",
     FILE_SERVER: "https://files.example.com",

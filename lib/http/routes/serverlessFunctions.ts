@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
+import type { Settings } from "../../config/settings";
 import { type DataAccess, pushes, touchesData, withWriteEffects } from "../../dataAccess";
 import { accessOf } from "./access";
-import { type CatchAll, type Endpoint, methodsOf } from "./endpoint";
+import { type CatchAll, type Endpoint, methodsOf, requiresAuth } from "./endpoint";
 import { CATCH_ALL, ROUTES } from "./index";
 import { SCHEDULED, type ScheduledFunction } from "./scheduled";
 import { SOCKET, type SocketFunction } from "./socket";
@@ -40,12 +41,42 @@ const DELIVERY_QUEUE = {
 } as const;
 
 type HttpApiEvent =
-  | { httpApi: { method: string; path: string } | "*" }
+  | { httpApi: { method: string; path: string; authorizer?: { name: typeof GATEWAY_AUTHORIZER } } | "*" }
   | { websocket: { route: string; routeResponseSelectionExpression?: "$default" } }
   | { schedule: string }
   | typeof EVENT_STREAM
   | typeof DELIVERY_QUEUE;
 export type Store = "memory" | "dynamodb";
+
+/** The HTTP API's JWT authorizer (OIDC_AUTHORIZER=gateway), declared by deploy/functions.js httpApiAuthorizers. */
+export const GATEWAY_AUTHORIZER = "oidc";
+
+/**
+ * OIDC_AUTHORIZER=gateway: the HTTP API's JWT authorizer checks the identity provider's token on
+ * every route that asks for credentials before any function runs (the function checks it again:
+ * it holds the grants); undefined otherwise. An HTTP API route has one authorizer, so with it
+ * nothing else gets in (the settings refuse a Basic user list beside it).
+ */
+export function gatewayAuthorizer(
+  config: Pick<Settings, "oidc" | "tasksAuth" | "provisioningAuth">,
+): ((route: Endpoint) => boolean) | undefined {
+  if (config.oidc?.authorizer !== "gateway") return undefined;
+  return (route) => requiresAuth(route.auth, config);
+}
+
+/** The `provider.httpApi.authorizers` of serverless.yml: the provider's JWT authorizer when OIDC_AUTHORIZER=gateway, else none. */
+export function httpApiAuthorizers(config: Pick<Settings, "oidc">): Record<string, unknown> {
+  const oidc = config.oidc;
+  if (oidc?.authorizer !== "gateway") return {};
+  return {
+    [GATEWAY_AUTHORIZER]: {
+      type: "jwt",
+      identitySource: "$request.header.Authorization",
+      issuerUrl: oidc.issuer,
+      audience: [...oidc.audiences],
+    },
+  };
+}
 
 export interface ServerlessFunction {
   handler: string;
@@ -108,6 +139,7 @@ export function allFunctions(
   scheduled: readonly ScheduledFunction[],
   triggered: readonly TriggeredFunction[] = [],
   socket: readonly SocketFunction[] = [],
+  authorized?: (route: Endpoint) => boolean,
 ): FunctionNeeds[] {
   return [
     ...routes.map((route) => {
@@ -115,7 +147,11 @@ export function allFunctions(
       return {
         name: route.function,
         handler: route.handler,
-        events: methodsOf(route).map((method): HttpApiEvent => ({ httpApi: { method, path: route.path } })),
+        events: methodsOf(route).map(
+          (method): HttpApiEvent => ({
+            httpApi: { method, path: route.path, ...(authorized?.(route) && { authorizer: { name: GATEWAY_AUTHORIZER } }) },
+          }),
+        ),
         needs: { access, basicAuth: ASKS_FOR_CREDENTIALS.has(route.auth), ...pushNeeds(access) },
       };
     }),
@@ -191,9 +227,11 @@ export function serverlessFunctions(
   socket: readonly SocketFunction[] = socketFor(store),
   /** The stage deployed (the framework's default, dev, unless the command names one). */
   stage = "dev",
+  /** The routes the HTTP API's JWT authorizer guards (gatewayAuthorizer), if any. */
+  authorized?: (route: Endpoint) => boolean,
 ): Record<string, ServerlessFunction> {
   return Object.fromEntries(
-    allFunctions(routes, catchAll, scheduled, triggered, socket).map((fn) => [
+    allFunctions(routes, catchAll, scheduled, triggered, socket, authorized).map((fn) => [
       fn.name,
       {
         handler: `${fn.handler}.handler`,
