@@ -18,13 +18,15 @@ const shared = {
     "^@middy/([^/]+)$": "<rootDir>/node_modules/@middy/$1/index.js",
     // jose 6 is ESM-only too (its "exports" has no "require" condition).
     "^jose$": "<rootDir>/node_modules/jose/dist/webapi/index.js",
+    "^openid-client$": "<rootDir>/node_modules/openid-client/build/index.js",
+    "^oauth4webapi$": "<rootDir>/node_modules/oauth4webapi/build/index.js",
     // Served as text by the docs routes (deploy/esbuildPlugins.js does the same for the bundles).
     "^redoc/bundles/redoc\\.standalone\\.js$": "<rootDir>/tests/support/redocViewerText.js",
     // The console's browser bundle, built from console/ as deploy/esbuildPlugins.js builds it.
     "^console-assets$": "<rootDir>/tests/support/consoleAssets.js",
     "^console-assets/names$": "<rootDir>/tests/support/consoleAssetNames.js",
   },
-  transformIgnorePatterns: ["/node_modules/(?!@middy/|jose/)"],
+  transformIgnorePatterns: ["/node_modules/(?!@middy/|jose/|openid-client/|oauth4webapi/)"],
   transform: {
     "^.+\\.(t|j)s$": ["@swc/jest", { jsc: { parser: { syntax: "typescript" }, target: "es2022" }, module: { type: "commonjs" } }],
   },

@@ -1,7 +1,7 @@
 import "./styles.css";
 import { render } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
-import { signedIn, signIn, signOut, whenAuthNeeded } from "./api";
+import { loadSession, PROVIDER_SIGN_IN, signedIn, signedInAs, signIn, signOut, whenAuthNeeded } from "./api";
 import { Define } from "./pages/Define";
 import { Hooks } from "./pages/Hooks";
 import { Machine } from "./pages/Machine";
@@ -26,7 +26,7 @@ function Page({ path }: { path: string[] }) {
   return <Machines />;
 }
 
-function SignIn({ refused, onDone }: { refused: boolean; onDone: () => void }) {
+function SignIn({ refused, provider, onDone }: { refused: boolean; provider: boolean; onDone: () => void }) {
   // A dialog takes the focus when it opens, so that the keyboard is where the form is.
   const first = useRef<HTMLInputElement>(null);
   useEffect(() => first.current?.focus(), []);
@@ -45,6 +45,13 @@ function SignIn({ refused, onDone }: { refused: boolean; onDone: () => void }) {
             ? "Those credentials were refused (401/403): the service did not let this account in. Try another."
             : "This service asks for a user name and password. They are kept for this browser session only."}
         </p>
+        {provider && (
+          <p>
+            <a class="button" href={PROVIDER_SIGN_IN}>
+              Sign in with your company account
+            </a>
+          </p>
+        )}
         <label>
           User <input name="user" autoComplete="username" required ref={first} />
         </label>
@@ -61,7 +68,14 @@ function App() {
   const [path, setPath] = useState(route());
   const [auth, setAuth] = useState<"needed" | "refused" | undefined>();
   const [round, setRound] = useState(0);
+  const [provider, setProvider] = useState(false);
+  const [ready, setReady] = useState(false);
   useEffect(() => {
+    // Who the provider's session is, before the pages ask the API (it says how they ask).
+    loadSession().then((known) => {
+      setProvider(known.provider);
+      setReady(true);
+    });
     const follow = () => setPath(route());
     addEventListener("hashchange", follow);
     whenAuthNeeded((why) => setAuth(why));
@@ -86,12 +100,13 @@ function App() {
           {nav("hooks", "Hooks", area === "hooks")}
           {nav("tasks", "Tasks", area === "tasks")}
         </nav>
+        {signedInAs() !== null && <span class="muted">{signedInAs()}</span>}
         {signedIn() && (
           <button
             type="button"
             class="link"
-            onClick={() => {
-              signOut();
+            onClick={async () => {
+              await signOut();
               setRound((n) => n + 1);
             }}
           >
@@ -99,12 +114,11 @@ function App() {
           </button>
         )}
       </header>
-      <main key={`${path.join("/")}#${round}`}>
-        <Page path={path} />
-      </main>
+      <main key={`${path.join("/")}#${round}`}>{ready && <Page path={path} />}</main>
       {auth && (
         <SignIn
           refused={auth === "refused"}
+          provider={provider}
           onDone={() => {
             setAuth(undefined);
             setRound((n) => n + 1);

@@ -90,6 +90,29 @@ export function readOidcSettings(env: Env): OidcSettings | undefined {
   };
 }
 
+/** The console's sign-in with the provider (lib/auth/consoleSignIn.ts runs it): the OIDC_CONSOLE_* settings. */
+export interface ConsoleSignIn {
+  /** OIDC_CONSOLE_CLIENT: the console's client id at the provider (a public client: PKCE, no secret). */
+  clientId: string;
+  /** OIDC_CONSOLE_SCOPE: the scopes asked for (space-separated). */
+  scope: string;
+  /** The RFC 8707 resource asked for (the first OIDC_AUDIENCE when it is a URI, as oidc-provider and Auth0 want); else none. */
+  resource: string | undefined;
+}
+
+/** The OIDC_CONSOLE_* settings; undefined when the console signs in with no provider. */
+export function readConsoleSignIn(env: Env, oidc: OidcSettings | undefined): ConsoleSignIn | undefined {
+  const clientId = env.OIDC_CONSOLE_CLIENT?.trim();
+  if (!clientId) return undefined;
+  if (!oidc) throw new ConfigError("OIDC_CONSOLE_CLIENT is set but OIDC_ISSUER is not: the console signs in with the provider OIDC_ISSUER names");
+  if (!/^[\w.:@/-]{1,256}$/.test(clientId)) throw new ConfigError(`OIDC_CONSOLE_CLIENT must be a client id (got "${clientId.slice(0, 80)}")`);
+  const scope = env.OIDC_CONSOLE_SCOPE?.trim() || "openid email";
+  if (!/^[\w:./-]+( [\w:./-]+)*$/.test(scope) || !scope.split(" ").includes("openid"))
+    throw new ConfigError(`OIDC_CONSOLE_SCOPE must be space-separated scopes, openid among them (got "${scope.slice(0, 80)}")`);
+  const first = oidc.audiences[0];
+  return { clientId, scope, resource: /^[a-z][a-z0-9+.-]*:/i.test(first) && first !== clientId ? first : undefined };
+}
+
 /** A JWT's shape (three base64url parts), told apart from an API token (`rhdt_…`) before any key is fetched. */
 export const looksLikeJwt = (token: string): boolean => /^[\w-]+\.[\w-]+\.[\w-]*$/.test(token) && token.length <= 16_384;
 

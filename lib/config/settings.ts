@@ -1,5 +1,5 @@
 import { DEFAULT_AUDIT_RETENTION_DAYS } from "../audit/auditTrail";
-import { type OidcSettings, readOidcSettings } from "../auth/oidc";
+import { type ConsoleSignIn, type OidcSettings, readConsoleSignIn, readOidcSettings } from "../auth/oidc";
 import { defaultGrants, type Grant, parseRoles, type RoleMap } from "../auth/roles";
 import { parseUsers, type UserTable } from "../auth/users";
 import { ConfigError } from "../errors";
@@ -27,6 +27,8 @@ export interface Settings {
   authUsersParameter: string | undefined;
   /** OIDC_*: sign-in with an OpenID Connect provider's tokens (issue 55, docs/team.md); undefined = none. */
   oidc: OidcSettings | undefined;
+  /** OIDC_CONSOLE_*: the console's sign-in with that provider (its client id, scopes); undefined = the console asks for Basic credentials only. */
+  consoleSignIn: ConsoleSignIn | undefined;
   /** Absolute base URL (no trailing slash) for task `uri`s; undefined = from the request. */
   publicBaseUrl: string | undefined;
   /** What `{{api.server}}` renders to; undefined = from the request. */
@@ -103,6 +105,8 @@ export const SETTING_NAMES = [
   "OIDC_GROUPS_CLAIM",
   "OIDC_DEFAULT_ROLE",
   "OIDC_AUTHORIZER",
+  "OIDC_CONSOLE_CLIENT",
+  "OIDC_CONSOLE_SCOPE",
   "PUBLIC_BASE_URL",
   "API_SERVER",
   "FILE_SERVER",
@@ -253,6 +257,7 @@ export function readSettings(env: Env): Settings {
     auditRetentionDays: auditRetention(env.AUDIT_RETENTION_DAYS),
     authUsersParameter: parameterName(env),
     oidc: oidcSettings(env),
+    consoleSignIn: readConsoleSignIn(env, readOidcSettings(env)),
     publicBaseUrl: absoluteUrl(env, "PUBLIC_BASE_URL"),
     apiServer: absoluteUrl(env, "API_SERVER"),
     fileServer: absoluteUrl(env, "FILE_SERVER"),

@@ -56,10 +56,10 @@ class Cookies {
 
 const base64url = (bytes: Buffer) => bytes.toString("base64url");
 
-/** Starts the provider in a process of its own (as a company's identity provider runs apart from the service). */
-export async function startOidcProvider(): Promise<OidcProvider> {
+/** Starts the provider in a process of its own, the console's client allowed to send the browser back to `redirectUris` too (as a company's identity provider runs apart from the service). */
+export async function startOidcProvider(redirectUris: readonly string[] = []): Promise<OidcProvider> {
   const child: ChildProcess = spawn(process.execPath, [join(__dirname, "oidcProvider.mjs"), "0"], {
-    env: { ...process.env, OIDC_REDIRECT_URIS: REDIRECT_URI, NODE_ENV: "test" },
+    env: { ...process.env, OIDC_REDIRECT_URIS: [REDIRECT_URI, ...redirectUris].join(","), NODE_ENV: "test" },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let errors = "";

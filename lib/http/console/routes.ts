@@ -37,3 +37,46 @@ export const rackhdDocs = /* @__PURE__ */ consoleRoute({
   request: { query: check.Query },
   responses: { 302: "PageRedirect" },
 });
+
+// The console's sign-in with the identity provider (issue 55, docs/team.md): the authorization code
+// flow with PKCE, its session an HttpOnly cookie that the page's scripts cannot read.
+
+export const consoleSignIn = /* @__PURE__ */ consoleRoute({
+  function: "consoleSignIn",
+  method: "GET",
+  path: "/console/signin",
+  handler: "handlers/console/signIn",
+  summary: "302 to the identity provider's sign-in page (authorization code flow with PKCE); 404 when OIDC_CONSOLE_CLIENT is unset",
+  request: { query: check.Query },
+  responses: { 302: "PageRedirect", 404: "ConsoleNotFound" },
+});
+
+export const consoleCallback = /* @__PURE__ */ consoleRoute({
+  function: "consoleCallback",
+  method: "GET",
+  path: "/console/callback",
+  handler: "handlers/console/callback",
+  summary: "Where the provider sends the browser back: the code exchanged for the session cookie, then 302 to the console",
+  request: { query: check.Query },
+  responses: { 302: "PageRedirect", 400: "ConsoleNotFound", 404: "ConsoleNotFound" },
+});
+
+export const consoleSession = /* @__PURE__ */ consoleRoute({
+  function: "consoleSession",
+  method: "GET",
+  path: "/console/session",
+  handler: "handlers/console/session",
+  summary: "Who the console's session is, and whether it can sign in with the provider",
+  request: { query: check.Query },
+  responses: { 200: "ConsoleSession" },
+});
+
+export const consoleSignOut = /* @__PURE__ */ consoleRoute({
+  function: "consoleSignOut",
+  method: "POST",
+  path: "/console/signout",
+  handler: "handlers/console/signOut",
+  summary: "Ends the console's session (its cookie cleared)",
+  request: { query: check.Query },
+  responses: { 204: "NoContent" },
+});

@@ -5,9 +5,10 @@ import { type Action, authorize } from "../../auth/authorize";
 import { parseBasicAuth, parseBearer } from "../../auth/basicAuth";
 import type { Caller } from "../../auth/caller";
 import { callerOfClaims, claimedSubject, looksLikeJwt, providerKeys, verifyJwt } from "../../auth/oidc";
+import { cookieValue, SESSION_COOKIE } from "../../auth/sessionCookie";
 import { parseUsers, type UserTable } from "../../auth/users";
 import { type Settings, settings } from "../../config/settings";
-import { TooManyAttemptsError, UnauthorizedError, UnavailableError } from "../../errors";
+import { ForbiddenError, TooManyAttemptsError, UnauthorizedError, UnavailableError } from "../../errors";
 import { currentInvocation } from "../../invocation";
 import { logLine } from "../../logger";
 import { type HttpEvent, type HttpResult, header } from "../event";
@@ -46,6 +47,25 @@ function usersFromParameter(name: string): Promise<UserTable> {
     if (fromParameter?.users === users) fromParameter = undefined;
   });
   return users;
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/** The session cookie's token, from API Gateway's `cookies` (payload 2.0) or a Cookie header. */
+function sessionToken(event: HttpEvent): string | undefined {
+  const cookie = header(event, "cookie");
+  return cookieValue([...(event.cookies ?? []), ...(cookie ? [cookie] : [])], SESSION_COOKIE) || undefined;
+}
+
+/** The request's Origin is the host it was sent to (a browser sends Origin with every request that can change something). */
+function sameOrigin(event: HttpEvent): boolean {
+  const origin = header(event, "origin");
+  if (!origin) return false;
+  try {
+    return new URL(origin).host === (header(event, "host") ?? event.requestContext?.domainName);
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -92,7 +112,9 @@ export function basicAuth(isProtected: (config: Settings) => boolean, action: Ac
         throw new UnauthorizedError("Unauthorized access");
       }
       const authorization = header(request.event, "authorization");
-      const bearer = parseBearer(authorization);
+      // The console's session (an HttpOnly cookie holding the provider's token) where no credentials are sent.
+      const session = authorization === undefined && config.oidc ? sessionToken(request.event) : undefined;
+      const bearer = parseBearer(authorization) ?? session;
       const credentials = bearer ? undefined : parseBasicAuth(authorization);
       // No credentials: the challenge a client answers (a browser's first request), not a guess.
       if (!credentials && !bearer) throw new UnauthorizedError("Unauthorized access");
@@ -110,6 +132,9 @@ export function basicAuth(isProtected: (config: Settings) => boolean, action: Ac
         await counter.fail(keys, window);
         throw new UnauthorizedError("Unauthorized access");
       }
+      // A cookie goes with any request the browser makes: a change made with it must come from the service's own pages.
+      if (session && !SAFE_METHODS.has(request.event.requestContext?.http?.method ?? "GET") && !sameOrigin(request.event))
+        throw new ForbiddenError("A change made with the console's session must come from the console's own page");
       setCaller(request.event, caller);
       // The policy decides (issue 55): 403, or another site's resource as absent, before any handler runs.
       const nodeSites = authorize(caller.grants, action, request.event.pathParameters ?? {});

@@ -7,7 +7,16 @@
  * building blocks live in ./fields.ts, which this module does not re-export.
  */
 
-export { ConsoleAsset, ConsoleAssetParams, ConsoleNotFound, Html, OpenApiDocument, Query, ViewerScript } from "../schemas/common";
+export {
+  ConsoleAsset,
+  ConsoleAssetParams,
+  ConsoleNotFound,
+  ConsoleSession,
+  Html,
+  OpenApiDocument,
+  Query,
+  ViewerScript,
+} from "../schemas/common";
 export * from "./audit/schemas";
 export * from "./boot/schemas";
 export * from "./catalogs/schemas";

@@ -2,8 +2,12 @@
 /** Every handler module (exporting `handler`), from the repository root: what a registry entry may name. */
 export type HandlerFile =
   | "handlers/console/asset"
+  | "handlers/console/callback"
   | "handlers/console/page"
   | "handlers/console/rackhdDocs"
+  | "handlers/console/session"
+  | "handlers/console/signIn"
+  | "handlers/console/signOut"
   | "handlers/http/fallback"
   | "handlers/provisioning/audit/list"
   | "handlers/provisioning/boot/loader"

@@ -151,6 +151,10 @@ export const ROUTE_TABLE: readonly (readonly [method: string, path: string])[] =
   ["GET", "/api/{version}/workflows/tasks/library"],
   ["GET", "/common/{name}"],
   ["GET", "/console/assets/{name}"],
+  ["GET", "/console/callback"],
   ["GET", "/console"],
+  ["GET", "/console/session"],
+  ["GET", "/console/signin"],
+  ["POST", "/console/signout"],
   ["GET", "/docs"],
 ];

@@ -48,3 +48,14 @@ export const ConsoleNotFound = {
   properties: { message: { type: "string" } },
   required: ["message"],
 } as const;
+
+/** GET /console/session: who the console's session is (the provider's signed-in user), and whether it may sign in with the provider. */
+export const ConsoleSession = {
+  type: "object",
+  properties: {
+    user: { type: ["string", "null"], description: "The signed-in user's name (OIDC_NAME_CLAIM), or null" },
+    provider: { type: "boolean", description: "Whether the console can sign in with the identity provider (OIDC_CONSOLE_CLIENT)" },
+  },
+  required: ["user", "provider"],
+  additionalProperties: false,
+} as const;
