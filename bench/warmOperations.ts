@@ -199,10 +199,22 @@ export function consoleCases(h: Handlers, scriptName: string) {
     { name: "GET /console", run: call(h.consolePage, { method: "GET", path: "/console", route: "/console" }, 200) },
     { name: "GET /docs (RackHD: 302 to the API docs)", run: call(h.rackhdDocs, { method: "GET", path: "/docs", route: "/docs" }, 302) },
     // The bench runs with no identity provider: the sign-in's two routes answer 404 at once (their cost with one is bench/analysis.md's).
-    { name: "GET /console/signin (no provider: 404)", run: call(h.consoleSignIn, { method: "GET", path: "/console/signin", route: "/console/signin" }, 404) },
-    { name: "GET /console/callback (no provider: 404)", run: call(h.consoleCallback, { method: "GET", path: "/console/callback", route: "/console/callback" }, 404) },
-    { name: "GET /console/session", run: call(h.consoleSession, { method: "GET", path: "/console/session", route: "/console/session" }, 200) },
-    { name: "POST /console/signout", run: call(h.consoleSignOut, { method: "POST", path: "/console/signout", route: "/console/signout" }, 204) },
+    {
+      name: "GET /console/signin (no provider: 404)",
+      run: call(h.consoleSignIn, { method: "GET", path: "/console/signin", route: "/console/signin" }, 404),
+    },
+    {
+      name: "GET /console/callback (no provider: 404)",
+      run: call(h.consoleCallback, { method: "GET", path: "/console/callback", route: "/console/callback" }, 404),
+    },
+    {
+      name: "GET /console/session",
+      run: call(h.consoleSession, { method: "GET", path: "/console/session", route: "/console/session" }, 200),
+    },
+    {
+      name: "POST /console/signout",
+      run: call(h.consoleSignOut, { method: "POST", path: "/console/signout", route: "/console/signout" }, 204),
+    },
     {
       name: "GET /console/assets/{name}",
       run: call(

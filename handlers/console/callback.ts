@@ -1,19 +1,24 @@
 import { finishSignIn } from "../../lib/auth/consoleSignIn";
-import { providerKeys, verifyJwt } from "../../lib/auth/oidc";
+import { callerOfClaims, providerKeys, verifyJwt } from "../../lib/auth/oidc";
 import { settings } from "../../lib/config/settings";
 import { NotFoundError } from "../../lib/errors";
 import { requestBaseUrl } from "../../lib/http/baseUrl";
 import { consoleCallback } from "../../lib/http/console/routes";
 import { endpoint } from "../../lib/http/endpoint";
+import { setCaller } from "../../lib/http/principal";
 import { redirect } from "../../lib/http/responses";
+import { composeOperatorStores } from "../../lib/store/compositionRoot";
+
+// Its sign-ins go to the audit trail: the store is composed though the handler reads none.
+composeOperatorStores();
 
 /** The provider's code exchanged for the session cookie (the token checked as the API checks it), then back to the console. */
 export const handler = endpoint(consoleCallback, async ({ event }) => {
-  const { oidc, consoleSignIn: console, publicBaseUrl } = settings();
+  const { oidc, consoleSignIn: console, publicBaseUrl, authRoles } = settings();
   if (!oidc || !console) throw new NotFoundError("The console signs in with no identity provider here (OIDC_CONSOLE_CLIENT is unset)");
   const root = requestBaseUrl(event, "/console/", publicBaseUrl);
   const now = new Date();
-  const { setCookies } = await finishSignIn(
+  const { setCookies, claims } = await finishSignIn(
     oidc,
     console,
     `${root}/console/callback${event.rawQueryString ? `?${event.rawQueryString}` : ""}`,
@@ -21,5 +26,7 @@ export const handler = endpoint(consoleCallback, async ({ event }) => {
     async (token) => verifyJwt(oidc, await providerKeys(oidc), token, now),
     now,
   );
+  // The sign-in goes to the audit trail under the user's name (the route records each of its answers).
+  setCaller(event, callerOfClaims(oidc, authRoles, claims));
   return { ...redirect(302, `${new URL(root).pathname.replace(/\/$/, "")}/console`), cookies: setCookies };
 });

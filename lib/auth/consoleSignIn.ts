@@ -1,3 +1,4 @@
+import type { JWTPayload } from "jose";
 import * as client from "openid-client";
 import { UnavailableError, ValidationError } from "../errors";
 import type { ConsoleSignIn, OidcSettings } from "./oidc";
@@ -79,9 +80,9 @@ export async function finishSignIn(
   console: ConsoleSignIn,
   currentUrl: string,
   cookies: readonly string[] | undefined,
-  verify: (token: string) => Promise<{ exp?: number } | undefined>,
+  verify: (token: string) => Promise<JWTPayload | undefined>,
   now: Date,
-): Promise<{ setCookies: string[] }> {
+): Promise<{ setCookies: string[]; claims: JWTPayload }> {
   const carried = cookieValue(cookies, SIGN_IN_COOKIE);
   const [state, verifier] = carried?.split(".") ?? [];
   if (!state || !verifier) throw new ValidationError("This sign-in was not started here, or took more than 10 minutes: sign in again");
@@ -109,6 +110,7 @@ export async function finishSignIn(
   const secure = url.protocol === "https:";
   const root = url.pathname.replace(/\/console\/callback$/, "") || "/";
   return {
+    claims,
     setCookies: [
       // Strict: no other site's page can make the browser send it.
       cookie(SESSION_COOKIE, accessToken, { path: root, maxAge: seconds, secure, sameSite: "Strict" }),

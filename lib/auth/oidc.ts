@@ -104,8 +104,10 @@ export interface ConsoleSignIn {
 export function readConsoleSignIn(env: Env, oidc: OidcSettings | undefined): ConsoleSignIn | undefined {
   const clientId = env.OIDC_CONSOLE_CLIENT?.trim();
   if (!clientId) return undefined;
-  if (!oidc) throw new ConfigError("OIDC_CONSOLE_CLIENT is set but OIDC_ISSUER is not: the console signs in with the provider OIDC_ISSUER names");
-  if (!/^[\w.:@/-]{1,256}$/.test(clientId)) throw new ConfigError(`OIDC_CONSOLE_CLIENT must be a client id (got "${clientId.slice(0, 80)}")`);
+  if (!oidc)
+    throw new ConfigError("OIDC_CONSOLE_CLIENT is set but OIDC_ISSUER is not: the console signs in with the provider OIDC_ISSUER names");
+  if (!/^[\w.:@/-]{1,256}$/.test(clientId))
+    throw new ConfigError(`OIDC_CONSOLE_CLIENT must be a client id (got "${clientId.slice(0, 80)}")`);
   const scope = env.OIDC_CONSOLE_SCOPE?.trim() || "openid email";
   if (!/^[\w:./-]+( [\w:./-]+)*$/.test(scope) || !scope.split(" ").includes("openid"))
     throw new ConfigError(`OIDC_CONSOLE_SCOPE must be space-separated scopes, openid among them (got "${scope.slice(0, 80)}")`);

@@ -8,7 +8,11 @@ export const SESSION_COOKIE = "rhd_session";
 export const SIGN_IN_COOKIE = "rhd_signin";
 
 /** A cookie's attributes: HttpOnly always; Secure over https; SameSite as asked; under the service's path prefix. */
-export function cookie(name: string, value: string, options: { path: string; maxAge: number; secure: boolean; sameSite: "Strict" | "Lax" }): string {
+export function cookie(
+  name: string,
+  value: string,
+  options: { path: string; maxAge: number; secure: boolean; sameSite: "Strict" | "Lax" },
+): string {
   return [
     `${name}=${value}`,
     `Path=${options.path}`,

@@ -71,7 +71,7 @@ export function endpoint<E extends Endpoint>(entry: E, handler: EndpointHandler<
       style: entry.service === "tasks" ? "tasks" : "rackhd",
       isProtected: (config) => requiresAuth(entry.auth, config),
       scope: entry.scope,
-      audited: entry.auth === "northbound" || entry.auth === "tasks" || entry.auth === "tasksList",
+      audited: entry.signIn ? "every" : entry.auth === "northbound" || entry.auth === "tasks" || entry.auth === "tasksList",
       bodyLimit: !entry.fileBody,
     },
     async (event) => {

@@ -24,8 +24,8 @@ export interface RouteOptions {
   isProtected?: (config: Settings) => boolean;
   /** Which site its action is on, for the policy (lib/auth/authorize.ts); the action is its function. */
   scope?: SiteScope;
-  /** An operator's route: its changes and refusals go to the audit trail (lib/audit). */
-  audited?: boolean;
+  /** An operator's route: its changes and refusals go to the audit trail (lib/audit); `every`: each of its answers (a sign-in). */
+  audited?: boolean | "every";
   /** false: the handler checks the body's size itself (a file's bytes), BODY_LIMIT_BYTES does not. */
   bodyLimit?: boolean;
 }
@@ -39,7 +39,7 @@ export interface RouteOptions {
 export function httpRoute(options: RouteOptions, handler: HttpHandler): HttpHandler {
   const stack = middy<HttpEvent, HttpResult, Error, Context>().use(requestLogger());
   // Before the error responder: its answer (an error's status) is what the trail records.
-  if (options.audited) stack.use(auditing(options.function, options.scope));
+  if (options.audited) stack.use(auditing(options.function, options.scope, options.audited === "every"));
   stack.use(cors()).use(errorResponder(options.style));
   if (options.isProtected) stack.use(basicAuth(options.isProtected, { function: options.function, scope: options.scope ?? "all" }));
   if (options.bodyLimit !== false) stack.use(bodyLimit());

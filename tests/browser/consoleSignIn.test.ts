@@ -20,7 +20,8 @@ describe("the console's sign-in with an identity provider, in a real browser", (
   const errors: string[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) throw new Error(`The browser tier needs Debian's Chromium at ${CHROMIUM}: apt-get install -y chromium (.ci/run does).`);
+    if (!existsSync(CHROMIUM))
+      throw new Error(`The browser tier needs Debian's Chromium at ${CHROMIUM}: apt-get install -y chromium (.ci/run does).`);
     const port = await freePort();
     provider = await startOidcProvider([`http://127.0.0.1:${port}/console/callback`]);
     server = await startOffline({
@@ -84,6 +85,14 @@ describe("the console's sign-in with an identity provider, in a real browser", (
       data: { name: "x" },
     });
     expect(forged.status()).toBe(403);
+    // The sign-in is in the audit trail under alice's name, as is the refused change.
+    const trail = await (await page.context().request.get(`${server.baseUrl}/api/1.1/audit?actor=alice@example.com`)).json();
+    expect(trail).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ action: "consoleCallback", method: "GET", status: 302, verified: true }),
+        expect.objectContaining({ action: "patchNode", status: 403, verified: true }),
+      ]),
+    );
 
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.reload();

@@ -696,6 +696,8 @@ describe("serverless package with every setting given (issue 25)", () => {
     OIDC_DEFAULT_ROLE: "viewer@rack-1",
     // Its other value, gateway, is refused beside a user list (AUTH_USERS_PARAMETER here).
     OIDC_AUTHORIZER: "function",
+    OIDC_CONSOLE_CLIENT: "rackhd-lab-console",
+    OIDC_CONSOLE_SCOPE: "openid email roles",
     PUBLIC_BASE_URL: "https://api.example.com/lab",
     API_SERVER: "https://api.example.com",
     FILE_SERVER: "https://files.example.com",

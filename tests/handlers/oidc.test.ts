@@ -1,5 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { auditTrail } from "../../lib/audit/auditTrail";
 import { reloadSettings } from "../../lib/config/settings";
 import { api, freshContainer } from "../support/api";
 import { basic } from "../support/apiGatewayEvent";
@@ -36,12 +37,14 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await new Promise((resolve) => impostor.close(resolve));
-  for (const name of ["PROVISIONING_AUTH", "AUTH_USERS", "OIDC_ISSUER", "OIDC_AUDIENCE"]) delete process.env[name];
+  for (const name of SET) delete process.env[name];
   reloadSettings();
 });
 
+const SET = ["PROVISIONING_AUTH", "AUTH_USERS", "OIDC_ISSUER", "OIDC_AUDIENCE", "OIDC_CONSOLE_CLIENT"];
+
 function configure(env: Record<string, string | undefined>): void {
-  for (const name of ["AUTH_USERS", "OIDC_ISSUER", "OIDC_AUDIENCE"]) delete process.env[name];
+  for (const name of SET) delete process.env[name];
   Object.assign(process.env, { PROVISIONING_AUTH: "on", LOG_REQUESTS: "off", ...env });
   reloadSettings();
   freshContainer();
@@ -76,5 +79,51 @@ describe("a provider's JWT at the operators' API", () => {
     expect(await api({ method: "GET", path: `${A}/nodes`, headers: { authorization: basic("admin", PASSWORD) } })).toMatchObject({
       status: 401,
     });
+  });
+});
+
+describe("the console's sign-in routes", () => {
+  it("offer no provider's sign-in where none is configured", async () => {
+    configure({ AUTH_USERS: `admin:${PASSWORD}` });
+    expect(await api({ method: "GET", path: "/console/session", headers: {} })).toMatchObject({
+      status: 200,
+      body: { user: null, provider: false },
+    });
+    for (const path of ["/console/signin", "/console/callback?code=x&state=y"]) {
+      expect(await api({ method: "GET", path, headers: {} })).toMatchObject({
+        status: 404,
+        body: { message: "The console signs in with no identity provider here (OIDC_CONSOLE_CLIENT is unset)" },
+      });
+    }
+  });
+
+  it("refuse a callback no sign-in started here (400, recorded), and a provider that cannot be reached (503)", async () => {
+    configure({ OIDC_ISSUER: closed, OIDC_AUDIENCE: "urn:rackhd:api", OIDC_CONSOLE_CLIENT: "rackhd-console" });
+    expect(await api({ method: "GET", path: "/console/session", headers: {} })).toMatchObject({ body: { user: null, provider: true } });
+    const forged = await api({ method: "GET", path: "/console/callback?code=stolen&state=guessed", headers: {} });
+    expect(forged).toMatchObject({ status: 400, body: { message: expect.stringContaining("was not started here") } });
+    const trail = await auditTrail().day(new Date().toISOString().slice(0, 10), { limit: 100 });
+    expect(trail).toEqual(expect.arrayContaining([expect.objectContaining({ action: "consoleCallback", status: 400, verified: false })]));
+    const carried = await api({ method: "GET", path: "/console/callback?code=c&state=s", headers: { cookie: "rhd_signin=s.verifier" } });
+    expect(carried).toMatchObject({ status: 503, headers: expect.objectContaining({ "retry-after": "5" }) });
+    expect(await api({ method: "GET", path: "/console/signin", headers: {} })).toMatchObject({ status: 503 });
+  });
+
+  it("end the session by clearing its cookie, under the stage's path", async () => {
+    configure({});
+    const answer = await api({ method: "POST", path: "/console/signout", headers: {} });
+    expect(answer.status).toBe(204);
+    expect(answer.cookies).toEqual(["rhd_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict; Secure"]);
+  });
+
+  it("take the session cookie only where no credentials are sent, and only with a provider", async () => {
+    configure({ AUTH_USERS: `admin:${PASSWORD}` });
+    // No provider: a session cookie is no credential (401), Basic beside it works.
+    expect(await api({ method: "GET", path: `${A}/nodes`, headers: { cookie: `rhd_session=${JWT}` } })).toMatchObject({ status: 401 });
+    configure({ AUTH_USERS: `admin:${PASSWORD}`, OIDC_ISSUER: closed, OIDC_AUDIENCE: "urn:rackhd:api" });
+    const both = { cookie: `other=1; rhd_session=${JWT}`, authorization: basic("admin", PASSWORD) };
+    expect(await api({ method: "GET", path: `${A}/nodes`, headers: both })).toMatchObject({ status: 200 });
+    // The cookie alone: its token is checked against the provider, which is down here.
+    expect(await api({ method: "GET", path: `${A}/nodes`, headers: { cookie: `rhd_session=${JWT}` } })).toMatchObject({ status: 503 });
   });
 });

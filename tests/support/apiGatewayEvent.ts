@@ -33,6 +33,9 @@ export function apiGatewayEvent(input: EventInput): APIGatewayProxyEventV2 {
     "x-forwarded-proto": "https",
   };
   for (const [name, value] of Object.entries(input.headers ?? {})) headers[name.toLowerCase()] = value;
+  // API Gateway takes the Cookie header out of the map and gives its cookies as a list.
+  const cookies = headers.cookie?.split(/;\s*/);
+  delete headers.cookie;
   if (input.body !== undefined && headers["content-length"] === undefined) {
     headers["content-length"] = String(Buffer.byteLength(input.body));
   }
@@ -46,6 +49,7 @@ export function apiGatewayEvent(input: EventInput): APIGatewayProxyEventV2 {
     rawPath,
     rawQueryString,
     headers,
+    ...(cookies && { cookies }),
     ...(rawQueryString && { queryStringParameters: query }),
     ...(input.pathParameters && { pathParameters: input.pathParameters }),
     requestContext: {
@@ -95,6 +99,8 @@ export interface Answer {
   raw: string;
   /** The bytes of the body as the client gets them (API Gateway decodes a base64 one). */
   bytes: Buffer;
+  /** The cookies set (API Gateway's Set-Cookie headers, one each). */
+  cookies?: string[];
 }
 
 type Invocable = (event: HttpEvent, context: Context) => Promise<HttpResult>;
@@ -108,7 +114,7 @@ export async function invoke(handler: Invocable, input: EventInput): Promise<Ans
   let body: unknown = raw;
   if ((result.headers?.["content-type"] ?? "").startsWith("application/json") && raw !== "") body = JSON.parse(raw);
   const bytes = Buffer.from(raw, result.isBase64Encoded ? "base64" : "utf8");
-  return { status: result.statusCode, headers: result.headers ?? {}, body, raw, bytes };
+  return { status: result.statusCode, headers: result.headers ?? {}, body, raw, bytes, ...(result.cookies && { cookies: result.cookies }) };
 }
 
 export const basic = (user: string, password: string): string => `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;

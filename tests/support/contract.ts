@@ -71,14 +71,18 @@ function checkConsole(answer: ObservedAnswer): boolean {
   if (!entry) return false;
   if (!(answer.status in entry.responses))
     fail(answer, `the console's ${entry.function} declares ${Object.keys(entry.responses).join(", ")}`);
+  const schema = entry.responses[answer.status];
+  // A page is HTML, an asset its script or stylesheet, a 204 nothing, anything else JSON.
   const expected =
-    answer.status === 200
-      ? answer.path.endsWith(".css")
-        ? "text/css"
-        : answer.path.endsWith(".js")
-          ? "text/javascript"
-          : "text/html"
-      : "application/json";
+    schema === "Html"
+      ? "text/html"
+      : schema === "ConsoleAsset"
+        ? answer.path.endsWith(".css")
+          ? "text/css"
+          : "text/javascript"
+        : answer.status === 204
+          ? ""
+          : "application/json";
   if (!answer.contentType.startsWith(expected)) fail(answer, `content type ${answer.contentType}, not ${expected}`);
   return true;
 }

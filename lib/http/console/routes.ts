@@ -48,7 +48,7 @@ export const consoleSignIn = /* @__PURE__ */ consoleRoute({
   handler: "handlers/console/signIn",
   summary: "302 to the identity provider's sign-in page (authorization code flow with PKCE); 404 when OIDC_CONSOLE_CLIENT is unset",
   request: { query: check.Query },
-  responses: { 302: "PageRedirect", 404: "ConsoleNotFound" },
+  responses: { 302: "PageRedirect", 404: "ConsoleNotFound", 503: "ConsoleNotFound" },
 });
 
 export const consoleCallback = /* @__PURE__ */ consoleRoute({
@@ -56,9 +56,10 @@ export const consoleCallback = /* @__PURE__ */ consoleRoute({
   method: "GET",
   path: "/console/callback",
   handler: "handlers/console/callback",
+  signIn: true,
   summary: "Where the provider sends the browser back: the code exchanged for the session cookie, then 302 to the console",
   request: { query: check.Query },
-  responses: { 302: "PageRedirect", 400: "ConsoleNotFound", 404: "ConsoleNotFound" },
+  responses: { 302: "PageRedirect", 400: "ConsoleNotFound", 404: "ConsoleNotFound", 503: "ConsoleNotFound" },
 });
 
 export const consoleSession = /* @__PURE__ */ consoleRoute({
@@ -68,7 +69,7 @@ export const consoleSession = /* @__PURE__ */ consoleRoute({
   handler: "handlers/console/session",
   summary: "Who the console's session is, and whether it can sign in with the provider",
   request: { query: check.Query },
-  responses: { 200: "ConsoleSession" },
+  responses: { 200: "ConsoleSession", 503: "ConsoleNotFound" },
 });
 
 export const consoleSignOut = /* @__PURE__ */ consoleRoute({

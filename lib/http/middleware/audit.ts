@@ -32,12 +32,12 @@ function actorOf(event: HttpEvent): Pick<AuditRecord, "actor" | "verified" | "to
  * the status; never a body, a query string or a secret. A trail that cannot be written does not
  * change the answer (the change is made): it is logged as an error, with the record.
  */
-export function auditing(action: string, scope?: SiteScope): middy.MiddlewareObj<HttpEvent, HttpResult> {
+export function auditing(action: string, scope?: SiteScope, every = false): middy.MiddlewareObj<HttpEvent, HttpResult> {
   const after = async (request: middy.Request<HttpEvent, HttpResult>): Promise<void> => {
     const status = request.response?.statusCode;
     const http = request.event.requestContext?.http;
     if (status === undefined || !http) return;
-    if ((http.method === "GET" || http.method === "HEAD") && !REFUSED.has(status)) return;
+    if (!every && (http.method === "GET" || http.method === "HEAD") && !REFUSED.has(status)) return;
     const at = new Date();
     const fields = currentInvocation()?.fields ?? {};
     // A site's route is on the site its path names; any other on the site of the node it read.

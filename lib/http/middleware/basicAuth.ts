@@ -132,10 +132,10 @@ export function basicAuth(isProtected: (config: Settings) => boolean, action: Ac
         await counter.fail(keys, window);
         throw new UnauthorizedError("Unauthorized access");
       }
+      setCaller(request.event, caller);
       // A cookie goes with any request the browser makes: a change made with it must come from the service's own pages.
       if (session && !SAFE_METHODS.has(request.event.requestContext?.http?.method ?? "GET") && !sameOrigin(request.event))
         throw new ForbiddenError("A change made with the console's session must come from the console's own page");
-      setCaller(request.event, caller);
       // The policy decides (issue 55): 403, or another site's resource as absent, before any handler runs.
       const nodeSites = authorize(caller.grants, action, request.event.pathParameters ?? {});
       const invocation = currentInvocation();

@@ -9,7 +9,7 @@ import type { Endpoint } from "./endpoint";
  * node named by `{identifier}` is found by its id, a MAC, or the address it booted from, a lookup;
  * a write of a node, a workflow, a relay job or a hook records its events).
  */
-export function accessOf(entry: Pick<Endpoint, "data" | "idempotent" | "auth" | "path">): DataAccess {
+export function accessOf(entry: Pick<Endpoint, "data" | "idempotent" | "auth" | "path" | "signIn">): DataAccess {
   const implied: DataAccess = {
     write: [
       ...(entry.idempotent ? (["idempotency"] as const) : []),
@@ -19,6 +19,8 @@ export function accessOf(entry: Pick<Endpoint, "data" | "idempotent" | "auth" | 
       ...(entry.auth === "northbound" || entry.auth === "tasks" || entry.auth === "tasksList"
         ? (["authAttempts", "apiTokens", "audit"] as const)
         : []),
+      // Where a sign-in ends records it.
+      ...(entry.signIn ? (["audit"] as const) : []),
     ],
   };
   const named: DataAccess = entry.path.includes("{identifier}") ? { read: ["lookups", "nodes"] } : {};

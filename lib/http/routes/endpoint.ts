@@ -87,6 +87,8 @@ export interface Endpoint {
   fileBody?: true;
   /** A list answered in pages (`?limit=`, `next`, RackHD's `$top`/`$skip`; lib/http/paging.ts). */
   paged?: true;
+  /** Where a sign-in ends (the console's callback): each of its answers, success or not, goes to the audit trail. */
+  signIn?: true;
   /** The answer's schema per status, by name (lib/http/schemas). */
   responses: Readonly<Record<number, SchemaName>>;
 }

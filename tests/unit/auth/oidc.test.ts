@@ -7,10 +7,12 @@ import {
   groupsOf,
   looksLikeJwt,
   type OidcSettings,
+  readConsoleSignIn,
   readOidcSettings,
   verifyJwt,
 } from "../../../lib/auth/oidc";
 import { parseRoles } from "../../../lib/auth/roles";
+import { cookie, cookieValue, endSession } from "../../../lib/auth/sessionCookie";
 import { readSettings } from "../../../lib/config/settings";
 import { UnavailableError } from "../../../lib/errors";
 
@@ -256,5 +258,47 @@ describe("the shapes", () => {
     expect(forAudience({ aud: "x" }, ["rackhd"])).toBe(false);
     expect(forAudience({ client_id: "rackhd" }, ["rackhd"])).toBe(true);
     expect(forAudience({ client_id: 5 }, ["rackhd"])).toBe(false);
+  });
+});
+
+describe("the console's sign-in settings and cookies", () => {
+  it("are off without a console client, and need a provider", () => {
+    expect(readConsoleSignIn({}, oidc)).toBeUndefined();
+    expect(() => readConsoleSignIn({ OIDC_CONSOLE_CLIENT: "c" }, undefined)).toThrow("OIDC_CONSOLE_CLIENT is set but OIDC_ISSUER is not");
+  });
+
+  it("ask for openid email by default, and for the first audience as the resource when it is a URI", () => {
+    expect(readConsoleSignIn({ OIDC_CONSOLE_CLIENT: "console" }, oidc)).toEqual({
+      clientId: "console",
+      scope: "openid email",
+      resource: undefined,
+    });
+    const uri = { ...oidc, audiences: ["urn:rackhd:api"] };
+    expect(readConsoleSignIn({ OIDC_CONSOLE_CLIENT: "console", OIDC_CONSOLE_SCOPE: "openid email groups" }, uri)).toEqual({
+      clientId: "console",
+      scope: "openid email groups",
+      resource: "urn:rackhd:api",
+    });
+    // Cognito: the audience is the console's own client id, no resource is sent.
+    expect(readConsoleSignIn({ OIDC_CONSOLE_CLIENT: "3n4b5urk" }, { ...oidc, audiences: ["3n4b5urk"] })?.resource).toBeUndefined();
+  });
+
+  it.each([
+    [{ OIDC_CONSOLE_CLIENT: "a b" }, "OIDC_CONSOLE_CLIENT must be a client id"],
+    [{ OIDC_CONSOLE_CLIENT: "c", OIDC_CONSOLE_SCOPE: "email groups" }, "openid among them"],
+    [{ OIDC_CONSOLE_CLIENT: "c", OIDC_CONSOLE_SCOPE: "openid  email" }, "OIDC_CONSOLE_SCOPE must be space-separated scopes"],
+  ])("refuse %j", (env, message) => {
+    expect(() => readConsoleSignIn(env, oidc)).toThrow(message);
+  });
+
+  it("read a cookie from API Gateway's list or a header, and write them HttpOnly", () => {
+    expect(cookieValue(["a=1", "rhd_session=t.o.k"], "rhd_session")).toBe("t.o.k");
+    expect(cookieValue(["a=1; rhd_session = x ;b=2"], "rhd_session")).toBe("x");
+    expect(cookieValue(["rhd_session_old=1", "=2", "x"], "rhd_session")).toBeUndefined();
+    expect(cookieValue(undefined, "rhd_session")).toBeUndefined();
+    expect(cookie("n", "v", { path: "/prod", maxAge: 60, secure: false, sameSite: "Lax" })).toBe(
+      "n=v; Path=/prod; Max-Age=60; HttpOnly; SameSite=Lax",
+    );
+    expect(endSession("", false)).toBe("rhd_session=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict");
   });
 });
