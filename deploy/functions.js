@@ -82,21 +82,8 @@ function templatesOnly(functions, store) {
   return only.withPlaceholderArtifacts(functions, artifact);
 }
 
-/**
- * The routes the HTTP API's JWT authorizer guards (OIDC_AUTHORIZER=gateway): those asking for
- * credentials as the stage's functions will be configured, a deployed stage's defaults
- * (serverless.yml params.default: PROVISIONING_AUTH=on) under what the shell says.
- */
-function gatewayAuthorizer(settings, stage) {
-  if (settings.oidc?.authorizer !== "gateway") return undefined;
-  const { readSettings } = tsxRequire("../lib/config/settings.ts", __filename);
-  const staged = stage === "local" ? settings : readSettings({ ...DEPLOYED_DEFAULTS, ...process.env });
-  return registry().gatewayAuthorizer(staged);
-}
-
 module.exports.functions = ({ options } = {}) => {
-  const settings = checkedSettings();
-  const { store } = settings;
+  const { store } = checkedSettings();
   const stage = options?.stage ?? invocation(process.argv).stage;
   // The local stage has the WebSocket API's functions with either store (serverless offline serves them).
   const socket = registry().socketFor(store, stage === "local");
@@ -109,7 +96,8 @@ module.exports.functions = ({ options } = {}) => {
       undefined,
       socket,
       stage,
-      gatewayAuthorizer(settings, stage),
+      // The HTTP API's JWT authorizer on the routes that ask for credentials (OIDC_AUTHORIZER=gateway).
+      registry().stageAuthorizer(process.env, stage, DEPLOYED_DEFAULTS),
     ),
     store,
   );

@@ -33,6 +33,8 @@ export interface OidcProvider extends OidcProviderInfo {
   clientToken(client: keyof OidcProviderInfo["clients"], resource?: string): Promise<string>;
   /** A person's sign-in through the provider's login page: the authorization code flow with PKCE, as the console runs it. */
   signIn(user: string, password?: string, resource?: string): Promise<{ accessToken: string; idToken: string }>;
+  /** A browser at the provider, from an authorization URL a client made to where the provider sends it back (`redirectPrefix`, with the code). */
+  loginAt(authorizationUrl: string, user: string, password?: string, redirectPrefix?: string): Promise<URL>;
   stop(): void;
 }
 
@@ -86,7 +88,11 @@ export async function startOidcProvider(redirectUris: readonly string[] = []): P
     return body;
   }
 
-  async function signIn(user: string, password = info.users[user]?.password ?? "", resource = info.api) {
+  /**
+   * A browser at the provider: from an authorization URL through the login page, as `user`, to the
+   * URL the provider sends the browser back to (`redirectPrefix` and the code); its cookies kept.
+   */
+  async function loginAt(authorizationUrl: string, user: string, password: string, redirectPrefix: string): Promise<URL> {
     const cookies = new Cookies();
     const go = async (url: string, init: RequestInit = {}) => {
       const response = await fetch(new URL(url, info.issuer), {
@@ -97,6 +103,25 @@ export async function startOidcProvider(redirectUris: readonly string[] = []): P
       cookies.take(response);
       return response;
     };
+    const toLogin = await go(authorizationUrl);
+    const loginPage = toLogin.headers.get("location");
+    if (!loginPage) throw new Error(`the provider's /auth answered ${toLogin.status}: ${await toLogin.text()}`);
+    const form = await go(loginPage);
+    const action = /action="([^"]+)"/.exec(await form.text())?.[1];
+    if (!action) throw new Error(`no login form at ${loginPage}`);
+    const submitted = await go(action, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ username: user, password }),
+    });
+    if (submitted.status === 200) throw new Error(`sign-in refused: ${/role="alert">([^<]*)/.exec(await submitted.text())?.[1]}`);
+    let next = submitted.headers.get("location");
+    // Back to /auth, which (the grant made at sign-in) sends the browser to the client with a code.
+    while (next && !next.startsWith(redirectPrefix)) next = (await go(next)).headers.get("location");
+    return new URL(next ?? "");
+  }
+
+  async function signIn(user: string, password = info.users[user]?.password ?? "", resource = info.api) {
     const verifier = base64url(randomBytes(32));
     const state = base64url(randomBytes(12));
     const authorize = new URL(`${info.issuer}/auth`);
@@ -110,22 +135,7 @@ export async function startOidcProvider(redirectUris: readonly string[] = []): P
       resource,
       state,
     }).toString();
-    const toLogin = await go(authorize.href);
-    const loginPage = toLogin.headers.get("location");
-    if (!loginPage) throw new Error(`the provider's /auth answered ${toLogin.status}: ${await toLogin.text()}`);
-    const form = await go(loginPage);
-    const action = /action="([^"]+)"/.exec(await form.text())?.[1];
-    if (!action) throw new Error(`no login form at ${loginPage}`);
-    const submitted = await go(action, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({ username: user, password }),
-    });
-    if (submitted.status === 200) throw new Error(`sign-in refused: ${/role="alert">([^<]*)/.exec(await submitted.text())?.[1]}`);
-    let next = submitted.headers.get("location");
-    // Back to /auth, which (the grant made at sign-in) sends the browser to the console with a code.
-    while (next && !next.startsWith(REDIRECT_URI)) next = (await go(next)).headers.get("location");
-    const back = new URL(next ?? "");
+    const back = await loginAt(authorize.href, user, password, REDIRECT_URI);
     if (back.searchParams.get("state") !== state) throw new Error(`the provider sent back ${back.href}`);
     const tokens = await tokenRequest({
       grant_type: "authorization_code",
@@ -141,6 +151,8 @@ export async function startOidcProvider(redirectUris: readonly string[] = []): P
   return {
     ...info,
     signIn,
+    loginAt: (url, user, password = info.users[user]?.password ?? "", redirectPrefix = REDIRECT_URI) =>
+      loginAt(url, user, password, redirectPrefix),
     clientToken: async (client, resource = client === "billing" ? info.otherApi : info.api) =>
       (await tokenRequest({ grant_type: "client_credentials", resource, scope: "api" }, [client, info.clients[client].secret]))
         .access_token,

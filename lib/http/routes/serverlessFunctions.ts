@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Settings } from "../../config/settings";
+import { readSettings, type Settings } from "../../config/settings";
 import { type DataAccess, pushes, touchesData, withWriteEffects } from "../../dataAccess";
 import { accessOf } from "./access";
 import { type CatchAll, type Endpoint, methodsOf, requiresAuth } from "./endpoint";
@@ -62,6 +62,15 @@ export function gatewayAuthorizer(
 ): ((route: Endpoint) => boolean) | undefined {
   if (config.oidc?.authorizer !== "gateway") return undefined;
   return (route) => requiresAuth(route.auth, config);
+}
+
+/**
+ * The routes the stage's JWT authorizer guards: those asking for credentials as the stage's
+ * functions will be configured, a deployed stage's defaults (deploy/deployGuard.js, serverless.yml
+ * params.default: PROVISIONING_AUTH=on) under what the deploying shell says.
+ */
+export function stageAuthorizer(env: Record<string, string | undefined>, stage: string, deployedDefaults: Record<string, string>) {
+  return gatewayAuthorizer(readSettings(stage === "local" ? env : { ...deployedDefaults, ...env }));
 }
 
 /** The `provider.httpApi.authorizers` of serverless.yml: the provider's JWT authorizer when OIDC_AUTHORIZER=gateway, else none. */
