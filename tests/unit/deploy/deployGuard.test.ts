@@ -19,9 +19,14 @@ describe("a deployment is secure by default (issue 25)", () => {
     expect(() => assertSafeDeploy(cli("package"), { PROVISIONING_AUTH: "on", TASKS_AUTH: "all" })).toThrow(/no users/);
   });
 
-  it("deploys with users from SSM or AUTH_USERS", () => {
+  it("deploys with users from SSM or AUTH_USERS, or from an identity provider (issue 55)", () => {
     expect(() => assertSafeDeploy(cli("deploy", "--stage", "prod"), users)).not.toThrow();
     expect(() => assertSafeDeploy(cli("deploy", "--stage", "prod"), { AUTH_USERS: "admin:$scrypt$..." })).not.toThrow();
+    expect(() => assertSafeDeploy(cli("deploy", "--stage", "prod"), { OIDC_ISSUER: "https://idp.example.com" })).not.toThrow();
+    expect(() => assertSafeDeploy(cli("deploy", "--stage", "prod"), { OIDC_ISSUER: " " })).toThrow(/or OIDC_ISSUER and OIDC_AUDIENCE/);
+    // The task list's Basic form asks for credentials too, whatever the operators' API says.
+    expect(() => assertSafeDeploy(cli("package"), { PROVISIONING_AUTH: "On", TASKS_AUTH: "list" })).toThrow(/no users/);
+    expect(() => assertSafeDeploy(cli("package"), { PROVISIONING_AUTH: "On", TASKS_AUTH: "off" })).not.toThrow();
   });
 
   it("refuses an open operators' API unless ALLOW_OPEN_PROVISIONING=yes says so", () => {
