@@ -85,7 +85,7 @@ async function main(): Promise<void> {
       ["provider's JWT, warm (key set cached)", `${warmJwt.toFixed(1)} µs`],
       ["provider's JWT, first in a container (discovery + key set, provider on this machine)", `${cold.toFixed(1)} ms`],
       [
-        "lib/auth/oidc.ts with jose, minified (every protected function): size, load (median of 5)",
+        "lib/auth/oidc.ts with jose, minified (in every function: the auth middleware is in every stack): size, load (median of 5)",
         `${(jose.bytes / 1024).toFixed(1)} KB, ${jose.loadMs.toFixed(1)} ms`,
       ],
       [

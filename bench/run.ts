@@ -53,6 +53,8 @@ async function main(): Promise<void> {
     // plain http and private addresses on a deployed stage).
     HOOK_HTTP: "on",
     HOOK_PRIVATE_TARGETS: "on",
+    // RackHD's POST /login case signs in as this user (the operators' API itself stays open: PROVISIONING_AUTH unset).
+    AUTH_USERS: "bench:bench-login-password",
   });
   for (const name of ["TASKS_AUTH", "PROVISIONING_AUTH", "TASKS_PUBLIC_FORM", "PUBLIC_BASE_URL", "API_SERVER", "CORS_ORIGINS"])
     delete process.env[name];

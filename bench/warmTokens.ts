@@ -38,6 +38,20 @@ export async function tokenCases(h: Handlers) {
         return answer;
       }),
     },
+    {
+      name: "POST /login (RackHD: a Basic user's token for a day)",
+      run: call(
+        h.login,
+        {
+          method: "POST",
+          path: "/login",
+          route: "/login",
+          headers: JSON_TYPE,
+          body: '{"username":"bench","password":"bench-login-password"}',
+        },
+        200,
+      ),
+    },
     { name: "GET /audit", run: call(h.readAudit, { method: "GET", path: `${A}/audit`, route: `${R}/audit`, pathParameters: v }, 200) },
     { name: "GET /tokens", run: call(h.listTokens, { method: "GET", path: `${A}/tokens`, route: `${R}/tokens`, pathParameters: v }, 200) },
     {

@@ -92,16 +92,40 @@ export async function issueToken(
     throw new ValidationError(`A token's grant must be within its maker's: ${formatGrant(grant)} is not within what you hold`);
   if ((await store.list()).length >= MAX_TOKENS)
     throw new ValidationError(`This deployment keeps ${MAX_TOKENS} tokens at most: revoke some first`);
+  return mint(store, caller.name, request.name, [grant], new Date(now.getTime() + request.expiresInDays * 86_400_000), now);
+}
+
+/** How long RackHD's `POST /login` token lives (on-http's authTokenExpireIn: 24 hours). */
+export const LOGIN_TOKEN_HOURS = 24;
+
+/**
+ * RackHD's `POST /login` (issue 55): a token named `login` holding the signed-in user's grants,
+ * for LOGIN_TOKEN_HOURS. Listed and revoked as any token; not counted against MAX_TOKENS (each
+ * goes with its day: DynamoDB's time-to-live takes it away, the memory store's bound holds).
+ */
+export async function loginToken(store: ApiTokenStore, caller: Caller, now: Date): Promise<string> {
+  return (await mint(store, caller.name, "login", caller.grants, new Date(now.getTime() + LOGIN_TOKEN_HOURS * 3_600_000), now)).token;
+}
+
+async function mint(
+  store: ApiTokenStore,
+  owner: string,
+  name: string,
+  grants: readonly Grant[],
+  expires: Date,
+  now: Date,
+): Promise<{ token: string; record: ApiTokenView }> {
   const id = randomBytes(12).toString("base64url");
   const secret = randomBytes(24).toString("base64url");
   const record: ApiToken = {
     id,
-    name: request.name,
-    owner: caller.name,
-    grant: formatGrant(grant),
+    name,
+    owner,
+    // Several grants (a login's) as AUTH_ROLES lists them.
+    grant: grants.map(formatGrant).join(","),
     createdAt: now.toISOString(),
     // Whole seconds: the table keeps it as its time-to-live (epoch seconds).
-    expiresAt: new Date(Math.ceil((now.getTime() + request.expiresInDays * 86_400_000) / 1000) * 1000).toISOString(),
+    expiresAt: new Date(Math.ceil(expires.getTime() / 1000) * 1000).toISOString(),
     secretHash: digest(secret),
   };
   await store.create(record);
@@ -143,6 +167,6 @@ export async function authenticateToken(store: ApiTokenStore, presented: string,
   if (Date.parse(token.expiresAt) <= now.getTime()) return undefined;
   if (!token.lastUsedAt || now.getTime() - Date.parse(token.lastUsedAt) >= LAST_USE_RESOLUTION_MS)
     await store.update(token.id, now.toISOString());
-  const grant = parseGrant(token.grant);
-  return { name: token.owner, token: token.id, grants: grant ? [grant] : [] };
+  const grants = token.grant.split(",").flatMap((text) => parseGrant(text) ?? []);
+  return { name: token.owner, token: token.id, grants };
 }

@@ -22,7 +22,10 @@ export function parseBasicAuth(header: string | undefined): BasicCredentials | u
   return { user: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
-/** The token of an `Authorization: Bearer <token>` header, whatever its kind (an API token, a provider's JWT). */
+/**
+ * The token of an `Authorization: Bearer <token>` header, whatever its kind (an API token, a
+ * provider's JWT); RackHD's `Authorization: JWT <token>` (its `/login` token) is read the same.
+ */
 export function parseBearer(header: string | undefined): string | undefined {
-  return /^\s*bearer\s+(\S+)\s*$/i.exec(header ?? "")?.[1];
+  return /^\s*(?:bearer|jwt)\s+(\S+)\s*$/i.exec(header ?? "")?.[1];
 }

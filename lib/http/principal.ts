@@ -29,3 +29,10 @@ export const verifiedCallerOf = (event: HttpEvent): Caller | undefined => caller
 
 /** The request's caller: where no credentials were asked for, one who may do anything (as before roles). */
 export const callerOf = (event: HttpEvent): Caller => callers.get(event) ?? OPEN_CALLER;
+
+const claimed = new WeakMap<object, string>();
+
+/** The name a sign-in's form gave (RackHD's POST /login), whatever its answer: the audit trail's actor when it was not let in. */
+export const setClaimedName = (event: HttpEvent, name: string): void => void claimed.set(event, name.slice(0, 64));
+
+export const claimedNameOf = (event: HttpEvent): string | undefined => claimed.get(event);

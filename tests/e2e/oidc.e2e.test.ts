@@ -77,6 +77,13 @@ describe("sign-in with an OpenID Connect provider over HTTP", () => {
     const made = await call("POST", "/tokens", BASIC, { name: "ci", role: "viewer", expiresInDays: 1 });
     expect(made.status).toBe(201);
     expect((await call("GET", "/nodes", bearer(made.body.token))).status).toBe(200);
+    // RackHD's POST /login, and its token as RackHD's clients send it.
+    const login = await http(server.baseUrl, "POST", "/login", {
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ username: "admin", password: "admin-pw" }),
+    });
+    expect(login.status).toBe(200);
+    expect((await call("GET", "/nodes", `JWT ${login.body.token}`)).status).toBe(200);
     // A person may make a token for themselves, within their own grant.
     const carol = bearer((await provider.signIn("carol")).accessToken);
     expect((await call("POST", "/tokens", carol, { name: "carol-ci", role: "viewer", expiresInDays: 1 })).status).toBe(201);

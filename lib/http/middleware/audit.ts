@@ -6,7 +6,7 @@ import { claimedSubject, looksLikeJwt } from "../../auth/oidc";
 import { currentInvocation } from "../../invocation";
 import { logLine } from "../../logger";
 import { type HttpEvent, type HttpResult, header } from "../event";
-import { verifiedCallerOf } from "../principal";
+import { claimedNameOf, verifiedCallerOf } from "../principal";
 import type { SiteScope } from "../routes/endpoint";
 
 /** Answers that say the credentials or the role did not do: recorded for a read too. */
@@ -16,6 +16,8 @@ const REFUSED = new Set([401, 403, 429]);
 function actorOf(event: HttpEvent): Pick<AuditRecord, "actor" | "verified" | "token"> {
   const caller = verifiedCallerOf(event);
   if (caller) return { actor: caller.name, verified: true, ...(caller.token && { token: caller.token }) };
+  const named = claimedNameOf(event);
+  if (named !== undefined) return { actor: named, verified: false };
   const authorization = header(event, "authorization");
   const token = bearerToken(authorization);
   if (token) return { actor: "anonymous", verified: false, token: tokenIdOf(token) };

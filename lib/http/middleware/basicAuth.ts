@@ -51,6 +51,18 @@ function usersFromParameter(name: string): Promise<UserTable> {
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
+/** `?auth_token=<token>` (RackHD's way to send its /login token), removed from the event's query once read. */
+function takeQueryToken(event: HttpEvent): string | undefined {
+  const token = event.queryStringParameters?.auth_token;
+  if (token === undefined) return undefined;
+  const { auth_token: _taken, ...rest } = event.queryStringParameters ?? {};
+  event.queryStringParameters = Object.keys(rest).length > 0 ? rest : undefined;
+  const query = new URLSearchParams(event.rawQueryString ?? "");
+  query.delete("auth_token");
+  event.rawQueryString = query.toString();
+  return token.split(",")[0] || undefined;
+}
+
 /** The session cookie's token, from API Gateway's `cookies` (payload 2.0) or a Cookie header. */
 function sessionToken(event: HttpEvent): string | undefined {
   const cookie = header(event, "cookie");
@@ -90,6 +102,10 @@ async function callerOf(
   return authenticateToken(apiTokenStore(), bearer!, now);
 }
 
+/** The Basic users: AUTH_USERS, or the SSM parameter AUTH_USERS_PARAMETER names (read as above). */
+export const configuredUsers = (config: Settings): Promise<UserTable> =>
+  config.authUsersParameter ? usersFromParameter(config.authUsersParameter) : Promise.resolve(config.authUsers);
+
 /**
  * HTTP Basic auth on the routes for which `isProtected(settings)` holds, then the policy on the
  * user's grants (AUTH_ROLES). Runs before the body is read, so 401/403 comes before 404 and 400.
@@ -100,7 +116,7 @@ export function basicAuth(isProtected: (config: Settings) => boolean, action: Ac
     before: async (request) => {
       const config = settings();
       if (!isProtected(config)) return;
-      const users = config.authUsersParameter ? await usersFromParameter(config.authUsersParameter) : config.authUsers;
+      const users = await configuredUsers(config);
       if (users.size === 0 && !config.oidc) {
         if (!warnedNoUsers) {
           logLine({
@@ -112,9 +128,11 @@ export function basicAuth(isProtected: (config: Settings) => boolean, action: Ac
         throw new UnauthorizedError("Unauthorized access");
       }
       const authorization = header(request.event, "authorization");
+      // RackHD's `?auth_token=` (its /login token in the query), taken out of the request so that no page link, log line or handler sees it.
+      const queried = authorization === undefined ? takeQueryToken(request.event) : undefined;
       // The console's session (an HttpOnly cookie holding the provider's token) where no credentials are sent.
-      const session = authorization === undefined && config.oidc ? sessionToken(request.event) : undefined;
-      const bearer = parseBearer(authorization) ?? session;
+      const session = authorization === undefined && !queried && config.oidc ? sessionToken(request.event) : undefined;
+      const bearer = parseBearer(authorization) ?? queried ?? session;
       const credentials = bearer ? undefined : parseBasicAuth(authorization);
       // No credentials: the challenge a client answers (a browser's first request), not a guess.
       if (!credentials && !bearer) throw new UnauthorizedError("Unauthorized access");

@@ -18,6 +18,7 @@ export * from "./graphs/routes";
 export * from "./hooks/routes";
 export * from "./installReports/routes";
 export * from "./library/routes";
+export * from "./login/routes";
 export * from "./lookups/routes";
 export * from "./networkPlans/routes";
 export * from "./nodes/routes";

@@ -30,6 +30,7 @@ export * from "./graphs/schemas";
 export * from "./hooks/schemas";
 export * from "./installReports/schemas";
 export * from "./library/schemas";
+export * from "./login/schemas";
 export * from "./lookups/schemas";
 export * from "./networkPlans/schemas";
 export * from "./nodes/schemas";

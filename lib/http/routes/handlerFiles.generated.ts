@@ -72,6 +72,7 @@ export type HandlerFile =
   | "handlers/provisioning/library/putTemplate"
   | "handlers/provisioning/library/template"
   | "handlers/provisioning/library/templates"
+  | "handlers/provisioning/login/create"
   | "handlers/provisioning/lookups/create"
   | "handlers/provisioning/lookups/get"
   | "handlers/provisioning/lookups/list"

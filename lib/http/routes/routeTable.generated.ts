@@ -150,6 +150,7 @@ export const ROUTE_TABLE: readonly (readonly [method: string, path: string])[] =
   ["PUT", "/api/{version}/workflows/tasks"],
   ["GET", "/api/{version}/workflows/tasks/library"],
   ["GET", "/common/{name}"],
+  ["POST", "/login"],
   ["GET", "/console/assets/{name}"],
   ["GET", "/console/callback"],
   ["GET", "/console"],

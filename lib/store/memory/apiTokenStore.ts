@@ -1,10 +1,22 @@
 import type { ApiToken, ApiTokenStore } from "../../auth/apiTokens";
 
-/** API tokens in this process (the memory store): as many as the domain keeps (MAX_TOKENS). */
+/**
+ * API tokens in this process (the memory store): the domain keeps at most MAX_TOKENS made ones, and
+ * RackHD's login makes one a sign-in (each for a day). Past `capacity`, the expired go first, then
+ * the oldest, as DynamoDB's time-to-live would take them.
+ */
 export class MemoryApiTokenStore implements ApiTokenStore {
   private readonly tokens = new Map<string, ApiToken>();
 
+  constructor(private readonly capacity = 10_000) {}
+
   async create(token: ApiToken): Promise<void> {
+    if (this.tokens.size >= this.capacity) {
+      const now = Date.now();
+      for (const [id, kept] of this.tokens) if (Date.parse(kept.expiresAt) <= now) this.tokens.delete(id);
+      // Insertion order: the first is the oldest.
+      if (this.tokens.size >= this.capacity) this.tokens.delete(this.tokens.keys().next().value as string);
+    }
     this.tokens.set(token.id, structuredClone(token));
   }
 
