@@ -2,6 +2,7 @@ import "./styles.css";
 import { render } from "preact";
 import { useEffect, useRef, useState } from "preact/hooks";
 import { loadSession, PROVIDER_SIGN_IN, signedIn, signedInAs, signIn, signOut, whenAuthNeeded } from "./api";
+import { Audit } from "./pages/Audit";
 import { Define } from "./pages/Define";
 import { Hooks } from "./pages/Hooks";
 import { Machine } from "./pages/Machine";
@@ -23,6 +24,7 @@ function Page({ path }: { path: string[] }) {
   if (area === "tasks") return <Tasks />;
   if (area === "sites") return <Sites />;
   if (area === "hooks") return <Hooks />;
+  if (area === "audit") return <Audit />;
   return <Machines />;
 }
 
@@ -98,6 +100,7 @@ function App() {
           {nav("define", "SKUs & tags", area === "define")}
           {nav("sites", "Sites", area === "sites")}
           {nav("hooks", "Hooks", area === "hooks")}
+          {nav("audit", "Audit", area === "audit")}
           {nav("tasks", "Tasks", area === "tasks")}
         </nav>
         {signedInAs() !== null && <span class="muted">{signedInAs()}</span>}

@@ -32,3 +32,4 @@ export type ServiceEvent = Answer<typeof api.Event>;
 export type Hook = Answer<typeof api.Hook>;
 export type HookWithSecret = Answer<typeof api.HookWithSecret>;
 export type Delivery = Answer<typeof api.Delivery>;
+export type AuditRecord = Answer<typeof api.AuditList>[number];

@@ -2,6 +2,7 @@ import { useState } from "preact/hooks";
 import { get, getAll, PROVISIONING, request } from "../api";
 import type { Catalog, Lookup, MachineNode, NetworkPlan, ObmService, Workflow } from "../model";
 import { ErrorNote, Field, link, Section, State, Time, useLoad, when } from "../ui";
+import { AuditTable } from "./Audit";
 import { EventList } from "./Events";
 import { Lifecycle } from "./Lifecycle";
 import { Power } from "./Power";
@@ -313,6 +314,7 @@ export function Machine({ nodeId }: { nodeId: string }) {
         )}
       </Section>
       <EventList path={`nodes/${encodeURIComponent(machine.id)}/events`} running={false} pollMs={0} title="Events" />
+      <AuditTable filters={{ node: machine.id }} title="Who did what to it" />
       <Catalogs nodeId={machine.id} />
     </>
   );

@@ -94,6 +94,31 @@ describe("the console's sign-in with an identity provider, in a real browser", (
       ]),
     );
 
+    // The trail in the console: its own page, and a machine's.
+    await page.getByRole("link", { name: "Audit" }).click();
+    const table = page.getByRole("table", { name: "Who did what" });
+    await table.getByText("consoleCallback").first().waitFor();
+    await page.getByRole("textbox", { name: "Who", exact: true }).fill("nobody-at-all");
+    await page.getByRole("button", { name: "Filter" }).click();
+    await page.getByText("Nothing recorded in the week before.").waitFor();
+    // A change alice makes from the console's own page is on the machine's page.
+    const nodes = (await (await page.context().request.get(`${server.baseUrl}/api/1.1/nodes`)).json()) as { id: string; name: string }[];
+    const machine = nodes.find((node) => node.name === "08:00:27:27:eb:12")!.id;
+    const renamed = await page.evaluate(
+      (id) =>
+        fetch(`/api/1.1/nodes/${id}`, {
+          method: "PATCH",
+          credentials: "same-origin",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ name: "08:00:27:27:eb:12" }),
+        }).then((response) => response.status),
+      machine,
+    );
+    expect(renamed).toBe(200);
+    await page.goto(`${server.baseUrl}/console#/machines`);
+    await page.getByRole("link", { name: "08:00:27:27:eb:12" }).click();
+    await page.getByRole("table", { name: "Who did what to it" }).getByText("patchNode").waitFor();
+
     await page.getByRole("button", { name: "Sign out" }).click();
     await page.reload();
     await page.getByRole("dialog", { name: "Sign in" }).waitFor();
