@@ -232,4 +232,21 @@ describe("web hooks over HTTP (issue 27)", () => {
     const after = await api("GET", `/nodes/${node}/events?after=1`);
     expect(after.body.map((event: { sequence: number }) => event.sequence)).toEqual([2]);
   });
+  it("sends the audit trail's records to a hook that names them, and to no hook that wants every event (issue 55)", async () => {
+    const made = await hooksApi("POST", "/hooks", { url: receiver.url("/audited"), events: ["audit.*"] });
+    expect(made.status).toBe(201);
+    secrets.set("/audited", made.body.secret);
+    const node = (await api("POST", "/nodes", { name: "audited-1" })).body.id as string;
+    await api("PATCH", `/nodes/${node}`, { tags: ["audited"] });
+    const audited = () => receiver.processed.get("/audited") ?? [];
+    await until(() => audited().some((event) => (event.data as { action?: string }).action === "patchNode"), 30_000);
+    expect(audited().every((event) => event.type === "audit" && event.action === "recorded")).toBe(true);
+    expect(audited().find((event) => (event.data as { action?: string }).action === "patchNode")).toMatchObject({
+      nodeId: node,
+      severity: "information",
+      data: { method: "PATCH", status: 200, actor: "anonymous", path: `/api/1.1/nodes/${node}` },
+    });
+    // The hook that wants every event (RackHD's) got none: it is not fed the changes it may make itself.
+    expect((receiver.processed.get("/rackhd") ?? []).some((event) => event.type === "audit")).toBe(false);
+  });
 });

@@ -20,6 +20,8 @@ const EVENT_STREAM = {
     destinations: { onFailure: { type: "sqs", arn: { "Fn::GetAtt": ["EventDeadLetters", "Arn"] } } },
     filterPatterns: [
       { eventName: ["INSERT"], dynamodb: { Keys: { pk: { S: [{ prefix: "EVENT#" }] }, sk: { S: [{ "anything-but": ["head"] }] } } } },
+      // The audit trail's records, sent as events (issue 55).
+      { eventName: ["INSERT"], dynamodb: { Keys: { pk: { S: [{ prefix: "AUDIT#" }] } } } },
     ],
   },
 } as const;

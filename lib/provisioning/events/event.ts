@@ -54,6 +54,8 @@ export const EVENT_NAMES = [
   "relay.lost",
   "hook.disabled",
   "hook.test",
+  // The audit trail's records (lib/audit/auditEvent.ts): only to hooks that name them.
+  "audit.recorded",
 ] as const;
 
 /** Whether `wanted` (a hook's `events` entry) names an event the service sends: `*`, a name, or a name's prefix with `.*`. */

@@ -110,6 +110,9 @@ export function wants(hook: Hook, event: EventDraft): boolean {
   if (hook.disabledAt) return false;
   const name = eventName(event);
   if (hook.events.length > 0 && !hook.events.some((wanted) => named(name, wanted))) return false;
+  // The audit trail's events go only where they are named (`audit.*`, `audit.recorded`): every
+  // change makes one, and a receiver that answers events with changes must not be fed its own.
+  if (event.type === "audit" && !hook.events.some((wanted) => wanted !== "*" && named(name, wanted))) return false;
   return hook.filters.length === 0 || hook.filters.some((filter) => passes(event as unknown as Record<string, unknown>, filter));
 }
 

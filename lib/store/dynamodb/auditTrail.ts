@@ -1,5 +1,7 @@
 import { type DynamoDBDocumentClient, PutCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { auditEvent } from "../../audit/auditEvent";
 import { type AuditRecord, type AuditTrail, dayOf } from "../../audit/auditTrail";
+import { eventsCommitted } from "../eventFeed";
 
 /**
  * The audit trail in DynamoDB (issue 55): a partition per day, `AUDIT#<YYYY-MM-DD> / <record id>`
@@ -28,6 +30,8 @@ export class DynamoAuditTrail implements AuditTrail {
         ConditionExpression: "attribute_not_exists(pk)",
       }),
     );
+    // Deployed, the table's stream sends it as an event; under serverless offline, the local delivery does.
+    eventsCommitted([auditEvent(record)]);
   }
 
   async day(day: string, { before, limit }: { before?: string; limit: number }): Promise<AuditRecord[]> {

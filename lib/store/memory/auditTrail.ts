@@ -1,4 +1,6 @@
+import { auditEvent } from "../../audit/auditEvent";
 import { type AuditRecord, type AuditTrail, dayOf } from "../../audit/auditTrail";
+import { eventsCommitted } from "../eventFeed";
 
 /** The audit trail in this process (the memory store): the newest `capacity` records. */
 export class MemoryAuditTrail implements AuditTrail {
@@ -10,6 +12,8 @@ export class MemoryAuditTrail implements AuditTrail {
     // Ids sort by time: a record added out of order (two requests ending together) goes to its place.
     this.records.sort((a, b) => a.id.localeCompare(b.id));
     if (this.records.length > this.capacity) this.records.splice(0, this.records.length - this.capacity);
+    // Sent as an event, as the table's stream sends the DynamoDB store's (the local delivery listens).
+    eventsCommitted([auditEvent(record)]);
   }
 
   async day(day: string, { before, limit }: { before?: string; limit: number }): Promise<AuditRecord[]> {

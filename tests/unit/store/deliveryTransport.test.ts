@@ -45,6 +45,39 @@ describe("the table's stream of events", () => {
     ]);
     expect(events.map((one) => one.sequence)).toEqual([1, 3]);
   });
+
+  it("reads the audit trail's new records as audit.recorded events, the same id however often (issue 55)", () => {
+    const audited = {
+      id: "2026-11-28T10:00:00.000Z#abcdefgh",
+      at: "2026-11-28T10:00:00.000Z",
+      actor: "alice@example.com",
+      verified: true,
+      action: "patchNode",
+      method: "PATCH",
+      path: "/api/1.1/nodes/n1",
+      node: "n1",
+      status: 403,
+    };
+    const item = { pk: "AUDIT#2026-11-28", sk: audited.id, record: audited, expiresAt: 1 };
+    const [first, ...rest] = eventsOfStream([record("INSERT", item), record("INSERT", { pk: "AUDIT#2026-11-28", sk: "x" })]);
+    expect(rest).toEqual([]);
+    expect(first).toMatchObject({
+      type: "audit",
+      action: "recorded",
+      severity: "warning",
+      typeId: audited.id,
+      nodeId: "n1",
+      sequence: 0,
+      data: audited,
+    });
+    expect(first.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(eventsOfStream([record("INSERT", item)])[0].id).toBe(first.id);
+    const { node: _node, ...anywhere } = audited;
+    expect(eventsOfStream([record("INSERT", { ...item, record: { ...anywhere, status: 200 } })])[0]).toMatchObject({
+      nodeId: null,
+      severity: "information",
+    });
+  });
 });
 
 describe("the event bus", () => {

@@ -65,8 +65,24 @@ const event = (fields: Partial<ServiceEvent> = {}): ServiceEvent => ({
 });
 
 describe("hooks: which events a hook wants (RackHD's filters and event names)", () => {
-  it("takes every event with no filters and no names (a RackHD 2.0 hook)", () => {
-    fc.assert(fc.property(fc.string(), fc.string(), (type, action) => wants(hook(), draft({ type, action }))));
+  it("takes every event with no filters and no names (a RackHD 2.0 hook), the audit trail's apart", () => {
+    fc.assert(
+      fc.property(
+        fc.string().filter((type) => type !== "audit"),
+        fc.string(),
+        (type, action) => wants(hook(), draft({ type, action })),
+      ),
+    );
+  });
+
+  it("sends the audit trail's events only to a hook that names them (issue 55: `*` is not fed its own changes)", () => {
+    const audit = draft({ type: "audit", action: "recorded" });
+    expect(wants(hook(), audit)).toBe(false);
+    expect(wants(hook({ events: ["*"] }), audit)).toBe(false);
+    expect(wants(hook({ events: ["node.*"] }), audit)).toBe(false);
+    expect(wants(hook({ events: ["audit.*"] }), audit)).toBe(true);
+    expect(wants(hook({ events: ["*", "audit.recorded"] }), audit)).toBe(true);
+    expect(wants(hook({ events: ["audit.recorded"], filters: [{ nodeId: "^n1$" }] }), { ...audit, nodeId: "n2" })).toBe(false);
   });
 
   it("ORs filter objects and ANDs the keys within one, each a regular expression on the envelope's top-level value", () => {
