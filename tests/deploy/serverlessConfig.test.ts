@@ -59,6 +59,14 @@ const envWith = (env: Record<string, string | undefined>): NodeJS.ProcessEnv =>
       ([, value]) => value !== undefined,
     ),
   );
+
+/** `serverless package` of `stage` into `out` (its esbuild work folder there too), with these settings (envWith's rule). */
+const packageStage = (stage: string, out: string, env: Record<string, string | undefined>) =>
+  run(process.execPath, [join(ROOT, "node_modules/serverless/bin/serverless.js"), "package", "--stage", stage, "--package", out], {
+    cwd: ROOT,
+    env: envWith({ ESBUILD_WORK_FOLDER: join(out, ".esbuild"), ...env }),
+    maxBuffer: 16 << 20,
+  });
 const ROOT = join(__dirname, "../..");
 
 /** AWS's CloudFormation linter on templates: no line printed, exit 0. */
@@ -241,22 +249,17 @@ describe.each(["memory", "dynamodb"])("serverless package (STORE=%s)", (store) =
   /** Every stack's resources together. */
   let all: Resources;
   beforeAll(async () => {
-    await run(process.execPath, [join(ROOT, "node_modules/serverless/bin/serverless.js"), "package", "--stage", "prod", "--package", out], {
-      cwd: ROOT,
-      // A deployment's defaults: none of the test run's quiet settings.
-      env: envWith({
-        STORE: store,
-        AUTH_USERS_PARAMETER: "/lambda-tasks-provisioning/prod/auth-users",
-        ESBUILD_WORK_FOLDER: join(out, ".esbuild"),
-        LOG_REQUESTS: undefined,
-        METRICS: undefined,
-        // The memory store's templates without its code: its bundles differ from the DynamoDB
-        // store's only in their store adapter, and the bench's smoke run (bench-smoke tier) builds
-        // every function's bundle for both stores as serverless-esbuild does and starts each.
-        // About a minute of CPU less in the whole run.
-        PACKAGE_TEMPLATES_ONLY: store === "memory" ? "on" : undefined,
-      }),
-      maxBuffer: 16 << 20,
+    // A deployment's defaults: none of the test run's quiet settings.
+    await packageStage("prod", out, {
+      STORE: store,
+      AUTH_USERS_PARAMETER: "/lambda-tasks-provisioning/prod/auth-users",
+      LOG_REQUESTS: undefined,
+      METRICS: undefined,
+      // The memory store's templates without its code: its bundles differ from the DynamoDB
+      // store's only in their store adapter, and the bench's smoke run (bench-smoke tier) builds
+      // every function's bundle for both stores as serverless-esbuild does and starts each.
+      // About a minute of CPU less in the whole run.
+      PACKAGE_TEMPLATES_ONLY: store === "memory" ? "on" : undefined,
     });
     ({ root: template, roles, routes, all } = packagedStack(out));
   }, 240_000);
@@ -590,17 +593,12 @@ describe("serverless package of a 200-function registry (issue 36)", () => {
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 
   it("keeps every stack under 400 resources, cfn-lint clean", async () => {
-    await run(process.execPath, [join(ROOT, "node_modules/serverless/bin/serverless.js"), "package", "--stage", "prod", "--package", out], {
-      cwd: ROOT,
-      env: envWith({
-        STORE: "dynamodb",
-        LAYOUT_CHECK_FUNCTIONS: "200",
-        // The templates are what is checked: no bundle is built (lib/deploy/templatesOnly.ts).
-        PACKAGE_TEMPLATES_ONLY: "on",
-        AUTH_USERS_PARAMETER: "/lambda-tasks-provisioning/prod/auth-users",
-        ESBUILD_WORK_FOLDER: join(out, ".esbuild"),
-      }),
-      maxBuffer: 16 << 20,
+    await packageStage("prod", out, {
+      STORE: "dynamodb",
+      LAYOUT_CHECK_FUNCTIONS: "200",
+      // The templates are what is checked: no bundle is built (lib/deploy/templatesOnly.ts).
+      PACKAGE_TEMPLATES_ONLY: "on",
+      AUTH_USERS_PARAMETER: "/lambda-tasks-provisioning/prod/auth-users",
     });
     const { root, roles, routes, all } = packagedStack(out);
     expect(Object.values(all).filter((resource) => resource.Type === "AWS::Lambda::Function")).toHaveLength(200);
@@ -635,18 +633,13 @@ describe("serverless package with the gateway's JWT authorizer (issue 55)", () =
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 
   it("puts the provider's authorizer on the operators' routes only", async () => {
-    await run(process.execPath, [join(ROOT, "node_modules/serverless/bin/serverless.js"), "package", "--stage", "sso", "--package", out], {
-      cwd: ROOT,
-      env: envWith({
-        OIDC_ISSUER: "https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_Example",
-        OIDC_AUDIENCE: "3n4b5urk1ft4fl3mg5e62d9ado,urn:rackhd:api",
-        OIDC_AUTHORIZER: "gateway",
-        AUTH_USERS: undefined,
-        AUTH_USERS_PARAMETER: undefined,
-        ESBUILD_WORK_FOLDER: join(out, ".esbuild"),
-        PACKAGE_TEMPLATES_ONLY: "on",
-      }),
-      maxBuffer: 16 << 20,
+    await packageStage("sso", out, {
+      OIDC_ISSUER: "https://cognito-idp.eu-west-1.amazonaws.com/eu-west-1_Example",
+      OIDC_AUDIENCE: "3n4b5urk1ft4fl3mg5e62d9ado,urn:rackhd:api",
+      OIDC_AUTHORIZER: "gateway",
+      AUTH_USERS: undefined,
+      AUTH_USERS_PARAMETER: undefined,
+      PACKAGE_TEMPLATES_ONLY: "on",
     });
     const { all } = packagedStack(out);
     const authorizers = Object.entries(all).filter(([, resource]) => resource.Type === "AWS::ApiGatewayV2::Authorizer");
@@ -735,18 +728,13 @@ describe("serverless package with every setting given (issue 25)", () => {
   afterAll(() => rmSync(out, { recursive: true, force: true }));
 
   it("hands each function every setting as the deploying shell gave it", async () => {
-    await run(process.execPath, [join(ROOT, "node_modules/serverless/bin/serverless.js"), "package", "--stage", "lab", "--package", out], {
-      cwd: ROOT,
-      env: envWith({
-        ...given,
-        AUTH_USERS: undefined,
-        TRACING: "on",
-        ALARM_EMAIL: "ops@example.com",
-        ESBUILD_WORK_FOLDER: join(out, ".esbuild"),
-        // What reaches the functions is in the templates: no bundle is built (lib/deploy/templatesOnly.ts).
-        PACKAGE_TEMPLATES_ONLY: "on",
-      }),
-      maxBuffer: 16 << 20,
+    await packageStage("lab", out, {
+      ...given,
+      AUTH_USERS: undefined,
+      TRACING: "on",
+      ALARM_EMAIL: "ops@example.com",
+      // What reaches the functions is in the templates: no bundle is built (lib/deploy/templatesOnly.ts).
+      PACKAGE_TEMPLATES_ONLY: "on",
     });
     const { root: template, all } = packagedStack(out);
     // The deploy-only settings: X-Ray tracing of the stage (its roles may write traces), and an address for its alarms.
