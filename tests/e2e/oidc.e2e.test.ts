@@ -140,7 +140,8 @@ describe("sign-in with an OpenID Connect provider over HTTP", () => {
       ["POST", "/sites"],
       ["GET", "/audit"],
     );
-    const samples = fc.sample(fc.tuple(route, token), { seed: 20261128, numRuns: 200 });
+    // A "change" to the character already there is the genuine token: not an altered one.
+    const samples = fc.sample(fc.tuple(route, token.filter((each) => each !== genuine)), { seed: 20261128, numRuns: 200 });
     const statuses = new Map<number, number>();
     for (const [[method, path], each] of samples) {
       const answer = await call(method, path, bearer(each), method === "GET" ? undefined : { name: "fuzzed" });
