@@ -141,7 +141,13 @@ describe("sign-in with an OpenID Connect provider over HTTP", () => {
       ["GET", "/audit"],
     );
     // A "change" to the character already there is the genuine token: not an altered one.
-    const samples = fc.sample(fc.tuple(route, token.filter((each) => each !== genuine)), { seed: 20261128, numRuns: 200 });
+    const samples = fc.sample(
+      fc.tuple(
+        route,
+        token.filter((each) => each !== genuine),
+      ),
+      { seed: 20261128, numRuns: 200 },
+    );
     const statuses = new Map<number, number>();
     for (const [[method, path], each] of samples) {
       const answer = await call(method, path, bearer(each), method === "GET" ? undefined : { name: "fuzzed" });
