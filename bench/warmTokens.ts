@@ -53,6 +53,18 @@ export async function tokenCases(h: Handlers) {
       ),
     },
     { name: "GET /audit", run: call(h.readAudit, { method: "GET", path: `${A}/audit`, route: `${R}/audit`, pathParameters: v }, 200) },
+    {
+      name: "GET /users (RackHD 2.0)",
+      run: call(h.listUsers, { method: "GET", path: "/api/2.0/users", route: `${R}/users`, pathParameters: { version: "2.0" } }, 200),
+    },
+    {
+      name: "GET /users/{name} (RackHD 2.0)",
+      run: call(
+        h.getUser,
+        { method: "GET", path: "/api/2.0/users/bench", route: `${R}/users/{name}`, pathParameters: { version: "2.0", name: "bench" } },
+        200,
+      ),
+    },
     { name: "GET /tokens", run: call(h.listTokens, { method: "GET", path: `${A}/tokens`, route: `${R}/tokens`, pathParameters: v }, 200) },
     {
       name: "DELETE /tokens/{id} (a token made for it)",

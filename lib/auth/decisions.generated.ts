@@ -119,6 +119,8 @@ export const DECISIONS: Readonly<Record<string, string>> = {
   listTokens: "111111",
   createToken: "111111",
   revokeToken: "111111",
+  listUsers: "101010",
+  getUser: "101010",
   getVersions: "111111",
   listWorkflows: "101010",
   runGraph: "001010",

@@ -106,3 +106,16 @@ export function defaultGrants(raw: string | undefined): Grant[] {
     throw new ConfigError(`AUTH_DEFAULT_ROLE must be none, viewer, operator or admin, with @site+site or @* (got "${text.slice(0, 80)}")`);
   return [grant];
 }
+
+/** RackHD 2.0's role names (on-http's users API): ours by the same rank. */
+export const RACKHD_ROLE_NAMES: Readonly<Record<Role, string>> = { viewer: "ReadOnly", operator: "Operator", admin: "Administrator" };
+
+/**
+ * A user as RackHD 2.0's `/users` answered one (`username`, `role`), with the grants it stands for:
+ * `role` is the RackHD name of the highest role held (on any site; the grants say where), or null
+ * for a user who holds none.
+ */
+export function rackhdUser(username: string, grants: readonly Grant[]): { username: string; role: string | null; grants: string[] } {
+  const highest = grants.map((grant) => grant.role).sort((a, b) => ROLES.indexOf(b) - ROLES.indexOf(a))[0];
+  return { username, role: highest ? RACKHD_ROLE_NAMES[highest] : null, grants: grants.map(formatGrant) };
+}

@@ -30,6 +30,11 @@ export class UserTable {
     return this.users.size;
   }
 
+  /** The users' names, sorted (never a password or a hash). */
+  get names(): string[] {
+    return [...this.users.keys()].sort();
+  }
+
   verify(user: string, password: string): boolean {
     const credential = this.users.get(user);
     if (credential === undefined) {

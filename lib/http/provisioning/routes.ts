@@ -29,4 +29,5 @@ export * from "./skus/routes";
 export * from "./subnets/routes";
 export * from "./tags/routes";
 export * from "./tokens/routes";
+export * from "./users/routes";
 export * from "./workflows/routes";

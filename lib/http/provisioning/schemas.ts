@@ -42,4 +42,5 @@ export * from "./skus/schemas";
 export * from "./subnets/schemas";
 export * from "./tags/schemas";
 export * from "./tokens/schemas";
+export * from "./users/schemas";
 export * from "./workflows/schemas";

@@ -151,6 +151,8 @@ export type HandlerFile =
   | "handlers/provisioning/tokens/create"
   | "handlers/provisioning/tokens/list"
   | "handlers/provisioning/tokens/revoke"
+  | "handlers/provisioning/users/get"
+  | "handlers/provisioning/users/list"
   | "handlers/provisioning/workflows/cancelActive"
   | "handlers/provisioning/workflows/get"
   | "handlers/provisioning/workflows/getActive"

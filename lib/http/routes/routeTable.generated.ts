@@ -138,6 +138,8 @@ export const ROUTE_TABLE: readonly (readonly [method: string, path: string])[] =
   ["GET", "/api/{version}/tokens"],
   ["POST", "/api/{version}/tokens"],
   ["DELETE", "/api/{version}/tokens/{id}"],
+  ["GET", "/api/{version}/users"],
+  ["GET", "/api/{version}/users/{name}"],
   ["GET", "/api/{version}/versions"],
   ["GET", "/api/{version}/workflows"],
   ["POST", "/api/{version}/workflows"],
