@@ -15,8 +15,15 @@ describe("sign-in with an OpenID Connect provider over HTTP", () => {
   let provider: OidcProvider;
   let server: OfflineServer;
   const BASIC = `Basic ${Buffer.from("admin:admin-pw").toString("base64")}`;
+  /** Every change this harness asked for (method, path, status): the audit trail must hold each. */
+  const changes: { method: string; path: string; status: number }[] = [];
+  const send = async (method: string, path: string, init: Parameters<typeof http>[3]) => {
+    const answer = await http(server.baseUrl, method, path, init);
+    if (method !== "GET") changes.push({ method, path: path.split("?")[0], status: answer.status });
+    return answer;
+  };
   const call = (method: string, path: string, authorization: string, body?: unknown) =>
-    http(server.baseUrl, method, `/api/1.1${path}`, {
+    send(method, `/api/1.1${path}`, {
       headers: { authorization, ...(body !== undefined && { "content-type": "application/json" }) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
@@ -78,7 +85,7 @@ describe("sign-in with an OpenID Connect provider over HTTP", () => {
     expect(made.status).toBe(201);
     expect((await call("GET", "/nodes", bearer(made.body.token))).status).toBe(200);
     // RackHD's POST /login, and its token as RackHD's clients send it.
-    const login = await http(server.baseUrl, "POST", "/login", {
+    const login = await send("POST", "/login", {
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ username: "admin", password: "admin-pw" }),
     });
@@ -107,6 +114,17 @@ describe("sign-in with an OpenID Connect provider over HTTP", () => {
     const trail = await call("GET", "/audit", BASIC);
     const refused = trail.body.filter((record: { status: number; verified: boolean }) => record.status === 401 && !record.verified);
     expect(refused.map((record: { actor: string }) => record.actor)).toEqual(expect.arrayContaining(["alice", "shortlived", "billing"]));
+  });
+
+  it("accounts for every change this harness made in the audit trail (who, what, its answer)", async () => {
+    expect(changes.length).toBeGreaterThanOrEqual(8);
+    const trail = await call("GET", "/audit?limit=500", BASIC);
+    const recorded = trail.body.map(
+      (record: { method: string; path: string; status: number }) => `${record.method} ${record.path} ${record.status}`,
+    );
+    expect(
+      changes.map((change) => `${change.method} ${change.path} ${change.status}`).filter((change) => !recorded.includes(change)),
+    ).toEqual([]);
   });
 
   // Last: its failures hold this address (the sign-in limiter), after which every answer is 429.
