@@ -79,7 +79,7 @@ describe("the audit trail", () => {
     expect(byAction("createTask").token).toBe(token.body.id);
     expect(byAction("createNode")).toMatchObject({ method: "POST", path: `${A}/nodes`, node: node.body.id, sourceIp: expect.any(String) });
     const text = JSON.stringify(records);
-    for (const secret of [PASSWORD, "guess-one", token.body.token.split("_").at(-1)]) expect(text).not.toContain(secret);
+    for (const secret of [PASSWORD, "guess-one", token.body.token.slice(-32)]) expect(text).not.toContain(secret);
   });
 
   it("filters by actor, node and site, and pages newest first by its Link header", async () => {
