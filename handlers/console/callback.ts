@@ -1,7 +1,6 @@
-import { finishSignIn } from "../../lib/auth/consoleSignIn";
+import { consoleProvider, finishSignIn } from "../../lib/auth/consoleSignIn";
 import { callerOfClaims, providerKeys, verifyJwt } from "../../lib/auth/oidc";
 import { settings } from "../../lib/config/settings";
-import { NotFoundError } from "../../lib/errors";
 import { requestBaseUrl } from "../../lib/http/baseUrl";
 import { consoleCallback } from "../../lib/http/console/routes";
 import { endpoint } from "../../lib/http/endpoint";
@@ -14,8 +13,9 @@ composeOperatorStores();
 
 /** The provider's code exchanged for the session cookie (the token checked as the API checks it), then back to the console. */
 export const handler = endpoint(consoleCallback, async ({ event }) => {
-  const { oidc, consoleSignIn: console, publicBaseUrl, authRoles } = settings();
-  if (!oidc || !console) throw new NotFoundError("The console signs in with no identity provider here (OIDC_CONSOLE_CLIENT is unset)");
+  const config = settings();
+  const { oidc, console } = consoleProvider(config);
+  const { publicBaseUrl, authRoles } = config;
   const root = requestBaseUrl(event, "/console/", publicBaseUrl);
   const now = new Date();
   const { setCookies, claims } = await finishSignIn(

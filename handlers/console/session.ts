@@ -1,16 +1,14 @@
 import { callerOfClaims, providerKeys, verifyJwt } from "../../lib/auth/oidc";
-import { cookieValue, SESSION_COOKIE } from "../../lib/auth/sessionCookie";
+import { sessionToken } from "../../lib/auth/sessionCookie";
 import { settings } from "../../lib/config/settings";
 import { consoleSession } from "../../lib/http/console/routes";
 import { endpoint } from "../../lib/http/endpoint";
-import { header } from "../../lib/http/event";
 import { ok } from "../../lib/http/responses";
 
 /** Who the session cookie is from (checked as every request's token is), and whether the console may sign in with the provider. */
 export const handler = endpoint(consoleSession, async ({ event }) => {
   const config = settings();
-  const cookie = header(event, "cookie");
-  const token = cookieValue([...(event.cookies ?? []), ...(cookie ? [cookie] : [])], SESSION_COOKIE);
+  const token = sessionToken(event);
   let user: string | null = null;
   if (config.oidc && token) {
     const claims = await verifyJwt(config.oidc, await providerKeys(config.oidc), token, new Date());

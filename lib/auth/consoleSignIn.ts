@@ -1,6 +1,6 @@
 import type { JWTPayload } from "jose";
 import * as client from "openid-client";
-import { UnavailableError, ValidationError } from "../errors";
+import { NotFoundError, UnavailableError, ValidationError } from "../errors";
 import type { ConsoleSignIn, OidcSettings } from "./oidc";
 import { cookie, cookieValue, SESSION_COOKIE, SIGN_IN_COOKIE } from "./sessionCookie";
 
@@ -10,6 +10,16 @@ import { cookie, cookieValue, SESSION_COOKIE, SIGN_IN_COOKIE } from "./sessionCo
  * openid-client (certified by the OpenID Foundation). The browser holds its session as an
  * HttpOnly cookie: no token is ever where the page's scripts can read it.
  */
+/** The provider and the console's client the sign-in routes use, or their 404 where OIDC_CONSOLE_CLIENT is unset. */
+export function consoleProvider(config: { oidc?: OidcSettings; consoleSignIn?: ConsoleSignIn }): {
+  oidc: OidcSettings;
+  console: ConsoleSignIn;
+} {
+  if (!config.oidc || !config.consoleSignIn)
+    throw new NotFoundError("The console signs in with no identity provider here (OIDC_CONSOLE_CLIENT is unset)");
+  return { oidc: config.oidc, console: config.consoleSignIn };
+}
+
 /** A session lasts as long as the provider's token, and never longer than this. */
 const MAX_SESSION_SECONDS = 12 * 60 * 60;
 /** A sign-in started and not finished within this is over. */

@@ -36,3 +36,11 @@ export function cookieValue(cookies: readonly string[] | undefined, name: string
 export function endSession(root: string, secure: boolean): string {
   return cookie(SESSION_COOKIE, "", { path: root || "/", maxAge: 0, secure, sameSite: "Strict" });
 }
+
+/** The session cookie's token in a request: API Gateway's `cookies` (payload 2.0) or a Cookie header. */
+export function sessionToken(event: { cookies?: string[]; headers?: Record<string, string | undefined> }): string | undefined {
+  const headers = event.headers ?? {};
+  // Header names in any case, as lib/http/event.ts header() reads them.
+  const cookie = Object.entries(headers).find(([name]) => name.toLowerCase() === "cookie")?.[1];
+  return cookieValue([...(event.cookies ?? []), ...(cookie ? [cookie] : [])], SESSION_COOKIE) || undefined;
+}

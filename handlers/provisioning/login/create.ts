@@ -3,7 +3,7 @@ import { attemptCounter, attemptKeys, isHeld, windowOf } from "../../../lib/auth
 import { settings } from "../../../lib/config/settings";
 import { TooManyAttemptsError, ValidationError } from "../../../lib/errors";
 import { endpoint } from "../../../lib/http/endpoint";
-import { configuredUsers } from "../../../lib/http/middleware/basicAuth";
+import { basicCaller, configuredUsers } from "../../../lib/http/middleware/basicAuth";
 import { setCaller, setClaimedName } from "../../../lib/http/principal";
 import { login } from "../../../lib/http/provisioning/login/routes";
 import { json, ok } from "../../../lib/http/responses";
@@ -27,7 +27,7 @@ export const handler = endpoint(login, async ({ event, readBody }) => {
     // RackHD's words, and no Basic challenge: this is a form's answer, not a request for credentials.
     return json(401, { message: "Invalid username or password" });
   }
-  const caller = { name: username, grants: config.authRoles.of(username, [], config.authDefaultGrants) };
+  const caller = basicCaller(config, username);
   // The sign-in goes to the audit trail under the user's name.
   setCaller(event, caller);
   return ok({ token: await loginToken(apiTokenStore(), caller, now) });

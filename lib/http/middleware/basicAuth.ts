@@ -5,7 +5,7 @@ import { type Action, authorize } from "../../auth/authorize";
 import { parseBasicAuth, parseBearer } from "../../auth/basicAuth";
 import type { Caller } from "../../auth/caller";
 import { callerOfClaims, claimedSubject, looksLikeJwt, providerKeys, verifyJwt } from "../../auth/oidc";
-import { cookieValue, SESSION_COOKIE } from "../../auth/sessionCookie";
+import { sessionToken } from "../../auth/sessionCookie";
 import { parseUsers, type UserTable } from "../../auth/users";
 import { type Settings, settings } from "../../config/settings";
 import { ForbiddenError, TooManyAttemptsError, UnauthorizedError, UnavailableError } from "../../errors";
@@ -63,12 +63,6 @@ function takeQueryToken(event: HttpEvent): string | undefined {
   return token.split(",")[0] || undefined;
 }
 
-/** The session cookie's token, from API Gateway's `cookies` (payload 2.0) or a Cookie header. */
-function sessionToken(event: HttpEvent): string | undefined {
-  const cookie = header(event, "cookie");
-  return cookieValue([...(event.cookies ?? []), ...(cookie ? [cookie] : [])], SESSION_COOKIE) || undefined;
-}
-
 /** The request's Origin is the host it was sent to (a browser sends Origin with every request that can change something). */
 function sameOrigin(event: HttpEvent): boolean {
   const origin = header(event, "origin");
@@ -90,10 +84,7 @@ async function callerOf(
   credentials: { user: string; password: string } | undefined,
   bearer: string | undefined,
 ): Promise<Caller | undefined> {
-  if (credentials)
-    return users.verify(credentials.user, credentials.password)
-      ? { name: credentials.user, grants: config.authRoles.of(credentials.user, [], config.authDefaultGrants) }
-      : undefined;
+  if (credentials) return users.verify(credentials.user, credentials.password) ? basicCaller(config, credentials.user) : undefined;
   const now = new Date();
   if (config.oidc && looksLikeJwt(bearer!)) {
     const claims = await verifyJwt(config.oidc, await providerKeys(config.oidc), bearer!, now);
@@ -101,6 +92,12 @@ async function callerOf(
   }
   return authenticateToken(apiTokenStore(), bearer!, now);
 }
+
+/** A Basic user's caller: the grants AUTH_ROLES gives the name, else AUTH_DEFAULT_ROLE's (the middleware, RackHD's /login and /users). */
+export const basicCaller = (config: Settings, user: string): Caller => ({
+  name: user,
+  grants: config.authRoles.of(user, [], config.authDefaultGrants),
+});
 
 /** The Basic users: AUTH_USERS, or the SSM parameter AUTH_USERS_PARAMETER names (read as above). */
 export const configuredUsers = (config: Settings): Promise<UserTable> =>
