@@ -20,4 +20,6 @@ module.exports = {
     "/tests/unit/provisioning/network/netplanCloudInit\\.test\\.ts$",
   ],
   setupFiles: [...unit.setupFiles, "<rootDir>/tests/support/strykerFastCheck.ts"],
+  // A mutant's run loads only the test files that hold the tests that reached it.
+  testSequencer: "<rootDir>/tests/support/strykerSequencer.js",
 };
