@@ -1,4 +1,5 @@
 import { execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import {
   chmodSync,
   copyFileSync,
@@ -8,13 +9,15 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, relative } from "node:path";
-import type { KernelAssets } from "./assets";
+import { cacheDir, type KernelAssets } from "./assets";
 import { ALL_DRIVERS } from "./drivers";
 import { moduleClosure } from "./kernelModules";
 import { keyedNames } from "./pciIds";
@@ -64,6 +67,12 @@ function archive(busybox: string, root: string): Buffer {
   return execFileSync(busybox, ["gzip", "-9", "-c"], { input: cpio, maxBuffer: 256 << 20 });
 }
 
+/** Each program this machine has, with its shared libraries and loader. */
+const programFiles = (programs: readonly string[]): string[] =>
+  programs
+    .filter((path) => existsSync(path))
+    .flatMap((program) => [program, ...sharedLibraries(execFileSync("ldd", [program], { encoding: "utf8" }))]);
+
 /** Copies each program this machine has into `root` at its own path, with its libraries and loader. */
 function copyPrograms(root: string, programs: readonly string[]): void {
   for (const program of programs.filter((path) => existsSync(path))) {
@@ -76,6 +85,65 @@ function copyPrograms(root: string, programs: readonly string[]): void {
   }
 }
 
+/** How many built archives the cache keeps (about 10 MB each): the newest. */
+export const CACHED_BUILDS = 8;
+
+/**
+ * Where built archives are kept between runs (issue 51: the boot tier built the same initramfs in
+ * each of its files, 3-4 s of CPU each, busybox's gzip -9 most of it).
+ */
+export const archiveCache = (): string => join(cacheDir(), "initramfs");
+
+/** What an input file is, for the cache's key: a project file by its bytes, a system file (a program, a library, a package's data) by its size and time, as apt replaces it. */
+function fingerprint(file: string, byContent: boolean): string {
+  if (!existsSync(file)) return `${file}: none`;
+  if (byContent) return `${file}: ${createHash("sha256").update(readFileSync(file)).digest("hex")}`;
+  const { size, mtimeMs } = statSync(file);
+  return `${file}: ${size} ${mtimeMs}`;
+}
+
+/**
+ * The archive `build` makes from `inputs`, written to `out`: taken from the cache when the same
+ * inputs built it before, else built and kept. The key holds this folder's code and scripts (what
+ * builds, and what goes in), `init`, and every system file copied in, so any change builds again.
+ */
+function cachedArchive(
+  out: string,
+  inputs: { project: readonly string[]; system: readonly string[]; names: readonly string[] },
+  build: () => Buffer,
+): string {
+  const own = readdirSync(__dirname)
+    .filter((name) => /\.(ts|sh|script)$/.test(name))
+    .sort()
+    .map((name) => join(__dirname, name));
+  const key = createHash("sha256")
+    .update(
+      [
+        ...inputs.names,
+        ...[...own, ...inputs.project].map((file) => fingerprint(file, true)),
+        ...inputs.system.map((file) => fingerprint(file, false)),
+      ].join("\n"),
+    )
+    .digest("hex")
+    .slice(0, 24);
+  const dir = archiveCache();
+  const kept = join(dir, `${key}.gz`);
+  if (!existsSync(kept)) {
+    mkdirSync(dir, { recursive: true });
+    // Written whole, then renamed: two test files building at once never read half a file.
+    const partial = `${kept}.${process.pid}`;
+    writeFileSync(partial, build());
+    renameSync(partial, kept);
+    const older = readdirSync(dir)
+      .filter((name) => name.endsWith(".gz"))
+      .map((name) => ({ path: join(dir, name), at: statSync(join(dir, name)).mtimeMs }))
+      .sort((a, b) => b.at - a.at);
+    for (const { path } of older.slice(CACHED_BUILDS)) rmSync(path, { force: true });
+  }
+  copyFileSync(kept, out);
+  return out;
+}
+
 /**
  * The discovery overlay (RackHD's discovery.overlay.cpio.gz): the tools too large for every boot,
  * which the microkernel fetches only on a machine that has a use for them. Today: ipmitool and its
@@ -83,14 +151,15 @@ function copyPrograms(root: string, programs: readonly string[]): void {
  * catalog command then fails with 127, as RackHD's did without the tool). Answers the file's path.
  */
 export function buildOverlay(busybox: string, out: string, programs: readonly string[] = OVERLAY_PROGRAMS): string {
-  const root = mkdtempSync(join(tmpdir(), "microkernel-overlay-"));
-  try {
-    copyPrograms(root, programs);
-    writeFileSync(out, archive(busybox, root));
-    return out;
-  } finally {
-    rmSync(root, { recursive: true, force: true });
-  }
+  return cachedArchive(out, { names: ["overlay", ...programs], project: [], system: [busybox, ...programFiles(programs)] }, () => {
+    const root = mkdtempSync(join(tmpdir(), "microkernel-overlay-"));
+    try {
+      copyPrograms(root, programs);
+      return archive(busybox, root);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
 }
 
 /** The discovery microkernel: init.sh as /init. Answers the file's path. */
@@ -116,6 +185,16 @@ function stageModules(assets: KernelAssets, root: string): void {
  * installer with it too.
  */
 export function buildInitramfs(assets: KernelAssets, out: string, init: string): string {
+  const inputs = {
+    names: ["initramfs", assets.release, assets.modules, ...INITRAMFS_PROGRAMS],
+    project: [init],
+    system: [assets.busybox, assets.kernel, join(assets.modules, "modules.dep"), PCI_IDS, ...programFiles(INITRAMFS_PROGRAMS)],
+  };
+  return cachedArchive(out, inputs, () => initramfsArchive(assets, init));
+}
+
+/** The initramfs's bytes (buildInitramfs's, uncached). */
+function initramfsArchive(assets: KernelAssets, init: string): Buffer {
   const root = mkdtempSync(join(tmpdir(), "installer-rootfs-"));
   try {
     for (const dir of ["bin", "sbin", "dev", "proc", "sys", "tmp", "usr/share/udhcpc", "usr/share/misc"])
@@ -131,8 +210,7 @@ export function buildInitramfs(assets: KernelAssets, out: string, init: string):
     copyFileSync(join(__dirname, "lifecycle.sh"), join(root, "lib/lifecycle.sh"));
     copyFileSync(join(__dirname, "udhcpc.script"), join(root, "usr/share/udhcpc/default.script"));
     for (const file of ["bin/busybox", "init", "usr/share/udhcpc/default.script"]) chmodSync(join(root, file), 0o755);
-    writeFileSync(out, archive(assets.busybox, root));
-    return out;
+    return archive(assets.busybox, root);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

@@ -11,7 +11,10 @@ describe("the mutation run's test sequencer (strykerSequencer)", () => {
   const sequencer = (testNamePattern?: string) => new CoveringFilesOnly({ contexts: [], globalConfig: { rootDir, testNamePattern } });
   const dryRun = (files: Record<string, string[]>) =>
     sequencer().cacheResults([], {
-      testResults: Object.entries(files).map(([testFilePath, names]) => ({ testFilePath, testResults: names.map((fullName) => ({ fullName })) })),
+      testResults: Object.entries(files).map(([testFilePath, names]) => ({
+        testFilePath,
+        testResults: names.map((fullName) => ({ fullName })),
+      })),
     });
   const paths = (tests: { path: string }[]) => tests.map((one) => one.path).sort();
 
@@ -20,10 +23,18 @@ describe("the mutation run's test sequencer (strykerSequencer)", () => {
   });
 
   it("keeps the files holding a test the mutant's pattern matches, case-blind as jest matches, and files the dry run did not see", () => {
-    dryRun({ "/a.test.ts": ["node store keeps a node"], "/b.test.ts": ["relay leases a job", "relay gives it back"], "/c.test.ts": ["other"] });
+    dryRun({
+      "/a.test.ts": ["node store keeps a node"],
+      "/b.test.ts": ["relay leases a job", "relay gives it back"],
+      "/c.test.ts": ["other"],
+    });
     const files = [test("/a.test.ts"), test("/b.test.ts"), test("/c.test.ts"), test("/new.test.ts")];
     expect(paths(sequencer("(Relay gives it back)").sort(files))).toEqual(["/b.test.ts", "/new.test.ts"]);
-    expect(paths(sequencer("(node store keeps a node)|(relay leases a job)").sort(files))).toEqual(["/a.test.ts", "/b.test.ts", "/new.test.ts"]);
+    expect(paths(sequencer("(node store keeps a node)|(relay leases a job)").sort(files))).toEqual([
+      "/a.test.ts",
+      "/b.test.ts",
+      "/new.test.ts",
+    ]);
   });
 
   it("runs every file when no pattern is given (a static mutant, the dry run), and adds a later run's names to the record", () => {
