@@ -93,9 +93,10 @@ export function mutationScore(report: Pick<MutationReport, "files">): { score: n
  * Each file's score beside its ignored mutants (issue 51: a score that leaves mutants out says so):
  * the score StrykerJS gives, the score with the ignored counted as undetected (a static mutant the
  * run did not judge, or one a `// Stryker disable` comment calls equivalent, with its reason
- * there), and how many were ignored. The last row is the whole report's.
+ * there), and how many were ignored. The last row is the whole report's. `by: "folder"` gives a row
+ * per folder instead (the whole domain's 146 files are too many rows for BENCHMARKS.md).
  */
-export function scoreTable(report: Pick<MutationReport, "files">): string {
+export function scoreTable(report: Pick<MutationReport, "files">, { by = "file" }: { by?: "file" | "folder" } = {}): string {
   const row = (name: string, files: Pick<MutationReport, "files">) => {
     const { score, counts } = mutationScore(files);
     const ignored = counts.Ignored ?? 0;
@@ -104,18 +105,22 @@ export function scoreTable(report: Pick<MutationReport, "files">): string {
     const counted = judged + ignored === 0 ? Number.NaN : (100 * detected) / (judged + ignored);
     return `| ${name} | ${score.toFixed(2)} % | ${counted.toFixed(2)} % | ${ignored} | ${judged + ignored} |`;
   };
+  const groups = new Map<string, MutationReport["files"]>();
+  for (const path of Object.keys(report.files).sort()) {
+    const group = by === "file" ? path : `${path.slice(0, path.lastIndexOf("/") + 1)}`;
+    groups.set(group, { ...groups.get(group), [path]: report.files[path] });
+  }
   return [
-    "| file | score | ignored counted as undetected | ignored | mutants (judged and ignored) |",
+    `| ${by} | score | ignored counted as undetected | ignored | mutants (judged and ignored) |`,
     "|---|---:|---:|---:|---:|",
-    ...Object.keys(report.files)
-      .sort()
-      .map((path) => row(path, { files: { [path]: report.files[path] } })),
+    ...[...groups].map(([group, files]) => row(group, { files })),
     row("all", report),
   ].join("\n");
 }
 
 if (require.main === module) {
-  const args = process.argv.slice(2);
+  const byFolder = process.argv.includes("--by-folder");
+  const args = process.argv.slice(2).filter((arg) => arg !== "--by-folder");
   const at = args.indexOf("--out");
   const out = at >= 0 ? args[at + 1] : "reports/mutation/whole.json";
   const inputs = at >= 0 ? [...args.slice(0, at), ...args.slice(at + 2)] : args;
@@ -123,5 +128,5 @@ if (require.main === module) {
   writeFileSync(out, JSON.stringify(merged));
   const { score, counts } = mutationScore(merged);
   console.log(`${Object.keys(merged.files).length} files, ${JSON.stringify(counts)}: mutation score ${score.toFixed(2)} % (${out})`);
-  console.log(scoreTable(merged));
+  console.log(scoreTable(merged, { by: byFolder ? "folder" : "file" }));
 }

@@ -80,4 +80,21 @@ describe("the domain's mutation report merged from its parts (scripts/mutationRe
       "| all | 50.00 % | 33.33 % | 2 | 6 |",
     ]);
   });
+
+  it("gives a row per folder when asked, each folder's files together", () => {
+    const report = {
+      files: {
+        "lib/x/a.ts": { source: "a", mutants: [mutant("1", "Killed"), mutant("2", "Survived")] },
+        "lib/x/b.ts": { source: "b", mutants: [mutant("3", "Killed"), mutant("4", "Ignored")] },
+        "lib/y/c.ts": { source: "c", mutants: [mutant("5", "NoCoverage")] },
+      },
+    };
+    expect(scoreTable(report, { by: "folder" }).split("\n")).toEqual([
+      "| folder | score | ignored counted as undetected | ignored | mutants (judged and ignored) |",
+      "|---|---:|---:|---:|---:|",
+      "| lib/x/ | 66.67 % | 50.00 % | 1 | 4 |",
+      "| lib/y/ | 0.00 % | 0.00 % | 0 | 1 |",
+      "| all | 50.00 % | 40.00 % | 1 | 5 |",
+    ]);
+  });
 });
