@@ -12,6 +12,9 @@
  *   anything outside ASCII) is percent-encoded, so the value stays one token that expands to nothing.
  */
 
+/** The service's own value (a URL it built, a name it gave) as one line of a script or a template: line breaks become a space. */
+export const oneLine = (value: unknown): string => String(value ?? "").replace(/[\r\n]+/g, " ");
+
 /** A word of POSIX sh that is exactly `text`: single-quoted, with each `'` closed, escaped and reopened. */
 export const shellWord = (text: string): string => `'${text.replace(/'/g, `'\\''`)}'`;
 

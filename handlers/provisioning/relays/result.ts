@@ -2,8 +2,8 @@ import { endpoint } from "../../../lib/http/endpoint";
 import { header } from "../../../lib/http/event";
 import { reportRelayJob } from "../../../lib/http/provisioning/relays/routes";
 import { ok } from "../../../lib/http/responses";
+import { reportJobResult } from "../../../lib/provisioning/relayResults/reportJobResult";
 import { viewJob } from "../../../lib/provisioning/relays/job";
-import { reportJobResult } from "../../../lib/provisioning/relays/relayResults";
 import { authenticateRelay } from "../../../lib/provisioning/relays/siteService";
 import { provisioningStores } from "../../../lib/store/compositionRoot";
 

@@ -2,8 +2,9 @@ import { ValidationError } from "../../errors";
 import { TFTP_FILES } from "../../wire/relay";
 import type { ApiContext } from "../apiContext";
 import { type Node, secureBootOf } from "../nodes/node";
+import { oneLine } from "../scriptValues";
 import { grubMessageScript } from "./grub";
-import { discoveredScript, messageScript, oneLine, redirectScript } from "./ipxe";
+import { discoveredScript, messageScript, redirectScript } from "./ipxe";
 import { mediaMessage } from "./mediaProfile";
 
 /**

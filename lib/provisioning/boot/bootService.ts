@@ -3,8 +3,6 @@ import type { ApiContext } from "../apiContext";
 import { tokenMatches } from "../bootToken";
 import { type MachineCredential, machineCredential } from "../cloudInit/instanceService";
 import { nodeIdForMac } from "../ids";
-import type { LibraryRecord } from "../library/libraryRecord";
-import { renderEntry } from "../library/textLibrary";
 import { nodeAtAddress, recordAddress } from "../lookups/lookupService";
 import { normalizeMac } from "../mac";
 import { findNode } from "../nodes/findNode";
@@ -21,6 +19,7 @@ import { optionsWithInstallDisk } from "./installDiskChoice";
 import { isTemplateName, renderInstallTemplate, type TemplateContext } from "./installTemplates";
 import { NEEDS_INSTANCE, profileScript, profileWith } from "./ipxe";
 import { mediaMessage, mediaProfile } from "./mediaProfile";
+import { type PutEntry, renderEntry } from "./putEntry";
 import { throughRelay } from "./relayUrls";
 
 export const NO_ACTIVE_WORKFLOW = "Unable to locate active workflow.";
@@ -113,7 +112,7 @@ export const issuerFor =
 async function withInstance(
   context: TemplateContext,
   name: string,
-  put: LibraryRecord | undefined,
+  put: PutEntry | undefined,
   issue: CredentialIssuer,
 ): Promise<TemplateContext> {
   const needs = put ? put.contents.includes("instance.") : NEEDS_INSTANCE.has(name);
@@ -194,7 +193,7 @@ async function startDiscovery(
 }
 
 /** A put profile, rendered; the header every profile starts with added unless it has its own `#!ipxe`. */
-function putProfileScript(record: LibraryRecord, context: TemplateContext): string {
+function putProfileScript(record: PutEntry, context: TemplateContext): string {
   const rendered = renderEntry(record, context);
   return rendered.startsWith("#!ipxe") ? rendered : profileWith(context, [rendered]);
 }

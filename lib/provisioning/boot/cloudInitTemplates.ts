@@ -1,6 +1,6 @@
 import { machineFunctions, SEED_CONFIG_PATH, seedConfig } from "../cloudInit/seedConfig";
-import { isHttpUrl, lineToken, shellWord } from "../scriptValues";
-import { instanceIn, oneLine, type ProfileContext } from "./ipxe";
+import { isHttpUrl, lineToken, oneLine, shellWord } from "../scriptValues";
+import { instanceIn, type ProfileContext } from "./ipxe";
 
 /**
  * The install scripts of today's installs (issue 26). Each reports its start and its end to the

@@ -1,6 +1,6 @@
 import type { ApiContext } from "../apiContext";
-import { grubWord } from "../scriptValues";
-import { discoveryArgs, installScriptUrl, microkernelArgs, oneLine, type ProfileContext } from "./ipxe";
+import { grubWord, oneLine } from "../scriptValues";
+import { discoveryArgs, installScriptUrl, microkernelArgs, type ProfileContext } from "./ipxe";
 
 /**
  * GRUB scripts, for UEFI machines with Secure Boot on (issue 38): their firmware runs only signed

@@ -1,7 +1,7 @@
 import { bootQuery } from "../bootToken";
-import { lineToken, shellWord } from "../scriptValues";
+import { lineToken, oneLine, shellWord } from "../scriptValues";
 import { CLOUD_INIT_TEMPLATES } from "./cloudInitTemplates";
-import { oneLine, type ProfileContext } from "./ipxe";
+import type { ProfileContext } from "./ipxe";
 
 /** What a template renders with: the same as a profile (the task's options, the servers, the node, its credentials). */
 export type TemplateContext = ProfileContext;

@@ -1,15 +1,13 @@
 import type { ApiContext } from "../apiContext";
 import { bootQuery } from "../bootToken";
 import type { MachineCredential } from "../cloudInit/instanceService";
-import { lineToken } from "../scriptValues";
+import { lineToken, oneLine } from "../scriptValues";
 
 /**
  * iPXE scripts served to booting machines (RackHD's data/profiles, rewritten). Every option put
  * into a script is one inert token (scriptValues.ts's lineToken), so it cannot add a command, an
  * argument or an expansion to it; the service's own values are made one line.
  */
-export const oneLine = (value: unknown): string => String(value ?? "").replace(/[\r\n]+/g, " ");
-
 const header = (): string[] => ["#!ipxe", "set user-class MonoRail"];
 
 /**

@@ -1,5 +1,6 @@
+import { oneLine } from "../scriptValues";
 import { GRUB_PROFILES, microkernelWords } from "./grub";
-import { oneLine, type ProfileContext } from "./ipxe";
+import type { ProfileContext } from "./ipxe";
 
 /**
  * What a microkernel booted from virtual media (boot/virtualMedia.ts) asks once its network is up

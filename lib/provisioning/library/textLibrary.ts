@@ -5,8 +5,8 @@ import { PROFILE_NAMES, profileScript } from "../boot/ipxe";
 import type { StoresOf } from "../ports";
 import { assertRecordFits, fitsKey } from "../recordSize";
 import { updateOrCreate } from "../recordStore";
+import { placeholders } from "../textTemplate";
 import type { LibraryKind, LibraryRecord } from "./libraryRecord";
-import { placeholders, renderText } from "./textTemplate";
 
 /**
  * The template and profile library (RackHD §9): the built-in install templates and boot profiles,
@@ -100,20 +100,4 @@ export async function deleteLibraryEntry(
   name: string,
 ): Promise<LibraryRecord | undefined> {
   return fitsKey(name) ? storeOf(stores, kind).delete(name) : undefined;
-}
-
-/** What a put template or profile renders to for a booting node, with RackHD's flat names (`<%=repo%>`) and ours. */
-export function renderEntry(record: LibraryRecord, context: TemplateContext): string {
-  const { options, api, nodeId, mac, token } = context;
-  return renderText(record.contents, {
-    ...options,
-    options,
-    api,
-    nodeId,
-    mac,
-    macaddress: mac,
-    token: token ?? "",
-    server: api.server,
-    file: { server: api.fileServer },
-  });
 }

@@ -111,7 +111,7 @@ async function outcomeOf(
     }
   }
   const current = await currentJob(stores, job, now);
-  // A Redfish read's catalog was stored as its result arrived (relayResults.ts), before its task could end.
+  // A Redfish read's catalog was stored as its result arrived (relayResults/reportJobResult.ts), before its task could end.
   if (current.state === "succeeded") return { taskId: task.instanceId, state: "succeeded" };
   if (current.state === "failed") {
     return { taskId: task.instanceId, state: "failed", error: `${describeAction(current.action)}: ${current.result?.error ?? "failed"}` };

@@ -1,9 +1,9 @@
 import { apiContextFor } from "../../../lib/provisioning/apiContext";
 import { graphDefinition } from "../../../lib/provisioning/graphs/graphLibrary";
+import { reportJobResult } from "../../../lib/provisioning/relayResults/reportJobResult";
 import { LEASE_MS, MAX_ATTEMPTS, PICKUP_DEADLINE_MS } from "../../../lib/provisioning/relays/job";
 import { enqueueJob, leaseJobs, recordResult, siteJobs, startActing } from "../../../lib/provisioning/relays/jobService";
 import { setNodeSite } from "../../../lib/provisioning/relays/nodeSite";
-import { reportJobResult } from "../../../lib/provisioning/relays/relayResults";
 import { relayTaskOutcomes } from "../../../lib/provisioning/relays/relayTasks";
 import { authenticateRelay, createRelayCredential, createSite, deleteSite } from "../../../lib/provisioning/relays/siteService";
 import { buildWorkflow } from "../../../lib/provisioning/workflowEngine/buildWorkflow";

@@ -2,9 +2,8 @@ import { spawnSync } from "node:child_process";
 import fc from "fast-check";
 import { unpacker } from "../../../lib/provisioning/boot/cloudInitTemplates";
 import { renderInstallTemplate } from "../../../lib/provisioning/boot/installTemplates";
-import { oneLine } from "../../../lib/provisioning/boot/ipxe";
 import { builtInTask, resolveTask } from "../../../lib/provisioning/graphs/taskDefinitions";
-import { lineToken, shellWord } from "../../../lib/provisioning/scriptValues";
+import { lineToken, oneLine, shellWord } from "../../../lib/provisioning/scriptValues";
 import { checkInstallOptions } from "../../../lib/provisioning/workflowEngine/installOptions";
 import { api, instance } from "./renderContext";
 

@@ -1,5 +1,7 @@
 import { ConflictError } from "../../../../lib/errors";
 import { createPoller, getPoller } from "../../../../lib/provisioning/pollers/pollerService";
+import type { PowerState } from "../../../../lib/provisioning/relayResults/reportJobResult";
+import { reportJobResult } from "../../../../lib/provisioning/relayResults/reportJobResult";
 import { LEASE_MS, PICKUP_DEADLINE_MS, type RelayJob } from "../../../../lib/provisioning/relays/job";
 import {
   currentJob,
@@ -10,8 +12,6 @@ import {
   siteJobs,
   startActing,
 } from "../../../../lib/provisioning/relays/jobService";
-import type { PowerState } from "../../../../lib/provisioning/relays/relayResults";
-import { reportJobResult } from "../../../../lib/provisioning/relays/relayResults";
 import type { RelayCredential } from "../../../../lib/provisioning/relays/site";
 import { createSite } from "../../../../lib/provisioning/relays/siteService";
 import { aNode, later, memoryStores, replacing, type Stores, T0 } from "./setUp";

@@ -1,8 +1,8 @@
 import { apiContextFor } from "../../../../lib/provisioning/apiContext";
 import { createNode } from "../../../../lib/provisioning/nodes/nodeService";
+import { reportJobResult } from "../../../../lib/provisioning/relayResults/reportJobResult";
 import { leaseJobs } from "../../../../lib/provisioning/relays/jobService";
 import { setNodeSite } from "../../../../lib/provisioning/relays/nodeSite";
-import { reportJobResult } from "../../../../lib/provisioning/relays/relayResults";
 import type { RelayCredential } from "../../../../lib/provisioning/relays/site";
 import { createSite } from "../../../../lib/provisioning/relays/siteService";
 import { getWorkflow, startWorkflow } from "../../../../lib/provisioning/workflows/workflowService";

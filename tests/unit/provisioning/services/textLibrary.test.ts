@@ -1,11 +1,6 @@
 import { apiContextFor } from "../../../../lib/provisioning/apiContext";
-import {
-  deleteLibraryEntry,
-  libraryEntries,
-  libraryEntry,
-  putLibraryEntry,
-  renderEntry,
-} from "../../../../lib/provisioning/library/textLibrary";
+import { renderEntry } from "../../../../lib/provisioning/boot/putEntry";
+import { deleteLibraryEntry, libraryEntries, libraryEntry, putLibraryEntry } from "../../../../lib/provisioning/library/textLibrary";
 import { RECORD_MAX_BYTES } from "../../../../lib/provisioning/recordSize";
 import { later, memoryStores, T0 } from "./setUp";
 

@@ -1,5 +1,5 @@
-import { isPlainObject } from "../../json";
-import { oneLine } from "../boot/ipxe";
+import { isPlainObject } from "../json";
+import { oneLine } from "./scriptValues";
 
 /**
  * The template language of the template and profile library: RackHD's EJS variables

@@ -1,4 +1,4 @@
-import { placeholders, renderText } from "../../../../lib/provisioning/library/textTemplate";
+import { placeholders, renderText } from "../../../lib/provisioning/textTemplate";
 
 describe("the library's template language (RackHD's EJS values, no code)", () => {
   it("reads a dotted path through plain objects only, and the context's own keys only", () => {

@@ -1,11 +1,11 @@
 import { recordPollResult } from "../pollers/pollerService";
 import type { StoresOf } from "../ports";
+import { catalogueInventory } from "../relays/inventoryCatalog";
+import type { RelayJob } from "../relays/job";
+import { recordResult } from "../relays/jobService";
+import type { RelayCredential } from "../relays/site";
 import { finishTask } from "../workflowEngine/progress";
 import { settleEffects, type WorkflowStores } from "../workflows/workflowService";
-import { catalogueInventory } from "./inventoryCatalog";
-import type { RelayJob } from "./job";
-import { recordResult } from "./jobService";
-import type { RelayCredential } from "./site";
 
 /** The last power state a relay read from a node's BMC, kept on the node. */
 export interface PowerState {
@@ -24,7 +24,8 @@ function polledPower(command: string, value: unknown): "on" | "off" | undefined 
 }
 
 /**
- * A relay's result, as a use case: the job ends (the first result wins), the workflow task it ran
+ * A relay's result, as a use case (a folder of its own, above relays/ and pollers/: a poll is a
+ * relay job, pollers/ enqueues it through relays/, and its result becomes the poller's sample here): the job ends (the first result wins), the workflow task it ran
  * ends with what the BMC said and the graph moves on, and a power state the BMC reported is kept on
  * the node. A result sent again changes nothing.
  */
