@@ -27,12 +27,14 @@ let signingKey: CryptoKey;
 let strangerKey: CryptoKey;
 let keys: ReturnType<typeof createLocalJWKSet>;
 
+// Two RSA keys: a fraction of a second alone, but more than jest's 5 s once, on two cores shared
+// with a mutation run (a key's primes are searched for; how long is luck and load, not our code).
 beforeAll(async () => {
   const pair = await generateKeyPair("RS256");
   signingKey = pair.privateKey;
   strangerKey = (await generateKeyPair("RS256")).privateKey;
   keys = createLocalJWKSet({ keys: [{ ...(await exportJWK(pair.publicKey)), kid: "k1", alg: "RS256", use: "sig" }] });
-});
+}, 60_000);
 
 const NOW = new Date("2026-11-28T12:00:00Z");
 const seconds = (date: Date) => Math.floor(date.getTime() / 1000);
