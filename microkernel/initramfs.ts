@@ -75,14 +75,11 @@ const programFiles = (programs: readonly string[]): string[] =>
 
 /** Copies each program this machine has into `root` at its own path, with its libraries and loader. */
 function copyPrograms(root: string, programs: readonly string[]): void {
-  for (const program of programs.filter((path) => existsSync(path))) {
-    const libraries = sharedLibraries(execFileSync("ldd", [program], { encoding: "utf8" }));
-    for (const file of [program, ...libraries]) {
-      mkdirSync(dirname(join(root, file)), { recursive: true });
-      copyFileSync(file, join(root, file));
-    }
-    chmodSync(join(root, program), 0o755);
+  for (const file of programFiles(programs)) {
+    mkdirSync(dirname(join(root, file)), { recursive: true });
+    copyFileSync(file, join(root, file));
   }
+  for (const program of programs.filter((path) => existsSync(path))) chmodSync(join(root, program), 0o755);
 }
 
 /** How many built archives the cache keeps (about 10 MB each): the newest. */

@@ -107,7 +107,7 @@ export function scoreTable(report: Pick<MutationReport, "files">, { by = "file" 
   };
   const groups = new Map<string, MutationReport["files"]>();
   for (const path of Object.keys(report.files).sort()) {
-    const group = by === "file" ? path : `${path.slice(0, path.lastIndexOf("/") + 1)}`;
+    const group = by === "file" ? path : path.slice(0, path.lastIndexOf("/") + 1);
     groups.set(group, { ...groups.get(group), [path]: report.files[path] });
   }
   return [

@@ -17,6 +17,9 @@ const Sequencer = require("@jest/test-sequencer").default;
 
 const RECORD = ".stryker-test-names.json";
 
+/** The record at `path`, or undefined before the dry run wrote it. */
+const readRecord = (path) => (existsSync(path) ? JSON.parse(readFileSync(path, "utf8")) : undefined);
+
 class CoveringFilesOnly extends Sequencer {
   constructor(options) {
     super(options);
@@ -29,7 +32,7 @@ class CoveringFilesOnly extends Sequencer {
 
   /** file → the full names of its tests, as the dry run saw them (undefined before it). */
   names() {
-    if (this.loaded === undefined) this.loaded = existsSync(this.recordPath()) ? JSON.parse(readFileSync(this.recordPath(), "utf8")) : null;
+    if (this.loaded === undefined) this.loaded = readRecord(this.recordPath()) ?? null;
     return this.loaded;
   }
 
@@ -44,7 +47,7 @@ class CoveringFilesOnly extends Sequencer {
   cacheResults(tests, results) {
     super.cacheResults(tests, results);
     if (this.globalConfig.testNamePattern) return;
-    const names = existsSync(this.recordPath()) ? JSON.parse(readFileSync(this.recordPath(), "utf8")) : {};
+    const names = readRecord(this.recordPath()) ?? {};
     for (const file of results.testResults) names[file.testFilePath] = file.testResults.map((test) => test.fullName);
     writeFileSync(this.recordPath(), JSON.stringify(names));
     this.loaded = names;
