@@ -16,6 +16,7 @@ export interface QmpMachine {
   /** Redfish's ResetType, applied to the machine. */
   reset: (type: string) => Promise<void>;
   serial: () => string;
+  /** Off for good (its BMC is closing): nothing powers it on again. */
   stop: () => Promise<void>;
   /**
    * The virtual CD's image (a file; undefined: empty), as a BMC's virtual media: changed at once in a
@@ -81,9 +82,14 @@ export function qmpMachine(qemu: string, args: string[], dir: string, serialLog?
   let once: string | undefined;
   /** Whether the running QEMU has the CD drive (it is started with one only when an image is inserted). */
   let drive = false;
+  /**
+   * Stopped for good (its BMC closed): a power-on still in flight (a reset whose request came in
+   * before the close, its QEMU quit and waited for) starts nothing, or it would outlive the BMC.
+   */
+  let stopped = false;
   const running = () => child !== undefined && child.exitCode === null && child.signalCode === null;
   const powerOn = async () => {
-    if (running()) return;
+    if (stopped || running()) return;
     powerOns += 1;
     child = spawnQemu(
       qemu,
@@ -147,6 +153,7 @@ export function qmpMachine(qemu: string, args: string[], dir: string, serialLog?
       return powerOn();
     },
     stop: async () => {
+      stopped = true;
       child?.kill("SIGKILL");
       await waitOff();
     },
