@@ -25,7 +25,9 @@ describe("a BMC fixture's QEMU machine (lab/qmpMachine.ts)", () => {
     expect(machine.running()).toBe(false);
     await machine.reset("On");
     expect(machine.running()).toBe(true);
-    expect(readFileSync(join(dir, "args"), "utf8")).toBe(`-machine none -nographic -qmp unix:${join(dir, "qmp.sock")},server=on,wait=off\n`);
+    expect(readFileSync(join(dir, "args"), "utf8")).toBe(
+      `-machine none -nographic -qmp unix:${join(dir, "qmp.sock")},server=on,wait=off\n`,
+    );
     await machine.reset("On");
     await machine.stop();
     expect(machine.running()).toBe(false);
