@@ -6,7 +6,7 @@
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { type MutationReport, scoreTable } from "./mutationReport";
+import { type MutationReport, scoreTable, staticJudgedLines } from "./mutationReport";
 
 const DOMAIN = /^lib\/(provisioning|tasks)\/.+(?<!\.generated)\.ts$/;
 
@@ -27,6 +27,9 @@ console.log(`mutation: ${files.length} domain file(s) changed since ${base}: ${f
 const run = spawnSync("npx", ["stryker", "run", "--mutate", files.join(",")], { stdio: "inherit" });
 // StrykerJS's table leaves the ignored mutants out: print each file's score beside them.
 const REPORT = "reports/mutation/mutation.json";
-if (existsSync(REPORT))
-  console.log(`mutation scores with the ignored shown:\n${scoreTable(JSON.parse(readFileSync(REPORT, "utf8")) as MutationReport)}`);
+if (existsSync(REPORT)) {
+  const report = JSON.parse(readFileSync(REPORT, "utf8")) as MutationReport;
+  console.log(`mutation scores with the ignored shown:\n${scoreTable(report)}`);
+  for (const line of staticJudgedLines(report)) console.log(line);
+}
 process.exit(run.status ?? 1);

@@ -118,6 +118,43 @@ export function scoreTable(report: Pick<MutationReport, "files">, { by = "file" 
   ].join("\n");
 }
 
+/**
+ * Static mutants (run as a module loads) that were judged anyway: a test loaded their module inside
+ * its own body (`jest.isolateModules`, a `require` in the test), so per-test coverage names that test,
+ * and StrykerJS runs that one test instead of leaving the mutant out as static. Most such mutants
+ * survive, and the score is lower than the tests make it (on 2026-11-29 a test that required the
+ * composition root made 822 of one part's mutants survive). Answers how many, and the tests that
+ * judged the most of them, so a run that meets this says so.
+ */
+export function staticJudged(report: MutationReport): { count: number; tests: { name: string; mutants: number }[] } {
+  const names = new Map<string, string>();
+  for (const [path, testFile] of Object.entries(report.testFiles ?? {}))
+    for (const test of testFile.tests) names.set(test.id, `${path}: ${test.name}`);
+  const byTest = new Map<string, number>();
+  let count = 0;
+  for (const file of Object.values(report.files))
+    for (const mutant of file.mutants) {
+      if (mutant.static !== true || mutant.status === "Ignored") continue;
+      count += 1;
+      for (const id of mutant.coveredBy ?? []) byTest.set(id, (byTest.get(id) ?? 0) + 1);
+    }
+  const tests = [...byTest]
+    .sort(([, a], [, b]) => b - a)
+    .slice(0, 3)
+    .map(([id, mutants]) => ({ name: names.get(id) ?? id, mutants }));
+  return { count, tests };
+}
+
+/** staticJudged's finding as lines for a run's output: none when every static mutant was left out. */
+export function staticJudgedLines(report: MutationReport): string[] {
+  const { count, tests } = staticJudged(report);
+  if (count === 0) return [];
+  return [
+    `${count} static mutant(s) judged by the test(s) that loaded their module inside a test, not left out as static:`,
+    ...tests.map((test) => `  ${test.mutants} by ${test.name}`),
+  ];
+}
+
 if (require.main === module) {
   const byFolder = process.argv.includes("--by-folder");
   const args = process.argv.slice(2).filter((arg) => arg !== "--by-folder");
@@ -129,4 +166,5 @@ if (require.main === module) {
   const { score, counts } = mutationScore(merged);
   console.log(`${Object.keys(merged.files).length} files, ${JSON.stringify(counts)}: mutation score ${score.toFixed(2)} % (${out})`);
   console.log(scoreTable(merged, { by: byFolder ? "folder" : "file" }));
+  for (const line of staticJudgedLines(merged)) console.log(line);
 }

@@ -1,4 +1,4 @@
-import { type MutationReport, mergeReports, mutationScore, scoreTable } from "../../../scripts/mutationReport";
+import { type MutationReport, mergeReports, mutationScore, scoreTable, staticJudgedLines } from "../../../scripts/mutationReport";
 
 /** A report of one part: `files` with their mutants, and the tests it ran under its own ids. */
 const part = (files: MutationReport["files"], tests: Record<string, string[]>): MutationReport => ({
@@ -96,5 +96,33 @@ describe("the domain's mutation report merged from its parts (scripts/mutationRe
       "| lib/y/ | 0.00 % | 0.00 % | 0 | 1 |",
       "| all | 50.00 % | 40.00 % | 1 | 5 |",
     ]);
+  });
+  it("names the tests that judged static mutants (a module loaded inside a test), and says nothing when every static one was left out", () => {
+    const loadedInATest = part(
+      {
+        "lib/a.ts": {
+          source: "a",
+          mutants: [
+            { ...mutant("1", "Survived", ["3-0"]), static: true },
+            { ...mutant("2", "Survived", ["3-0", "3-1"]), static: true },
+            { ...mutant("3", "Ignored"), static: true },
+            mutant("4", "Survived", ["3-1"]),
+          ],
+        },
+      },
+      { "t/x": ["composes", "reads"] },
+    );
+    expect(staticJudgedLines(loadedInATest)).toEqual([
+      "2 static mutant(s) judged by the test(s) that loaded their module inside a test, not left out as static:",
+      "  2 by t/x: composes",
+      "  1 by t/x: reads",
+    ]);
+    const leftOut = part(
+      { "lib/a.ts": { source: "a", mutants: [{ ...mutant("1", "Ignored"), static: true }, mutant("2", "Killed", ["3-0"])] } },
+      {
+        "t/x": ["composes"],
+      },
+    );
+    expect(staticJudgedLines(leftOut)).toEqual([]);
   });
 });
