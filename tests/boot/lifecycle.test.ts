@@ -1,11 +1,12 @@
-import { execFileSync, spawnSync } from "node:child_process";
+import { type ChildProcess, execFileSync, spawn, spawnSync } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, readFileSync, readSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { namespacePids } from "../../lab/host";
-import { type LabState, labNeeds, labUp, obmSetting, plannedMachine } from "../../lab/lab";
+import { type LabState, labNeeds, labUp, labVlan, obmSetting, plannedMachine } from "../../lab/lab";
 import { labMachines } from "../../lab/machines";
-import { labSshArgv, leasedAddress } from "../../lab/ssh";
+import { qmpExecute } from "../../lab/qmpMachine";
+import { labSshArgv, leasedAddress, opsUserData } from "../../lab/ssh";
 import { type OfflineServer, rackhdApi } from "../support/offlineServer";
 import { debianImage } from "./support/debianImage";
 import { labTestDown, siteMirror } from "./support/labSite";
@@ -14,15 +15,26 @@ import { microkernelFiles, serviceWithMicrokernel } from "./support/microkernelS
 jest.setTimeout(2_400_000);
 
 /**
- * A machine's life through its actions (issue 53), on the lab's machines (issue 52) against the real
- * `serverless offline`, as root: two machines side by side, each with an NVMe and a SATA disk, an
- * IPMI BMC (ipmi_sim) and the site's relay; discovered, made ready, allocated, deployed with the
- * Debian image onto the SATA disk; the BIOS one rescued (SSH into its microkernel with the lab's
- * key) and unrescued; then released: `quick` on the BIOS machine, `full` on the UEFI one. The test wrote a partition table, a file system and marker bytes onto the NVMe disk and
- * markers past the image on the SATA one; once the machine has powered itself off, it reads both
- * disk files from the host: no partition table, no signature at either end or where a partition
- * began; after `full`, none of the markers either (after `quick` they are still there, as
- * docs/lifecycle.md says). 10.75.0.0/24: no other test uses it.
+ * A machine's life through its actions (issue 53), and its addresses by plan (issue 54), on the
+ * lab's machines (issue 52) against the real `serverless offline`, as root: two machines side by
+ * side, each with an NVMe and a SATA disk and the site's relay; discovered, made ready, allocated,
+ * deployed with the Debian image onto the SATA disk, then released.
+ * - `r-quick` (SeaBIOS, an e1000e NIC, an IPMI BMC: ipmi_sim) is rescued (SSH into its microkernel
+ *   with the lab's key) and unrescued, then released with `quick`.
+ * - `r-plan` (OVMF, two virtio NICs, a Redfish BMC) is deployed with a network plan: an
+ *   active-backup bond of both NICs with a VLAN 20 interface on it, its address `auto` from the pool
+ *   of subnet 10.75.20.0/24, on the site's bridge, whose ports carry VLAN 20 tagged (bridge VLAN
+ *   filtering, as a switch's trunk) beside the untagged boot network. It answers SSH at that address
+ *   on VLAN 20; its active NIC's cable is pulled (QMP `set_link`: a virtio NIC's guest sees the
+ *   carrier change; an e1000e's driver was seen keeping its carrier up) and the session goes on over
+ *   the other; a second node planned on the subnet gets the pool's next address. It is released with
+ *   `full`.
+ * The test wrote a partition table, a file system and marker bytes onto the NVMe disk and markers
+ * past the image on the SATA one; once the machine has powered itself off, it reads both disk files
+ * from the host: no partition table, no signature at either end or where a partition began; after
+ * `full`, none of the markers either (after `quick` they are still there, as docs/lifecycle.md
+ * says). One machine carries both the plan and the full erase (it was two files, two labs and two
+ * Debian installs: issue 51's 15 minutes). 10.75.0.0/16: no other test uses it.
  */
 const missing = labNeeds();
 if (missing.length > 0) process.stdout.write(`lifecycle: not run here: needs ${missing.join(", ")}\n`);
@@ -31,6 +43,13 @@ const MARKER = Buffer.from("LIFECYCLE-53-MARKER-".repeat(200));
 const MiB = 1 << 20;
 /** Where the test writes its markers: the NVMe disk's middle and end, the SATA disk past the image (912 MiB). */
 const MARKS = { nvme: [100 * MiB, 700 * MiB], sata: [1500 * MiB] };
+const VLAN = 20;
+/** Run on the installed machine: its bond's active NIC and its NICs' carriers, each second, to its serial console. */
+const WATCH_SCRIPT = `while :; do
+  printf '<3>watch: active %s carriers %s\\n' "$(cat /sys/class/net/bond0/bonding/active_slave)" "$(cat /sys/class/net/en5254*/carrier | tr '\\n' ' ')" > /dev/kmsg
+  sleep 1
+done
+`;
 
 function writeMarkers(file: string, offsets: number[]): void {
   const fd = openSync(file, "r+");
@@ -71,18 +90,17 @@ function signaturesAt(file: string, offset: number): string {
   const api = rackhdApi(() => server.baseUrl);
   const lines: string[] = [];
   let imageUrl = "";
-  const machine = (name: string, firmware: "bios" | "uefi") => ({
-    name,
-    firmware,
-    nics: [{ model: "e1000e" as const }],
-    disks: [
-      { bus: "nvme" as const, sizeGiB: 1 },
-      { bus: "sata" as const, sizeGiB: 2 },
+  const disks = [
+    { bus: "nvme" as const, sizeGiB: 1 },
+    { bus: "sata" as const, sizeGiB: 2 },
+  ];
+  const machines = labMachines({
+    machines: [
+      { name: "r-quick", firmware: "bios", nics: [{ model: "e1000e" }], disks, memoryMiB: 1024, bmc: "ipmi" },
+      { name: "r-plan", firmware: "uefi", nics: [{ model: "virtio" }, { model: "virtio" }], disks, memoryMiB: 1024, bmc: "redfish" },
     ],
-    memoryMiB: 1024,
-    bmc: "ipmi" as const,
   });
-  const machines = labMachines({ machines: [machine("r-quick", "bios"), machine("r-full", "uefi")] });
+  const vlan = labVlan(75, VLAN);
 
   beforeAll(async () => {
     scratch = mkdtempSync(join(tmpdir(), "lifecycle-test-"));
@@ -90,7 +108,7 @@ function signaturesAt(file: string, offset: number): string {
     const files = microkernelFiles(scratch);
     const image = debianImage();
     server = await serviceWithMicrokernel(files);
-    state = await labUp({ api: { url: server.baseUrl }, dir, octet: 75, machines, say: (line) => lines.push(line) });
+    state = await labUp({ api: { url: server.baseUrl }, dir, octet: 75, machines, vlans: [VLAN], say: (line) => lines.push(line) });
     imageUrl = siteMirror("lab75", state.plan.hostIp, image, scratch);
     // What the last owner left: a partition table and a file system on the NVMe disk, markers on both.
     for (const each of machines) {
@@ -177,80 +195,201 @@ function signaturesAt(file: string, offset: number): string {
     expect(partitionStarts(sata)).toEqual(before);
   }
 
-  const life =
-    (name: string, erase: "quick" | "full", rescue = false) =>
-    async () => {
-      const planned = plannedMachine(state, name);
-      const [nvme, sata] = planned.diskFiles;
-      const mac = planned.machine.nics[0].mac;
-      const node = (await api("POST", "/nodes", { name, identifiers: [mac], obmSettings: [obmSetting(state, name)] })).body.id;
-      expect((await api("PUT", `/nodes/${node}/site`, { site: state.site?.id })).status).toBe(200);
-      // Discovery (reset through the relay and ipmi_sim), then its actions.
-      const discovery = (await api("POST", `/nodes/${node}/workflows`, { name: "Graph.Refresh.Immediate.Discovery" })).body;
-      let workflow = discovery;
-      for (const end = Date.now() + 900_000; workflow._status === "running" && Date.now() < end; ) {
-        await new Promise((resolve) => setTimeout(resolve, 3000));
-        workflow = (await api("GET", `/workflows/${discovery.instanceId}`)).body;
-      }
-      if (workflow._status !== "succeeded") process.stdout.write(explain(name));
-      expect(workflow._status).toBe("succeeded");
-      await act(node, "provide");
-      await act(node, "allocate", { owner: "lifecycle-test" });
-      await act(node, "deploy", {
-        graph: "Graph.InstallImage",
-        options: {
-          "install-os": {
-            image: imageUrl,
-            installDisk: { byId: `ata-QEMU_HARDDISK_${name}-disk1` },
-            waitForFirstBoot: false,
-            _taskTimeout: 1_500_000,
-          },
+  /** The plan's subnet on VLAN 20 and the machine's plan (a bond of both NICs, a VLAN on it, an address from the pool); a second node planned after it. */
+  async function planNetwork(node: string, name: string): Promise<string> {
+    const [mac0, mac1] = plannedMachine(state, name).machine.nics.map((nic) => nic.mac);
+    const subnet = await api("POST", "/subnets", {
+      name: "prod-vlan20",
+      site: state.site?.id,
+      cidr: vlan.cidr,
+      gateway: vlan.hostIp,
+      nameservers: [vlan.hostIp],
+      vlan: VLAN,
+      ranges: [
+        { kind: "reserved", start: "10.75.20.2", end: "10.75.20.9", comment: "switches" },
+        { kind: "pool", start: "10.75.20.10", end: "10.75.20.20" },
+      ],
+    });
+    expect(subnet.status).toBe(201);
+    const plan = await api("PUT", `/nodes/${node}/network`, {
+      interfaces: [
+        { name: "bond0", type: "bond", mode: "active-backup", members: [mac0, mac1] },
+        { name: "bond0.20", type: "vlan", link: "bond0", vlan: VLAN, subnet: subnet.body.id, address: "auto" },
+      ],
+    });
+    expect(plan.status).toBe(200);
+    expect(plan.body).toMatchObject({ missingMacs: [], given: [{ interface: "bond0.20", address: "10.75.20.10" }] });
+    // The next node planned on the subnet gets the pool's next address.
+    const next = (await api("POST", "/nodes", { name: "planned-next", identifiers: ["52:54:00:75:00:99"] })).body.id;
+    expect((await api("PUT", `/nodes/${next}/site`, { site: state.site?.id })).status).toBe(200);
+    const nextPlan = await api("PUT", `/nodes/${next}/network`, {
+      interfaces: [{ name: "eno1", type: "ethernet", mac: "52:54:00:75:00:99", subnet: subnet.body.id, address: "auto" }],
+    });
+    expect(nextPlan.body.given).toEqual([expect.objectContaining({ address: "10.75.20.11" })]);
+    const given = (await api("GET", `/subnets/${subnet.body.id}/addresses`)).body;
+    expect(given.map((each: { address: string; node: string }) => [each.address, each.node])).toEqual([
+      ["10.75.20.10", node],
+      ["10.75.20.11", next],
+    ]);
+    const userData = opsUserData(name, readFileSync(`${state.sshKey}.pub`, "utf8").trim());
+    expect((await api("PUT", `/nodes/${node}/user-data`, { userData })).status).toBe(200);
+    return subnet.body.id as string;
+  }
+
+  /** A command line as the user the node's user-data made, over SSH to `address` in the lab. */
+  const opsSsh = (address: string, command: string) =>
+    labSshArgv(
+      "lab75",
+      state.sshKey,
+      `ops@${address}`,
+      [command],
+      ["-o", "BatchMode=yes", "-o", "ConnectTimeout=20", "-o", "ServerAliveInterval=2"],
+    );
+  const opsRun = (address: string, command: string, input?: string) => {
+    const argv = opsSsh(address, command);
+    return spawnSync(argv[0], argv.slice(1), { encoding: "utf8", timeout: 90_000, input });
+  };
+
+  /**
+   * The installed machine has its plan: it reported its addresses, and they are the plan's; it answers
+   * SSH at the planned address over VLAN 20, and a session goes on through a pulled cable. The cable is
+   * plugged back in at the end (its release boots from that NIC).
+   */
+  async function provesThePlan(node: string, name: string): Promise<void> {
+    const planned = plannedMachine(state, name);
+    const [mac0, mac1] = planned.machine.nics.map((nic) => nic.mac);
+    let view = (await api("GET", `/nodes/${node}/network`)).body;
+    for (const end = Date.now() + 120_000; !view.seen && Date.now() < end; ) {
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      view = (await api("GET", `/nodes/${node}/network`)).body;
+    }
+    process.stdout.write(`seen: ${JSON.stringify(view.seen)}\n`);
+    expect(view.seen.nics).toEqual(expect.arrayContaining([expect.objectContaining({ name: "bond0.20", addresses: ["10.75.20.10/24"] })]));
+    expect(view.differences).toEqual([]);
+    const lookup = (await api("GET", "/lookups?q=10.75.20.10")).body;
+    expect(lookup).toEqual([expect.objectContaining({ node, macAddress: mac0 })]);
+
+    // Logged in at the planned address, over VLAN 20: a session that ticks each second.
+    const session: ChildProcess = (() => {
+      const argv = opsSsh(
+        "10.75.20.10",
+        "for i in $(seq 1 90); do echo tick $i $(cat /sys/class/net/bond0/bonding/active_slave); sleep 1; done",
+      );
+      return spawn(argv[0], argv.slice(1), { stdio: ["ignore", "pipe", "pipe"] });
+    })();
+    let ticks = "";
+    session.stdout?.on("data", (chunk) => {
+      ticks += chunk.toString();
+    });
+    const tickCount = () => (ticks.match(/^tick /gm) ?? []).length;
+    for (const end = Date.now() + 120_000; tickCount() < 3 && Date.now() < end; ) await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(ticks).toMatch(/tick 1 en5254/);
+    const bonding = opsRun("10.75.20.10", "cat /proc/net/bonding/bond0").stdout;
+    process.stdout.write(`bond0 before the cable is pulled:\n${bonding}\n`);
+    expect(bonding).toMatch(/Bonding Mode: fault-tolerance \(active-backup\)/);
+    expect(bonding).toMatch(/MII Polling Interval \(ms\): 100/);
+    expect(/tick \d+ (\S+)/.exec(ticks)?.[1]).toBe(`en${mac0.replace(/:/g, "")}`);
+    // What the machine sees, each second, on its serial console (a kernel message of level 3 reaches it): for the record, and for a failure.
+    opsRun("10.75.20.10", "cat > /tmp/watch.sh", WATCH_SCRIPT);
+    opsRun("10.75.20.10", "sudo setsid sh /tmp/watch.sh </dev/null >/dev/null 2>&1 &");
+    // The active NIC's cable is pulled: the bond's other member carries the session on.
+    const qmp = join(planned.bmc?.dir ?? "", "qmp.sock");
+    await qmpExecute(qmp, "set_link", { name: "net0", up: false });
+    const pulledAt = tickCount();
+    for (const end = Date.now() + 120_000; tickCount() < pulledAt + 10 && Date.now() < end; )
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    session.kill();
+    process.stdout.write(`session:\n${ticks}\n`);
+    if (tickCount() < pulledAt + 10) {
+      const fdb = spawnSync("ip", ["netns", "exec", "lab75", "bridge", "fdb", "show", "br", "lab75"], { encoding: "utf8" }).stdout;
+      process.stdout.write(
+        `bridge fdb:\n${fdb}\n${explain(name)}\nvlan port:\n${readFileSync(join(dir, "vlan20.log"), "utf8").slice(-1000)}\n`,
+      );
+    }
+    expect(tickCount()).toBeGreaterThanOrEqual(pulledAt + 10);
+    expect(ticks.trim().split("\n").pop()).toContain(`en${mac1.replace(/:/g, "")}`);
+    // And a new login works with the cable still out.
+    const login = opsRun("10.75.20.10", "hostname; ip -br addr show bond0.20").stdout;
+    expect(login).toContain(name);
+    expect(login).toContain("10.75.20.10/24");
+    await qmpExecute(qmp, "set_link", { name: "net0", up: true });
+  }
+
+  const life = (name: string, erase: "quick" | "full", also: { rescue?: boolean; plan?: boolean }) => async () => {
+    const planned = plannedMachine(state, name);
+    const [nvme, sata] = planned.diskFiles;
+    const mac = planned.machine.nics[0].mac;
+    const node = (await api("POST", "/nodes", { name, identifiers: [mac], obmSettings: [obmSetting(state, name)] })).body.id;
+    expect((await api("PUT", `/nodes/${node}/site`, { site: state.site?.id })).status).toBe(200);
+    // Discovery (reset through the relay and the BMC) on the untagged boot network, then its actions.
+    const discovery = (await api("POST", `/nodes/${node}/workflows`, { name: "Graph.Refresh.Immediate.Discovery" })).body;
+    let workflow = discovery;
+    for (const end = Date.now() + 900_000; workflow._status === "running" && Date.now() < end; ) {
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      workflow = (await api("GET", `/workflows/${discovery.instanceId}`)).body;
+    }
+    if (workflow._status !== "succeeded") process.stdout.write(explain(name));
+    expect(workflow._status).toBe("succeeded");
+    if (also.plan) await planNetwork(node, name);
+    await act(node, "provide");
+    await act(node, "allocate", { owner: "lifecycle-test" });
+    await act(node, "deploy", {
+      graph: "Graph.InstallImage",
+      options: {
+        "install-os": {
+          image: imageUrl,
+          installDisk: { byId: `ata-QEMU_HARDDISK_${name}-disk1` },
+          // The planned machine's first boot is waited for: its plan is proven on the installed system.
+          waitForFirstBoot: also.plan === true,
+          _taskTimeout: 1_500_000,
         },
-      });
-      const deployed = await settled(node, ["deploying"], 1_500_000);
-      if (deployed.provisionState !== "deployed") process.stdout.write(`${JSON.stringify(deployed.provisioning)}\n${explain(name)}`);
-      expect(deployed.provisionState).toBe("deployed");
-      const imageStarts = partitionStarts(sata);
-      expect(imageStarts.length).toBeGreaterThan(0);
-      const nvmeStarts = partitionStarts(nvme);
-      expect(nvmeStarts).toEqual([MiB, 201 * MiB]);
-      if (rescue) await rescueAndBack(node, name);
+      },
+    });
+    const deployed = await settled(node, ["deploying"], 1_500_000);
+    if (deployed.provisionState !== "deployed") process.stdout.write(`${JSON.stringify(deployed.provisioning)}\n${explain(name)}`);
+    expect(deployed.provisionState).toBe("deployed");
+    const imageStarts = partitionStarts(sata);
+    expect(imageStarts.length).toBeGreaterThan(0);
+    const nvmeStarts = partitionStarts(nvme);
+    expect(nvmeStarts).toEqual([MiB, 201 * MiB]);
+    if (also.rescue) await rescueAndBack(node, name);
+    if (also.plan) await provesThePlan(node, name);
 
-      await act(node, "release", { erase });
-      const released = await settled(node, ["releasing"], 1_500_000);
-      if (released.provisionState !== "ready") process.stdout.write(`${JSON.stringify(released.provisioning)}\n${explain(name)}`);
-      expect(released).toMatchObject({ provisionState: "ready" });
-      expect(released.provisioning).not.toHaveProperty("owner");
-      // It powered itself off once its disks were erased.
-      for (const end = Date.now() + 60_000; powered(name) && Date.now() < end; ) await new Promise((resolve) => setTimeout(resolve, 1000));
-      expect(powered(name)).toBe(false);
+    await act(node, "release", { erase });
+    const released = await settled(node, ["releasing"], 1_500_000);
+    if (released.provisionState !== "ready") process.stdout.write(`${JSON.stringify(released.provisioning)}\n${explain(name)}`);
+    expect(released).toMatchObject({ provisionState: "ready" });
+    expect(released.provisioning).not.toHaveProperty("owner");
+    // It powered itself off once its disks were erased.
+    for (const end = Date.now() + 60_000; powered(name) && Date.now() < end; ) await new Promise((resolve) => setTimeout(resolve, 1000));
+    expect(powered(name)).toBe(false);
 
-      // The erase report, per disk, in its catalog.
-      const report = (await api("GET", `/nodes/${node}/catalogs/erase`)).body.data as { disk: string; result: string; method: string }[];
-      expect(report.map((entry) => entry.disk).sort()).toEqual(["/dev/nvme0n1", "/dev/sda"]);
-      expect(report.every((entry) => entry.result === "erased")).toBe(true);
-      process.stdout.write(`${name} erase report: ${JSON.stringify(report)}\n`);
+    // The erase report, per disk, in its catalog.
+    const report = (await api("GET", `/nodes/${node}/catalogs/erase`)).body.data as { disk: string; result: string; method: string }[];
+    expect(report.map((entry) => entry.disk).sort()).toEqual(["/dev/nvme0n1", "/dev/sda"]);
+    expect(report.every((entry) => entry.result === "erased")).toBe(true);
+    process.stdout.write(`${name} erase report: ${JSON.stringify(report)}\n`);
 
-      // Read from the host: no partition table and no signature at either disk's start or where a partition began.
-      for (const [file, starts] of [
-        [nvme, nvmeStarts],
-        [sata, imageStarts],
-      ] as const) {
-        expect(signaturesAt(file, 0)).toBe("");
-        for (const start of starts) expect(`${start}: ${signaturesAt(file, start)}`).toBe(`${start}: `);
-        expect(spawnSync("partx", ["-g", file]).status).not.toBe(0);
-      }
-      const left = markersLeft(nvme, MARKS.nvme) + markersLeft(sata, MARKS.sata);
-      // quick clears the metadata only: the data blocks stay (NIST 800-88 "clear" of the labels, not of the data).
-      expect(left).toBe(erase === "full" ? 0 : MARKS.nvme.length + MARKS.sata.length);
-    };
+    // Read from the host: no partition table and no signature at either disk's start or where a partition began.
+    for (const [file, starts] of [
+      [nvme, nvmeStarts],
+      [sata, imageStarts],
+    ] as const) {
+      expect(signaturesAt(file, 0)).toBe("");
+      for (const start of starts) expect(`${start}: ${signaturesAt(file, start)}`).toBe(`${start}: `);
+      expect(spawnSync("partx", ["-g", file]).status).not.toBe(0);
+    }
+    const left = markersLeft(nvme, MARKS.nvme) + markersLeft(sata, MARKS.sata);
+    // quick clears the metadata only: the data blocks stay (NIST 800-88 "clear" of the labels, not of the data).
+    expect(left).toBe(erase === "full" ? 0 : MARKS.nvme.length + MARKS.sata.length);
+  };
 
   it.concurrent(
     "rescues the BIOS machine (SSH with the operator's key, no disk touched) and back, then releases it with quick: no partition table or signature left, its data blocks untouched",
-    life("r-quick", "quick"),
+    life("r-quick", "quick", { rescue: true }),
   );
   it.concurrent(
-    "releases the UEFI machine with full: no partition table, signature or byte of the last owner's data left",
-    life("r-full", "full"),
+    "installs the UEFI machine with its network plan (SSH at the planned address on VLAN 20, through a pulled cable; the pool's next address to the next node), then releases it with full: no partition table, signature or byte of the last owner's data left",
+    life("r-plan", "full", { plan: true }),
   );
 });
