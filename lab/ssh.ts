@@ -69,8 +69,18 @@ export const labSshArgv = (
     ...command,
   ]);
 
-/** A machine's newest DHCP lease in the lab's dnsmasq lease file (`expiry mac address …` lines): its address, or undefined. */
+/**
+ * A machine's newest DHCP lease in the lab's dnsmasq lease file (`expiry mac address …` lines): its
+ * address, or undefined. A machine holds a lease per DHCP client id: the microkernel's udhcpc sends
+ * `01:<mac>`, the installed Debian's systemd-networkd a DUID (`ff:…`), so the two get different
+ * addresses. dnsmasq lists a lease where it was first given, not where it was last renewed (a rescued
+ * machine's microkernel renews its old lease below the installed system's): the newest is the one
+ * that ends last, the file's first of those on a tie.
+ */
 export function leasedAddress(leaseFile: string, macs: readonly string[]): string | undefined {
   const leases = existsSync(leaseFile) ? readFileSync(leaseFile, "utf8").split("\n") : [];
-  return leases.map((line) => line.split(" ")).find((fields) => macs.includes(fields[1] ?? ""))?.[2];
+  let newest: string[] | undefined;
+  for (const fields of leases.map((line) => line.split(" ")))
+    if (macs.includes(fields[1] ?? "") && (newest === undefined || Number(fields[0]) > Number(newest[0]))) newest = fields;
+  return newest?.[2];
 }

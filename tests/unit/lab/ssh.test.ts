@@ -24,6 +24,15 @@ describe("SSH into a lab machine (lab/ssh.ts)", () => {
       );
       expect(leasedAddress(file, ["52:54:00:00:00:09", "52:54:00:00:00:01"])).toBe("10.77.0.60");
       expect(leasedAddress(file, ["52:54:00:00:00:09"])).toBeUndefined();
+      // As a rescued machine's lab saw it: the installed system's lease (given last, listed first), and the
+      // microkernel's, renewed since: the renewed one is the newest.
+      writeFileSync(
+        file,
+        "1795977244 52:54:00:1a:b0:01 10.75.0.90 localhost ff:00:1a:b0:01\n1795977324 52:54:00:1a:b0:01 10.75.0.89 * 01:52:54:00:1a:b0:01\n",
+      );
+      expect(leasedAddress(file, ["52:54:00:1a:b0:01"])).toBe("10.75.0.89");
+      writeFileSync(file, "1795977324 52:54:00:1a:b0:01 10.75.0.90 localhost ff:00\n1795977324 52:54:00:1a:b0:01 10.75.0.89 * 01\n");
+      expect(leasedAddress(file, ["52:54:00:1a:b0:01"])).toBe("10.75.0.90");
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
