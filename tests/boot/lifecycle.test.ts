@@ -180,9 +180,17 @@ function signaturesAt(file: string, offset: number): string {
         [command],
         ["-o", "BatchMode=yes", "-o", "ConnectTimeout=20", ...options],
       );
-      return spawnSync(argv[0], argv.slice(1), { encoding: "utf8", timeout: 60_000 });
+      return spawnSync(argv[0], argv.slice(1), { encoding: "utf8", timeout: 120_000 });
     };
-    const inside = ssh("cat /proc/cmdline; ls /sys/block").stdout;
+    // The first login is tried again, as an operator would: dropbear makes its host key at the first
+    // connection (-R), which on an emulated CPU shared with other machines can outlast one try.
+    let first = ssh("cat /proc/cmdline; ls /sys/block");
+    for (const end = Date.now() + 300_000; !first.stdout.includes("NODE_ID=") && Date.now() < end; ) {
+      process.stdout.write(`rescue login of ${name} tried again: ${first.status} ${first.stderr.trim()}\n`);
+      await new Promise((resolve) => setTimeout(resolve, 5000));
+      first = ssh("cat /proc/cmdline; ls /sys/block");
+    }
+    const inside = first.stdout;
     expect(inside).toContain("NODE_ID=");
     expect(inside).toMatch(/nvme0n1[\s\S]*sda/);
     // Password logins are off: a key-less attempt is refused.
