@@ -119,10 +119,11 @@ export function scoreTable(report: Pick<MutationReport, "files">, { by = "file" 
 }
 
 /**
- * Static mutants (run as a module loads) that were judged anyway: a test loaded their module inside
- * its own body (`jest.isolateModules`, a `require` in the test), so per-test coverage names that test,
- * and StrykerJS runs that one test instead of leaving the mutant out as static. Most such mutants
- * survive, and the score is lower than the tests make it (on 2026-11-29 a test that required the
+ * Static mutants (run as a module loads) that were judged anyway: a test ran them first inside its
+ * own body (a module loaded by `jest.isolateModules` or a `require` in the test, or a table built on
+ * first use), so per-test coverage names that test, and StrykerJS runs that test alone instead of
+ * leaving the mutant out as static. A table built on first use is judged fairly so; a module loaded
+ * in a test whose assertions are elsewhere is not (on 2026-11-29 a test that required the
  * composition root made 822 of one part's mutants survive). Answers how many, and the tests that
  * judged the most of them, so a run that meets this says so.
  */
@@ -150,7 +151,7 @@ export function staticJudgedLines(report: MutationReport): string[] {
   const { count, tests } = staticJudged(report);
   if (count === 0) return [];
   return [
-    `${count} static mutant(s) judged by the test(s) that loaded their module inside a test, not left out as static:`,
+    `${count} static mutant(s) judged by the tests that first ran them (a module loaded, or a table built on first use, inside a test), not left out as static:`,
     ...tests.map((test) => `  ${test.mutants} by ${test.name}`),
   ];
 }

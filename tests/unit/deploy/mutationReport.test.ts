@@ -113,7 +113,7 @@ describe("the domain's mutation report merged from its parts (scripts/mutationRe
       { "t/x": ["composes", "reads"] },
     );
     expect(staticJudgedLines(loadedInATest)).toEqual([
-      "2 static mutant(s) judged by the test(s) that loaded their module inside a test, not left out as static:",
+      "2 static mutant(s) judged by the tests that first ran them (a module loaded, or a table built on first use, inside a test), not left out as static:",
       "  2 by t/x: composes",
       "  1 by t/x: reads",
     ]);
