@@ -64,16 +64,21 @@ fi
 # SSH, with their libraries), fetched once, only by a machine that needs it: one with a BMC (for its
 # bmc catalog), or one told to erase its disks or to start SSH.
 overlay=$(cmdline OVERLAYFS)
+# Unpacked marks a file, not a variable: the commands run in subshells. A fetch that fails (a
+# server slow under load) is tried three times, and again by the next command that needs it.
 unpack_overlay() {
-  [ -n "$overlay_done" ] && return 0
-  overlay_done=1
+  [ -e /tmp/overlay.unpacked ] && return 0
   [ -n "$overlay" ] || { echo "$MARK: no OVERLAYFS on the kernel command line"; return 1; }
-  if wget -q -O - "$overlay" | gunzip -c | (cd / && cpio -i -d -m 2>/dev/null); then
-    echo "$MARK: overlay unpacked ($1)"
-  else
-    echo "$MARK: GET $overlay failed ($1)"
-    return 1
-  fi
+  for try in 1 2 3; do
+    if wget -q -O - "$overlay" | gunzip -c | (cd / && cpio -i -d -m 2>/dev/null); then
+      : > /tmp/overlay.unpacked
+      echo "$MARK: overlay unpacked ($1)"
+      return 0
+    fi
+    echo "$MARK: GET $overlay failed ($1, try $try of 3)"
+    [ $try = 3 ] || sleep 5
+  done
+  return 1
 }
 if [ -e /dev/ipmi0 ] && unpack_overlay "BMC"; then
   echo "$MARK: BMC found; overlay unpacked: $(command -v ipmitool || echo 'no ipmitool in it')"
@@ -317,7 +322,8 @@ while [ $idle -lt 30 ]; do
   } > /tmp/results
   wget -q -O /dev/null --header 'Content-Type: application/json' --post-file /tmp/results "$tasks" || fail "POST $tasks"
   # Rescue: SSH is up and the action has ended; nothing more to ask until the node is rebooted (unrescue).
-  if [ -n "$rescue" ]; then
+  # (A file, not a variable: rescue_ssh ran in the command's subshell.)
+  if [ -e /tmp/rescue ]; then
     echo "MICROKERNEL: in rescue; reboot the node to leave it"
     while :; do sleep 3600; done
   fi

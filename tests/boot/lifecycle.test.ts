@@ -168,10 +168,17 @@ function signaturesAt(file: string, offset: number): string {
   async function rescueAndBack(node: string, name: string): Promise<void> {
     const [, sata] = plannedMachine(state, name).diskFiles;
     const before = partitionStarts(sata);
+    // The console from this action on (the log holds every earlier boot too).
+    const from = readFileSync(plannedMachine(state, name).serialLog).length;
+    const serial = () => readFileSync(plannedMachine(state, name).serialLog).subarray(from).toString("latin1");
     await act(node, "rescue", { sshKey: readFileSync(`${state.sshKey}.pub`, "utf8").trim() });
     const rescued = await settled(node, ["rescuing"], 900_000);
     if (rescued.provisionState !== "rescue") process.stdout.write(`${JSON.stringify(rescued.provisioning)}\n${explain(name)}`);
-    expect(rescued.provisionState).toBe("rescue");
+    // The state with its last error: a failure's reason is in the failure's own lines, which CI shows.
+    expect({ state: rescued.provisionState, lastError: (rescued.provisioning as { lastError?: unknown } | undefined)?.lastError }).toEqual({
+      state: "rescue",
+      lastError: undefined,
+    });
     const ssh = (command: string, options: string[] = ["-i", state.sshKey]) => {
       const argv = labSshArgv(
         "lab75",
@@ -196,6 +203,12 @@ function signaturesAt(file: string, offset: number): string {
     // Password logins are off: a key-less attempt is refused.
     const keyless = ssh("true", ["-o", "PubkeyAuthentication=no"]);
     expect(keyless.status).not.toBe(0);
+    // The microkernel stays in rescue: it has stopped asking for commands (thirty empty answers would
+    // power it off), and still answers well past that.
+    expect(serial()).toContain("MICROKERNEL: in rescue; reboot the node to leave it");
+    await new Promise((resolve) => setTimeout(resolve, 45_000));
+    expect(serial()).not.toContain("MICROKERNEL: FAILED no commands for 30 s");
+    expect(ssh("true").status).toBe(0);
     await act(node, "unrescue");
     expect((await settled(node, ["unrescuing"], 300_000)).provisionState).toBe("deployed");
     // The BMC was told to boot the disk once; the installed system's disk is as it was.
