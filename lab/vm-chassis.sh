@@ -6,7 +6,13 @@
 # ends it). Every call is logged in $CHASSIS_STATE/calls.
 state=${CHASSIS_STATE:?}
 echo "$*" >> "$state/calls"
-running() { [ -f "$state/qemu.pid" ] && kill -0 "$(cat "$state/qemu.pid")" 2>/dev/null; }
+# On while its QEMU runs. An exited QEMU stays a zombie until whoever inherited it reaps it (seconds,
+# here): kill -0 would still find it, so its state in /proc is read (Z: ended).
+running() {
+  pid=$(cat "$state/qemu.pid" 2>/dev/null) || return 1
+  stat=$(cat "/proc/$pid/stat" 2>/dev/null) || return 1
+  [ "$(printf '%s' "${stat##*) }" | cut -c1)" != Z ]
+}
 start() {
   running && return
   # A one-time boot device (the relay's `chassis bootdev … persistent: false`) applies to this start
@@ -22,8 +28,12 @@ start() {
   "${QEMU:?}" $args -nographic </dev/null >>"${SERIAL_LOG:-$state/serial.log}" 2>&1 &
   echo $! > "$state/qemu.pid"
 }
+# A BMC answers a power command at once: QEMU is told to end (TERM) and, if it has not within 2 s,
+# killed, so that the next start never finds the disks still held by the last machine.
 stop() {
   running && kill "$(cat "$state/qemu.pid")"
+  for _ in 1 2 3 4 5 6 7 8 9 10; do running || break; sleep 0.2; done
+  running && kill -9 "$(cat "$state/qemu.pid")"
   for _ in 1 2 3 4 5 6 7 8 9 10; do running || break; sleep 0.2; done
   rm -f "$state/qemu.pid"
 }
