@@ -60,7 +60,9 @@ describe("the lab's IPMI chassis program (lab/vm-chassis.sh)", () => {
 
   it("resets a machine that will not end on TERM: killed, then one machine started, not two", () => {
     // The first machine ignores TERM; the one the reset starts ends on it.
-    const qemu = emulator(`[ -e ${join(dir, "stubborn")} ] && exec sleep 60\ntouch ${join(dir, "stubborn")}\ntrap '' TERM\nwhile :; do sleep 1; done`);
+    const qemu = emulator(
+      `[ -e ${join(dir, "stubborn")} ] && exec sleep 60\ntouch ${join(dir, "stubborn")}\ntrap '' TERM\nwhile :; do sleep 1; done`,
+    );
     chassis(qemu, "set", "power", "1");
     const first = pid();
     pids.push(first);
