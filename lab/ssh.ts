@@ -1,4 +1,4 @@
-import { execFile, execFileSync } from "node:child_process";
+import { execFile, execFileSync, spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { promisify } from "node:util";
 import { inNamespace } from "./host";
@@ -68,6 +68,32 @@ export const labSshArgv = (
     login,
     ...command,
   ]);
+
+/** What a command said and how it ended: its exit status (null when killed at its time-out). */
+export interface CommandResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs `argv` (an ssh command line, say) to its end without blocking the event loop, as spawnSync
+ * would (a test's other machines go on being watched meanwhile); `input` is written to its stdin.
+ * Never rejects: a command that cannot start ends with status null and the reason in stderr.
+ */
+export function runCommand(argv: readonly string[], options: { timeoutMs: number; input?: string }): Promise<CommandResult> {
+  return new Promise((resolve) => {
+    const child = spawn(argv[0], argv.slice(1), { stdio: ["pipe", "pipe", "pipe"], timeout: options.timeoutMs });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    child.once("error", (error) => resolve({ status: null, stdout, stderr: `${stderr}${error.message}` }));
+    child.once("close", (status) => resolve({ status, stdout, stderr }));
+    child.stdin.on("error", () => undefined);
+    child.stdin.end(options.input ?? "");
+  });
+}
 
 /**
  * A machine's newest DHCP lease in the lab's dnsmasq lease file (`expiry mac address …` lines): its

@@ -6,7 +6,7 @@ import { namespacePids } from "../../lab/host";
 import { type LabState, labNeeds, labUp, labVlan, obmSetting, plannedMachine } from "../../lab/lab";
 import { labMachines } from "../../lab/machines";
 import { qmpExecute } from "../../lab/qmpMachine";
-import { labSshArgv, leasedAddress, opsUserData } from "../../lab/ssh";
+import { labSshArgv, leasedAddress, opsUserData, runCommand } from "../../lab/ssh";
 import { type OfflineServer, rackhdApi } from "../support/offlineServer";
 import { debianImage } from "./support/debianImage";
 import { labTestDown, siteMirror } from "./support/labSite";
@@ -217,28 +217,28 @@ function signaturesAt(file: string, offset: number): string {
         [command],
         ["-o", "BatchMode=yes", "-o", "ConnectTimeout=20", ...options],
       );
-      return spawnSync(argv[0], argv.slice(1), { encoding: "utf8", timeout: 120_000 });
+      return runCommand(argv, { timeoutMs: 120_000 });
     };
     // The first login is tried again, as an operator would: dropbear makes its host key at the first
     // connection (-R), which on an emulated CPU shared with other machines can outlast one try.
-    let first = ssh("cat /proc/cmdline; ls /sys/block");
+    let first = await ssh("cat /proc/cmdline; ls /sys/block");
     for (const end = Date.now() + 300_000; !first.stdout.includes("NODE_ID=") && Date.now() < end; ) {
       process.stdout.write(`rescue login of ${name} tried again: ${first.status} ${first.stderr.trim()}\n`);
       await new Promise((resolve) => setTimeout(resolve, 5000));
-      first = ssh("cat /proc/cmdline; ls /sys/block");
+      first = await ssh("cat /proc/cmdline; ls /sys/block");
     }
     const inside = first.stdout;
     expect(inside).toContain("NODE_ID=");
     expect(inside).toMatch(/nvme0n1[\s\S]*sda/);
     // Password logins are off: a key-less attempt is refused.
-    const keyless = ssh("true", ["-o", "PubkeyAuthentication=no"]);
+    const keyless = await ssh("true", ["-o", "PubkeyAuthentication=no"]);
     expect(keyless.status).not.toBe(0);
     // The microkernel stays in rescue: it has stopped asking for commands (thirty empty answers would
     // power it off), and still answers well past that.
     expect(serial()).toContain("MICROKERNEL: in rescue; reboot the node to leave it");
     await new Promise((resolve) => setTimeout(resolve, 45_000));
     expect(serial()).not.toContain("MICROKERNEL: FAILED no commands for 30 s");
-    expect(ssh("true").status).toBe(0);
+    expect((await ssh("true")).status).toBe(0);
     await act(node, "unrescue");
     expect((await settled(node, ["unrescuing"], 300_000)).provisionState).toBe("deployed");
     // The BMC was told to boot the disk once; the installed system's disk is as it was.
@@ -273,7 +273,7 @@ function signaturesAt(file: string, offset: number): string {
     );
     expect((await api("GET", `/nodes/${node}/install-logs/installer`)).raw).toContain(`installed on ${device}`);
     // A planned machine answers at its planned address (provesThePlan), another at the address the site's DHCP gave it.
-    if (dhcp) expect(opsRun(addressOf(name), "hostname").stdout.trim()).toBe(name);
+    if (dhcp) expect((await opsRun(addressOf(name), "hostname")).stdout.trim()).toBe(name);
   }
 
   /** The plan's subnet on VLAN 20 and the machine's plan (a bond of both NICs, a VLAN on it, an address from the pool); a second node planned after it. */
@@ -324,10 +324,7 @@ function signaturesAt(file: string, offset: number): string {
       [command],
       ["-o", "BatchMode=yes", "-o", "ConnectTimeout=20", "-o", "ServerAliveInterval=2"],
     );
-  const opsRun = (address: string, command: string, input?: string) => {
-    const argv = opsSsh(address, command);
-    return spawnSync(argv[0], argv.slice(1), { encoding: "utf8", timeout: 90_000, input });
-  };
+  const opsRun = (address: string, command: string, input?: string) => runCommand(opsSsh(address, command), { timeoutMs: 90_000, input });
 
   /**
    * The installed machine has its plan: it reported its addresses, and they are the plan's; it answers
@@ -363,14 +360,14 @@ function signaturesAt(file: string, offset: number): string {
     const tickCount = () => (ticks.match(/^tick /gm) ?? []).length;
     for (const end = Date.now() + 120_000; tickCount() < 3 && Date.now() < end; ) await new Promise((resolve) => setTimeout(resolve, 500));
     expect(ticks).toMatch(/tick 1 en5254/);
-    const bonding = opsRun("10.75.20.10", "cat /proc/net/bonding/bond0").stdout;
+    const bonding = (await opsRun("10.75.20.10", "cat /proc/net/bonding/bond0")).stdout;
     process.stdout.write(`bond0 before the cable is pulled:\n${bonding}\n`);
     expect(bonding).toMatch(/Bonding Mode: fault-tolerance \(active-backup\)/);
     expect(bonding).toMatch(/MII Polling Interval \(ms\): 100/);
     expect(/tick \d+ (\S+)/.exec(ticks)?.[1]).toBe(`en${mac0.replace(/:/g, "")}`);
     // What the machine sees, each second, on its serial console (a kernel message of level 3 reaches it): for the record, and for a failure.
-    opsRun("10.75.20.10", "cat > /tmp/watch.sh", WATCH_SCRIPT);
-    opsRun("10.75.20.10", "sudo setsid sh /tmp/watch.sh </dev/null >/dev/null 2>&1 &");
+    await opsRun("10.75.20.10", "cat > /tmp/watch.sh", WATCH_SCRIPT);
+    await opsRun("10.75.20.10", "sudo setsid sh /tmp/watch.sh </dev/null >/dev/null 2>&1 &");
     // The active NIC's cable is pulled: the bond's other member carries the session on.
     const qmp = join(planned.bmc?.dir ?? "", "qmp.sock");
     await qmpExecute(qmp, "set_link", { name: "net0", up: false });
@@ -388,7 +385,7 @@ function signaturesAt(file: string, offset: number): string {
     expect(tickCount()).toBeGreaterThanOrEqual(pulledAt + 10);
     expect(ticks.trim().split("\n").pop()).toContain(`en${mac1.replace(/:/g, "")}`);
     // And a new login works with the cable still out.
-    const login = opsRun("10.75.20.10", "hostname; ip -br addr show bond0.20").stdout;
+    const login = (await opsRun("10.75.20.10", "hostname; ip -br addr show bond0.20")).stdout;
     expect(login).toContain(name);
     expect(login).toContain("10.75.20.10/24");
     await qmpExecute(qmp, "set_link", { name: "net0", up: true });

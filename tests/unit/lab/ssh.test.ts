@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { labSshArgv, leasedAddress } from "../../../lab/ssh";
+import { labSshArgv, leasedAddress, runCommand } from "../../../lab/ssh";
 
 describe("SSH into a lab machine (lab/ssh.ts)", () => {
   it("logs in from inside the lab's namespace with the lab's key, keeping no host key, the options before the login", () => {
@@ -36,5 +36,19 @@ describe("SSH into a lab machine (lab/ssh.ts)", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it("runs a command without blocking: its input, output, errors and status; killed at its time-out; one that cannot start", async () => {
+    let ticks = 0;
+    const timer = setInterval(() => (ticks += 1), 10);
+    const done = await runCommand(["sh", "-c", "sleep 0.3; cat; echo oops >&2; exit 3"], { timeoutMs: 10_000, input: "typed\n" });
+    clearInterval(timer);
+    expect(done).toEqual({ status: 3, stdout: "typed\n", stderr: "oops\n" });
+    // The event loop ran while the command did (spawnSync would have held it for the 0.3 s).
+    expect(ticks).toBeGreaterThan(5);
+    expect((await runCommand(["sleep", "5"], { timeoutMs: 200 })).status).toBeNull();
+    const missing = await runCommand(["/nonexistent/ssh"], { timeoutMs: 1000 });
+    expect(missing.status).toBeNull();
+    expect(missing.stderr).toMatch(/ENOENT/);
   });
 });
