@@ -1,7 +1,7 @@
 import { rmSync, writeFileSync } from "node:fs";
 import { connect, createServer, type Server, type Socket } from "node:net";
 import { join } from "node:path";
-import { plannedMachine, readLabState, redfishMachineArgs } from "./lab";
+import { labDown, plannedMachine, readLabState, redfishMachineArgs, watchLab } from "./lab";
 import { QEMU_FILES } from "./qemu";
 import { qmpMachine } from "./qmpMachine";
 import { startRedfishBmc } from "./redfishBmc";
@@ -17,6 +17,8 @@ import { startRedfishBmc } from "./redfishBmc";
  *   route and no NAT on the host: the lab's machines reach nothing but their relay.
  * - `redfish STATE NAME`: a machine's Redfish BMC (lab/redfishBmc.ts, the stand-in) on its own
  *   loopback address in the namespace, powering the machine's QEMU through QMP.
+ * - `watch OWNER DIR NAMESPACE` (in the host's namespace): a lab with an owner (a test's process)
+ *   is taken down when its owner ends without doing so (`watchLab`).
  */
 
 /** Every connection to `server` is piped to a new one from `dial`; either end closing closes both. */
@@ -67,7 +69,22 @@ async function main([mode, ...args]: string[]): Promise<void> {
     process.on("SIGTERM", stop).on("SIGINT", stop);
     return;
   }
-  throw new Error(`unknown mode ${mode}: api-host, api-namespace or redfish`);
+  if (mode === "watch") {
+    const [owner, dir, namespace] = args;
+    const say = (line: string) => process.stdout.write(`${line}\n`);
+    const how = await watchLab({
+      owner: Number(owner),
+      dir,
+      everyMs: 2000,
+      down: async () => {
+        say(`the lab's owner (process ${owner}) ended without taking it down: taking it down`);
+        for (const line of await labDown(dir, namespace, say)) say(`removed: ${line}`);
+      },
+    });
+    say(`watch ended: ${how}`);
+    return;
+  }
+  throw new Error(`unknown mode ${mode}: api-host, api-namespace, redfish or watch`);
 }
 
 main(process.argv.slice(2)).catch((error: Error) => {

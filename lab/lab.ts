@@ -36,6 +36,8 @@ export interface LabState {
   relayCredential?: string;
   /** The API bridge's end in the host's namespace (every other process is inside the lab's). */
   hostPid?: number;
+  /** The watchdog of a lab with an owner (UpOptions.owner), in the host's namespace too. */
+  watchPid?: number;
   sshKey: string;
 }
 
@@ -147,6 +149,13 @@ export interface UpOptions {
    * (lab/vlanPort.py, docs/lab.md, docs/network.md).
    */
   vlans?: number[];
+  /**
+   * A process the lab ends with (a test's: `process.pid`): a watchdog (lab/daemon.ts `watch`) takes
+   * the lab down once that process has ended without doing so itself (a test run stopped by a
+   * signal runs no afterAll, and the lab's QEMUs would go on using the CPU). A lab `up` makes from
+   * the command line has none: it stays until `down`.
+   */
+  owner?: number;
 }
 
 /** The host's interface and address on a lab VLAN (`lab74v20`, 10.74.20.1/24), and the bridge's port that carries it tagged. */
@@ -255,6 +264,11 @@ export async function labUp(options: UpOptions): Promise<LabState> {
     writeFileSync(`/etc/netns/${plan.namespace}/hosts`, `127.0.0.1 localhost ${url.hostname}\n::1 localhost\n`);
   }
   detach(inNamespace(plan.namespace, tsx(join(__dirname, "daemon.ts"), ["api-namespace", socket, port])), join(plan.dir, "api-bridge.log"));
+  if (options.owner !== undefined) {
+    const watch = ["watch", String(options.owner), plan.dir, plan.namespace];
+    state.watchPid = detach(tsx(join(__dirname, "daemon.ts"), watch), join(plan.dir, "watch.log"));
+    writeLabState(state);
+  }
 
   // The site and its relay's credential, through the service's API.
   const name = `lab-${options.octet}`;
@@ -381,7 +395,10 @@ export async function labDown(dir: string, namespace: string, say: (line: string
     }
   }
   const inside = namespacePids(namespace).map((each) => each.pid);
-  const host = state?.hostPid !== undefined && commandOf(state.hostPid).includes("daemon.ts") ? [state.hostPid] : [];
+  // The host's daemons: the API bridge, and the watchdog unless it is the one taking the lab down.
+  const host = [state?.hostPid, state?.watchPid].filter(
+    (pid): pid is number => pid !== undefined && pid !== process.pid && commandOf(pid).includes("daemon.ts"),
+  );
   const stopped = await stopProcesses([...inside, ...host]);
   if (stopped > 0) removed.push(`${stopped} processes`);
   if (namespaces().includes(namespace)) {
@@ -395,4 +412,36 @@ export async function labDown(dir: string, namespace: string, say: (line: string
     removed.push(leftovers.dir);
   }
   return removed;
+}
+
+/** Whether process `pid` has ended: gone, or a zombie no one has reaped yet (which `kill -0` still finds). */
+export function processEnded(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z");
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * The watchdog of a lab with an owner (UpOptions.owner): every `everyMs`, the lab's state file gone
+ * (it was taken down) ends the watch; its owner ended takes it down (`down`). Answers which.
+ */
+export async function watchLab(options: {
+  owner: number;
+  dir: string;
+  everyMs: number;
+  ended?: (pid: number) => boolean;
+  down: () => Promise<unknown>;
+}): Promise<"taken down" | "owner ended"> {
+  const ended = options.ended ?? processEnded;
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, options.everyMs));
+    if (!existsSync(stateFile(options.dir))) return "taken down";
+    if (ended(options.owner)) {
+      await options.down();
+      return "owner ended";
+    }
+  }
 }

@@ -51,7 +51,7 @@ const processesNaming = (text: string): string[] =>
       { name: "t-redfish", firmware: "uefi", bmc: "redfish", memoryMiB: 512 },
     ],
   });
-  const up = () => labUp({ api: { url: server.baseUrl }, dir, octet: 76, machines, say: (line) => lines.push(line) });
+  const up = () => labUp({ api: { url: server.baseUrl }, dir, octet: 76, machines, owner: process.pid, say: (line) => lines.push(line) });
 
   beforeAll(async () => {
     scratch = mkdtempSync(join(tmpdir(), "lab-test-"));

@@ -138,7 +138,15 @@ function signaturesAt(file: string, offset: number): string {
     const files = microkernelFiles(scratch);
     const image = debianImage();
     server = await serviceWithMicrokernel(files);
-    state = await labUp({ api: { url: server.baseUrl }, dir, octet: 75, machines, vlans: [VLAN], say: (line) => lines.push(line) });
+    state = await labUp({
+      api: { url: server.baseUrl },
+      dir,
+      octet: 75,
+      machines,
+      vlans: [VLAN],
+      owner: process.pid,
+      say: (line) => lines.push(line),
+    });
     imageUrl = siteMirror("lab75", state.plan.hostIp, image, scratch);
     // What the last owner left: a partition table and a file system on the disk the image does not go to, markers on both.
     for (const each of machines) {

@@ -63,7 +63,15 @@ if (missing.length > 0) process.stdout.write(`virtual media: not run here: needs
     const signed = secureBootFiles();
     server = await serviceWithMicrokernel(files);
     await publishSecureBoot({ api: server.baseUrl }, signed);
-    state = await labUp({ api: { url: server.baseUrl }, dir, octet: 78, machines, dhcp: false, say: (line) => lines.push(line) });
+    state = await labUp({
+      api: { url: server.baseUrl },
+      dir,
+      octet: 78,
+      machines,
+      dhcp: false,
+      owner: process.pid,
+      say: (line) => lines.push(line),
+    });
     imageUrl = siteMirror("lab78", state.plan.hostIp, image, scratch);
   });
 

@@ -1,0 +1,54 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { processEnded, stateFile, watchLab } from "../../../lab/lab";
+
+/**
+ * The watchdog of a lab a test started (UpOptions.owner, lab/daemon.ts `watch`): a test run stopped
+ * by a signal runs no afterAll, and the lab it left would go on using the CPU until the next `up`.
+ */
+describe("a lab's watchdog (watchLab)", () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), "watch-lab-"));
+    writeFileSync(stateFile(dir), "{}");
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("takes the lab down once its owner has ended, and not before", async () => {
+    const owner = spawn("sleep", ["0.3"]);
+    let downAt = 0;
+    const started = Date.now();
+    const down = async () => {
+      downAt = Date.now();
+    };
+    const how = await watchLab({ owner: owner.pid as number, dir, everyMs: 50, down });
+    expect(how).toBe("owner ended");
+    expect(downAt - started).toBeGreaterThanOrEqual(250);
+  });
+
+  it("ends, taking nothing down, once the lab was taken down by its owner", async () => {
+    const down = jest.fn(async () => undefined);
+    const watching = watchLab({ owner: process.pid, dir, everyMs: 20, down });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    rmSync(stateFile(dir));
+    expect(await watching).toBe("taken down");
+    expect(down).not.toHaveBeenCalled();
+  });
+
+  it("reads a process that is gone, or a zombie not yet reaped, as ended; a running one as not", async () => {
+    expect(processEnded(process.pid)).toBe(false);
+    expect(processEnded(2 ** 22 + 1)).toBe(true);
+    // `sleep 0` ends at once; its shell then becomes `sleep 2`, which never reaps it: a zombie.
+    const holder = spawn("sh", ["-c", `sleep 0 & echo $! > ${join(dir, "child")}; exec sleep 2`], { stdio: "ignore" });
+    let child = 0;
+    for (let tries = 0; tries < 100 && !(child > 0 && processEnded(child)); tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      child = Number(readFileSync(join(dir, "child"), { encoding: "utf8", flag: "a+" }).trim() || 0);
+    }
+    expect(readFileSync(`/proc/${child}/stat`, "utf8")).toMatch(/\) Z /);
+    expect(processEnded(child)).toBe(true);
+    holder.kill();
+  });
+});
