@@ -395,9 +395,10 @@ export async function labDown(dir: string, namespace: string, say: (line: string
     }
   }
   const inside = namespacePids(namespace).map((each) => each.pid);
-  // The host's daemons: the API bridge, and the watchdog unless it is the one taking the lab down.
+  // The host's daemons: the API bridge, and the watchdog unless it is the one taking the lab down
+  // (its pid is tsx's, this process's parent: ending it would end this one half way).
   const host = [state?.hostPid, state?.watchPid].filter(
-    (pid): pid is number => pid !== undefined && pid !== process.pid && commandOf(pid).includes("daemon.ts"),
+    (pid): pid is number => pid !== undefined && pid !== process.pid && pid !== process.ppid && commandOf(pid).includes("daemon.ts"),
   );
   const stopped = await stopProcesses([...inside, ...host]);
   if (stopped > 0) removed.push(`${stopped} processes`);
