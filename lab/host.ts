@@ -65,6 +65,16 @@ export function commandOf(pid: number): string {
   }
 }
 
+/** Whether process `pid` has ended: gone, or a zombie no one has reaped yet (which `kill -0` still finds). */
+export function processEnded(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z");
+  } catch {
+    return true;
+  }
+}
+
 /** Ends the processes: TERM, a few seconds, then KILL for those left; answers how many there were. */
 export async function stopProcesses(pids: readonly number[]): Promise<number> {
   const alive = (pid: number) => commandOf(pid) !== "";

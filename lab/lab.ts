@@ -1,7 +1,19 @@
 import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { commandOf, detach, inNamespace, kvmSupport, missingTools, namespacePids, namespaces, run, stopProcesses, tsx } from "./host";
+import {
+  commandOf,
+  detach,
+  inNamespace,
+  kvmSupport,
+  missingTools,
+  namespacePids,
+  namespaces,
+  processEnded,
+  run,
+  stopProcesses,
+  tsx,
+} from "./host";
 import { ipmiSimConfig, ipmitoolArgv, lanSettings, waitForIpmi } from "./ipmiSim";
 import { type LabMachine, NIC_MODELS } from "./machines";
 import { type LabPlan, labLeftovers, labPlan, type PlannedMachine } from "./plan";
@@ -258,17 +270,16 @@ export async function labUp(options: UpOptions): Promise<LabState> {
   const port = url.port || (url.protocol === "https:" ? "443" : "80");
   const socket = join(plan.dir, "api.sock");
   state.hostPid = detach(tsx(join(__dirname, "daemon.ts"), ["api-host", socket, url.hostname, port]), join(plan.dir, "api-bridge.log"));
+  if (options.owner !== undefined) {
+    const watch = ["watch", String(options.owner), plan.dir, plan.namespace];
+    state.watchPid = detach(tsx(join(__dirname, "daemon.ts"), watch), join(plan.dir, "watch.log"));
+  }
   writeLabState(state);
   if (!["localhost", "127.0.0.1", "[::1]"].includes(url.hostname)) {
     mkdirSync(`/etc/netns/${plan.namespace}`, { recursive: true });
     writeFileSync(`/etc/netns/${plan.namespace}/hosts`, `127.0.0.1 localhost ${url.hostname}\n::1 localhost\n`);
   }
   detach(inNamespace(plan.namespace, tsx(join(__dirname, "daemon.ts"), ["api-namespace", socket, port])), join(plan.dir, "api-bridge.log"));
-  if (options.owner !== undefined) {
-    const watch = ["watch", String(options.owner), plan.dir, plan.namespace];
-    state.watchPid = detach(tsx(join(__dirname, "daemon.ts"), watch), join(plan.dir, "watch.log"));
-    writeLabState(state);
-  }
 
   // The site and its relay's credential, through the service's API.
   const name = `lab-${options.octet}`;
@@ -413,16 +424,6 @@ export async function labDown(dir: string, namespace: string, say: (line: string
     removed.push(leftovers.dir);
   }
   return removed;
-}
-
-/** Whether process `pid` has ended: gone, or a zombie no one has reaped yet (which `kill -0` still finds). */
-export function processEnded(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).startsWith("Z");
-  } catch {
-    return true;
-  }
 }
 
 /**

@@ -30,11 +30,10 @@ start() {
 }
 # A BMC answers a power command at once: QEMU is told to end (TERM) and, if it has not within 2 s,
 # killed, so that the next start never finds the disks still held by the last machine.
+ended_within_2s() { for _ in 1 2 3 4 5 6 7 8 9 10; do running || return 0; sleep 0.2; done; ! running; }
 stop() {
   running && kill "$(cat "$state/qemu.pid")"
-  for _ in 1 2 3 4 5 6 7 8 9 10; do running || break; sleep 0.2; done
-  running && kill -9 "$(cat "$state/qemu.pid")"
-  for _ in 1 2 3 4 5 6 7 8 9 10; do running || break; sleep 0.2; done
+  ended_within_2s || { kill -9 "$(cat "$state/qemu.pid")"; ended_within_2s; }
   rm -f "$state/qemu.pid"
 }
 op=$1

@@ -190,8 +190,12 @@ function signaturesAt(file: string, offset: number): string {
     if (answer.status !== 202) throw new Error(`${action}: ${answer.status} ${JSON.stringify(answer.body)}`);
   }
 
+  /** A machine's serial console, from byte `from` on (the log holds every boot since the lab came up). */
+  const consoleOf = (name: string, from = 0): string =>
+    readFileSync(plannedMachine(state, name).serialLog).subarray(from).toString("latin1");
+
   function explain(name: string): string {
-    const serial = readFileSync(plannedMachine(state, name).serialLog, "latin1");
+    const serial = consoleOf(name);
     return `serial of ${name}:\n${serial.slice(-5000)}\nrelay:\n${readFileSync(join(dir, "relay.log"), "utf8").slice(-2000)}`;
   }
 
@@ -208,7 +212,7 @@ function signaturesAt(file: string, offset: number): string {
     const before = partitionStarts(install);
     // The console from this action on (the log holds every earlier boot too).
     const from = readFileSync(plannedMachine(state, name).serialLog).length;
-    const serial = () => readFileSync(plannedMachine(state, name).serialLog).subarray(from).toString("latin1");
+    const serial = () => consoleOf(name, from);
     await act(node, "rescue", { sshKey: readFileSync(`${state.sshKey}.pub`, "utf8").trim() });
     const rescued = await settled(node, ["rescuing"], 900_000);
     if (rescued.provisionState !== "rescue") process.stdout.write(`${JSON.stringify(rescued.provisioning)}\n${explain(name)}`);
@@ -261,7 +265,7 @@ function signaturesAt(file: string, offset: number): string {
    */
   async function provesTheInstall(node: string, name: string, { dhcp }: { dhcp: boolean }): Promise<void> {
     const { device } = INSTALL[name];
-    const serial = readFileSync(plannedMachine(state, name).serialLog, "latin1");
+    const serial = consoleOf(name);
     expect(serial).toContain("Starting the image installer for");
     expect(serial).toContain(`INSTALLER: installed on ${device}`);
     // SeaBIOS tries the network first again, and the service sends it to its disk.

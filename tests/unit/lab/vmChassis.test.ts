@@ -1,7 +1,9 @@
-import { execFileSync, spawn, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { processEnded } from "../../../lab/host";
+import { heldZombie } from "./zombie";
 
 /**
  * ipmi_sim's chassis program for the lab's IPMI machines (lab/vm-chassis.sh), without QEMU: the
@@ -26,7 +28,7 @@ describe("the lab's IPMI chassis program (lab/vm-chassis.sh)", () => {
     return file;
   };
   const pid = () => Number(readFileSync(join(dir, "qemu.pid"), "utf8"));
-  const alive = (each: number) => spawnSync("sh", ["-c", `grep -qv '^[0-9]* ([^)]*) Z' /proc/${each}/stat`]).status === 0;
+  const alive = (each: number) => !processEnded(each);
 
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), "vm-chassis-"));
@@ -43,18 +45,8 @@ describe("the lab's IPMI chassis program (lab/vm-chassis.sh)", () => {
   });
 
   it("reads a QEMU that has ended but is not yet reaped as off", async () => {
-    // `sleep 0` ends at once; its shell then becomes `sleep 5`, which never reaps it: a zombie for 5 s.
-    const holder = spawn("sh", ["-c", `sleep 0 & echo $! > ${join(dir, "qemu.pid")}; exec sleep 5`], { stdio: "ignore" });
+    const { holder } = await heldZombie(join(dir, "qemu.pid"), 5);
     pids.push(holder.pid as number);
-    const zombie = () => {
-      try {
-        return /\) Z /.test(readFileSync(`/proc/${pid()}/stat`, "utf8"));
-      } catch {
-        return false;
-      }
-    };
-    for (let tries = 0; !zombie() && tries < 100; tries += 1) await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(zombie()).toBe(true);
     expect(chassis(emulator("exec sleep 60"), "get", "power")).toBe("power:0\n");
   });
 

@@ -1,8 +1,10 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { processEnded, stateFile, watchLab } from "../../../lab/lab";
+import { processEnded } from "../../../lab/host";
+import { stateFile, watchLab } from "../../../lab/lab";
+import { heldZombie } from "./zombie";
 
 /**
  * The watchdog of a lab a test started (UpOptions.owner, lab/daemon.ts `watch`): a test run stopped
@@ -40,14 +42,7 @@ describe("a lab's watchdog (watchLab)", () => {
   it("reads a process that is gone, or a zombie not yet reaped, as ended; a running one as not", async () => {
     expect(processEnded(process.pid)).toBe(false);
     expect(processEnded(2 ** 22 + 1)).toBe(true);
-    // `sleep 0` ends at once; its shell then becomes `sleep 2`, which never reaps it: a zombie.
-    const holder = spawn("sh", ["-c", `sleep 0 & echo $! > ${join(dir, "child")}; exec sleep 2`], { stdio: "ignore" });
-    let child = 0;
-    for (let tries = 0; tries < 100 && !(child > 0 && processEnded(child)); tries += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      child = Number(readFileSync(join(dir, "child"), { encoding: "utf8", flag: "a+" }).trim() || 0);
-    }
-    expect(readFileSync(`/proc/${child}/stat`, "utf8")).toMatch(/\) Z /);
+    const { pid: child, holder } = await heldZombie(join(dir, "child"), 2);
     expect(processEnded(child)).toBe(true);
     holder.kill();
   });
