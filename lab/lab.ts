@@ -434,14 +434,12 @@ export async function watchLab(options: {
   owner: number;
   dir: string;
   everyMs: number;
-  ended?: (pid: number) => boolean;
   down: () => Promise<unknown>;
 }): Promise<"taken down" | "owner ended"> {
-  const ended = options.ended ?? processEnded;
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, options.everyMs));
     if (!existsSync(stateFile(options.dir))) return "taken down";
-    if (ended(options.owner)) {
+    if (processEnded(options.owner)) {
       await options.down();
       return "owner ended";
     }
