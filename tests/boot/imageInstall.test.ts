@@ -6,6 +6,7 @@ import { publishMicrokernel } from "../../microkernel/cli";
 import { buildMicrokernelInitramfs } from "../../microkernel/initramfs";
 import { freePort, type OfflineServer, rackhdApi, startOffline } from "../support/offlineServer";
 import { type BootAssets, bootAssets } from "./support/bootAssets";
+import { failOnPanic } from "./support/panic";
 import { type RunningMachine, startMachine } from "./support/qemu";
 import { type StaticServer, serveFiles } from "./support/staticServer";
 
@@ -73,6 +74,7 @@ describe("an image install that fails on a real machine (QEMU, iPXE): its reason
       if (Date.now() > deadline)
         throw new Error(`The workflow was still running after ${timeoutMs} ms. Serial console:\n${machine.serial().slice(-8000)}`);
       await new Promise((resolve) => setTimeout(resolve, 2000));
+      failOnPanic("The installing machine", machine.serial());
     }
   };
 

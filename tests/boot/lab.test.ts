@@ -9,6 +9,7 @@ import { publishSecureBoot, secureBootFiles } from "../../microkernel/secureBoot
 import { type OfflineServer, rackhdApi } from "../support/offlineServer";
 import { labTestDown } from "./support/labSite";
 import { microkernelFiles, serviceWithMicrokernel } from "./support/microkernelService";
+import { labPause } from "./support/panic";
 
 jest.setTimeout(900_000);
 
@@ -103,7 +104,7 @@ const processesNaming = (text: string): string[] =>
     expect(started.status).toBe(201);
     let workflow = started.body;
     for (const end = Date.now() + 600_000; workflow._status === "running" && Date.now() < end; ) {
-      await new Promise((resolve) => setTimeout(resolve, 2000));
+      await labPause(state, 2000, ["t-secure"]);
       workflow = (await api("GET", `/workflows/${started.body.instanceId}`)).body;
     }
     const planned = state.plan.machines.find((each) => each.machine.name === "t-secure");

@@ -11,6 +11,7 @@ import { type OfflineServer, rackhdApi } from "../support/offlineServer";
 import { debianImage } from "./support/debianImage";
 import { labTestDown, siteMirror } from "./support/labSite";
 import { microkernelFiles, serviceWithMicrokernel } from "./support/microkernelService";
+import { labPause } from "./support/panic";
 
 jest.setTimeout(2_400_000);
 
@@ -179,7 +180,7 @@ function signaturesAt(file: string, offset: number): string {
     };
     let current = await read();
     for (const end = Date.now() + ms; from.includes(current.provisionState) && Date.now() < end; ) {
-      await new Promise((resolve) => setTimeout(resolve, 3000));
+      await labPause(state, 3000);
       current = await read();
     }
     return current;
@@ -348,7 +349,7 @@ function signaturesAt(file: string, offset: number): string {
     const [mac0, mac1] = planned.machine.nics.map((nic) => nic.mac);
     let view = (await api("GET", `/nodes/${node}/network`)).body;
     for (const end = Date.now() + 120_000; !view.seen && Date.now() < end; ) {
-      await new Promise((resolve) => setTimeout(resolve, 3000));
+      await labPause(state, 3000);
       view = (await api("GET", `/nodes/${node}/network`)).body;
     }
     process.stdout.write(`seen: ${JSON.stringify(view.seen)}\n`);
@@ -413,7 +414,7 @@ function signaturesAt(file: string, offset: number): string {
     const discovery = (await api("POST", `/nodes/${node}/workflows`, { name: "Graph.Refresh.Immediate.Discovery" })).body;
     let workflow = discovery;
     for (const end = Date.now() + 900_000; workflow._status === "running" && Date.now() < end; ) {
-      await new Promise((resolve) => setTimeout(resolve, 3000));
+      await labPause(state, 3000);
       workflow = (await api("GET", `/workflows/${discovery.instanceId}`)).body;
     }
     if (workflow._status !== "succeeded") process.stdout.write(explain(name));

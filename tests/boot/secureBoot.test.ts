@@ -12,6 +12,7 @@ import { freePort, type OfflineServer, rackhdApi, startOffline } from "../suppor
 import { type RelayProcess, startRelayProcess } from "../support/relayProcess";
 import { type BootAssets, bootAssets } from "./support/bootAssets";
 import { debianImage } from "./support/debianImage";
+import { failOnPanic } from "./support/panic";
 import { type BootRecord, bootMachine, DISK_DEVICES, type RunningMachine, startMachine } from "./support/qemu";
 import { type StaticServer, serveFiles } from "./support/staticServer";
 
@@ -264,6 +265,7 @@ if (missing.length > 0) process.stdout.write(`secureBoot: not run here: needs ${
       let done = (await api("GET", `/workflows/${workflow.body.instanceId}`)).body;
       for (const until = Date.now() + 1_000_000; done._status === "running" && Date.now() < until; ) {
         await new Promise((resolve) => setTimeout(resolve, 2000));
+        failOnPanic("The Secure Boot machine", machine.serial());
         done = (await api("GET", `/workflows/${workflow.body.instanceId}`)).body;
       }
       timings.push(`power-on to installed (first boot reported) ${Math.round((performance.now() - started) / 1000)} s`);

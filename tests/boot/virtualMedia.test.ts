@@ -10,6 +10,7 @@ import { type OfflineServer, rackhdApi } from "../support/offlineServer";
 import { debianImage } from "./support/debianImage";
 import { labTestDown, siteMirror } from "./support/labSite";
 import { microkernelFiles, serviceWithMicrokernel } from "./support/microkernelService";
+import { labPause } from "./support/panic";
 
 jest.setTimeout(2_400_000);
 
@@ -82,10 +83,11 @@ if (missing.length > 0) process.stdout.write(`virtual media: not run here: needs
     return `serial of ${name}:\n${serialOf(name).slice(-5000)}\nrelay:\n${readFileSync(join(dir, "relay.log"), "utf8").slice(-3000)}`;
   }
 
-  async function finished(workflowId: string, ms: number): Promise<{ _status: string }> {
+  /** The workflow once it ended (or `ms` passed); fails at once, with its line, if `name`'s kernel panics. */
+  async function finished(name: string, workflowId: string, ms: number): Promise<{ _status: string }> {
     let workflow = (await api("GET", `/workflows/${workflowId}`)).body;
     for (const end = Date.now() + ms; workflow._status === "running" && Date.now() < end; ) {
-      await new Promise((resolve) => setTimeout(resolve, 3000));
+      await labPause(state, 3000, [name]);
       workflow = (await api("GET", `/workflows/${workflowId}`)).body;
     }
     return workflow;
@@ -111,7 +113,7 @@ if (missing.length > 0) process.stdout.write(`virtual media: not run here: needs
     expect((await api("PUT", `/nodes/${node}/site`, { site: state.site?.id })).status).toBe(200);
 
     const discovery = (await api("POST", `/nodes/${node}/workflows`, { name: "Graph.Refresh.Immediate.Discovery" })).body;
-    const discovered = await finished(discovery.instanceId, 900_000);
+    const discovered = await finished(name, discovery.instanceId, 900_000);
     if (discovered._status !== "succeeded") process.stdout.write(explain(name));
     expect(discovered._status).toBe("succeeded");
     const serial = serialOf(name);
@@ -147,7 +149,7 @@ if (missing.length > 0) process.stdout.write(`virtual media: not run here: needs
       },
     });
     expect(install.status).toBe(201);
-    const installed = await finished(install.body.instanceId, 1_500_000);
+    const installed = await finished(name, install.body.instanceId, 1_500_000);
     if (installed._status !== "succeeded") process.stdout.write(explain(name));
     expect(installed._status).toBe("succeeded");
     expect(serialOf(name)).toContain("MICROKERNEL: running the install script");

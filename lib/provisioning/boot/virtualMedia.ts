@@ -2,6 +2,7 @@ import { MEDIA_WORD, type MediaBoot } from "../../wire/relay";
 import { normalizeMac } from "../mac";
 import type { Node } from "../nodes/node";
 import type { Workflow } from "../workflowEngine/workflow";
+import { TIMER_CHECK_OFF } from "./ipxe";
 
 /**
  * Virtual media (issue 53, docs/lifecycle.md): a node whose `virtualMedia` is set boots through its
@@ -73,6 +74,7 @@ export function mediaBootFor(node: Node, workflow: Workflow, setting: VirtualMed
     ...(setting.address ? [`NET_ADDRESS=${setting.address}`] : []),
     ...(setting.gateway ? [`NET_GATEWAY=${setting.gateway}`] : []),
     ...(setting.nameservers ? [`NET_DNS=${setting.nameservers.join(",")}`] : []),
+    TIMER_CHECK_OFF,
     "console=tty0",
     `console=${comport},115200n8`,
   ];

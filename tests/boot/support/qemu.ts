@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { type BootDiskBus, DISK_DEVICES, type MachineOptions, machineArgs } from "../../../lab/qemu";
 import { spawnQemu } from "../../../lab/qemuConsole";
 import type { BootAssets } from "./bootAssets";
+import { failOnPanic, panicLine } from "./panic";
 
 export { DISK_DEVICES, type Firmware, type Hardware, machineArgs, type Nic } from "../../../lab/qemu";
 
@@ -55,6 +56,14 @@ export async function bootMachine(assets: BootAssets, options: BootOptions): Pro
           clearTimeout(timer);
           child.kill("SIGKILL");
           resolve(false);
+        }
+        const panic = panicLine(plain(raw));
+        if (panic) {
+          clearTimeout(timer);
+          child.kill("SIGKILL");
+          reject(
+            new Error(`The ${options.firmware} boot of ${options.mac} panicked: ${panic}\nSerial console:\n${plain(raw).slice(-4000)}`),
+          );
         }
       };
       // After spawnQemu's own listener: the console's last lines are read by then.
@@ -125,6 +134,7 @@ export function startMachine(
     waitFor: async (pattern, timeoutMs) => {
       const deadline = Date.now() + timeoutMs;
       while (!pattern.test(serial())) {
+        failOnPanic(`The ${options.firmware} machine ${options.mac}`, serial());
         if (exited) throw new Error(`QEMU exited before ${pattern}. Serial console:\n${serial().slice(-6000)}`);
         if (Date.now() > deadline) throw new Error(`No ${pattern} within ${timeoutMs} ms. Serial console:\n${serial().slice(-6000)}`);
         await new Promise((resolve) => setTimeout(resolve, 500));

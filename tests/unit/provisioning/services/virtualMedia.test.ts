@@ -80,6 +80,7 @@ describe("virtual media: the node's image and the rest of its kernel line", () =
         "NET_ADDRESS=10.77.0.20/24",
         "NET_GATEWAY=10.77.0.1",
         "NET_DNS=10.77.0.1",
+        "no_timer_check",
         "console=tty0",
         "console=ttyS0,115200n8",
       ],
@@ -152,6 +153,7 @@ describe("virtual media: the node's image and the rest of its kernel line", () =
         `NODE_ID=${node.id}`,
         `BOOT_TOKEN=${workflow.bootToken}`,
         "BOOTIF=01-52-54-00-5b-00-07",
+        "no_timer_check",
         "OVERLAYFS=http://10.0.0.1:9080/common/discovery.overlay.cpio.gz",
       ]),
     );
