@@ -49,7 +49,10 @@ async function timeOneBoot(kernel: string, initrd: string): Promise<number> {
   const port = (server.address() as AddressInfo).port;
   const args = ["-accel", "tcg", "-m", "512", "-smp", "1", "-monitor", "none", "-no-reboot", "-nographic", "-machine", "pc"];
   args.push("-kernel", kernel, "-initrd", initrd, "-nic", "user,model=virtio-net-pci,mac=52:54:00:be:0c:01");
-  args.push("-append", `no_timer_check console=ttyS0,115200n8 BOOTIF=01-52-54-00-be-0c-01 API_BASE=http://10.0.2.2:${port}/api/current NODE_ID=bench`);
+  args.push(
+    "-append",
+    `no_timer_check console=ttyS0,115200n8 BOOTIF=01-52-54-00-be-0c-01 API_BASE=http://10.0.2.2:${port}/api/current NODE_ID=bench`,
+  );
   const child: ChildProcess = spawn("qemu-system-x86_64", args, { stdio: ["ignore", "pipe", "ignore"] });
   let serial = "";
   try {

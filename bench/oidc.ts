@@ -64,7 +64,7 @@ async function main(): Promise<void> {
     const store = new MemoryApiTokenStore();
     const caller = { name: "bench", grants: [{ role: "admin" as const, sites: "*" as const }] };
     const made = await issueToken(store, caller, { name: "bench", role: "viewer", expiresInDays: 1 }, now());
-    const apiToken = await perCall(ROUNDS, () => authenticateToken(store, made.token, now()));
+    const apiToken = await perCall(ROUNDS, () => authenticateToken(store, made.token, now(), async () => caller.grants));
 
     const plain = parseUsers("admin:bench-password");
     const basic = await perCall(ROUNDS, () => plain.verify("admin", "bench-password"));

@@ -2,7 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { NotFoundError, ValidationError } from "../errors";
 import { parseBearer } from "./basicAuth";
 import { type Caller, ROLE_RANK } from "./caller";
-import { EVERY_SITE, formatGrant, type Grant, parseGrant } from "./roles";
+import { EVERY_SITE, formatGrant, type Grant, narrowGrants, parseGrant } from "./roles";
 
 /**
  * API tokens for automation (issue 55): made by a user for themselves (or by an admin of every
@@ -28,6 +28,18 @@ export interface ApiToken {
 /** A token as it is answered: never its hash. */
 export type ApiTokenView = Omit<ApiToken, "secretHash">;
 
+/**
+ * A provider's user's or client's last sign-in seen (a request with its JWT): the groups its token
+ * listed then. Its API tokens are granted by these (within PROVIDER_SIGN_IN_DAYS of `at`), since
+ * the service cannot ask the provider about a user who is not signing in.
+ */
+export interface ProviderSignIn {
+  /** `oidc:<name>` or `client:<id>` (lib/auth/caller.ts). */
+  name: string;
+  groups: readonly string[];
+  at: string;
+}
+
 export interface ApiTokenStore {
   create(token: ApiToken): Promise<void>;
   get(id: string): Promise<ApiToken | undefined>;
@@ -35,6 +47,9 @@ export interface ApiTokenStore {
   /** Records a use (the last one kept, to the minute). */
   update(id: string, lastUsedAt: string): Promise<void>;
   delete(id: string): Promise<boolean>;
+  /** Keeps a provider's caller's sign-in (the newest replaces the last), until PROVIDER_SIGN_IN_DAYS after it. */
+  recordSignIn(signIn: ProviderSignIn): Promise<void>;
+  lastSignIn(name: string): Promise<ProviderSignIn | undefined>;
 }
 
 export const TOKEN_PREFIX = "rhdt_";
@@ -43,6 +58,12 @@ const TOKEN = /^rhdt_([A-Za-z0-9_-]{16})_([A-Za-z0-9_-]{32})$/;
 export { MAX_TOKEN_DAYS } from "./tokenLimits";
 /** How often a token's last use is written (a busy automation would otherwise write on every request). */
 export const LAST_USE_RESOLUTION_MS = 60_000;
+/**
+ * How long a provider's user's API tokens keep working after their last sign-in: one removed from
+ * the provider (or from its groups) signs in no more, so their tokens end within this. A user who
+ * signs in at least once a week keeps their automation working.
+ */
+export const PROVIDER_SIGN_IN_DAYS = 7;
 /** The most tokens a deployment keeps (each is a read of its own at sign-in; the list is one query). */
 export const MAX_TOKENS = 1000;
 
@@ -155,8 +176,23 @@ export const bearerToken = (header: string | undefined): string | undefined => {
   return token?.startsWith(TOKEN_PREFIX) ? token : undefined;
 };
 
-/** The token's caller, or undefined for a token that is malformed, unknown, wrong, expired or revoked. */
-export async function authenticateToken(store: ApiTokenStore, presented: string, now: Date): Promise<Caller | undefined> {
+/**
+ * The grants a token's owner holds now (a Basic user still listed, by AUTH_ROLES as it is now; a
+ * provider's caller by its last sign-in), none for an owner who is gone.
+ */
+export type OwnerGrants = (owner: string) => Promise<readonly Grant[]>;
+
+/**
+ * The token's caller, or undefined for a token that is malformed, unknown, wrong, expired or revoked,
+ * or whose owner holds nothing now. Its grant is what it was made with, narrowed at each use to what
+ * its owner holds now: a demoted owner's token is demoted with them, a removed owner's ends.
+ */
+export async function authenticateToken(
+  store: ApiTokenStore,
+  presented: string,
+  now: Date,
+  ownerGrants: OwnerGrants,
+): Promise<Caller | undefined> {
   const match = TOKEN.exec(presented);
   if (!match) return undefined;
   const token = await store.get(match[1]);
@@ -165,8 +201,31 @@ export async function authenticateToken(store: ApiTokenStore, presented: string,
   const kept = Buffer.from(token.secretHash);
   if (given.length !== kept.length || !timingSafeEqual(given, kept)) return undefined;
   if (Date.parse(token.expiresAt) <= now.getTime()) return undefined;
+  const made = token.grant.split(",").flatMap((text) => parseGrant(text) ?? []);
+  const grants = narrowGrants(made, await ownerGrants(token.owner));
+  if (grants.length === 0) return undefined;
   if (!token.lastUsedAt || now.getTime() - Date.parse(token.lastUsedAt) >= LAST_USE_RESOLUTION_MS)
     await store.update(token.id, now.toISOString());
-  const grants = token.grant.split(",").flatMap((text) => parseGrant(text) ?? []);
   return { name: token.owner, token: token.id, grants };
+}
+
+/** The groups a provider's caller was last seen with, if it signed in within PROVIDER_SIGN_IN_DAYS. */
+export async function recentSignIn(store: ApiTokenStore, name: string, now: Date): Promise<readonly string[] | undefined> {
+  const seen = await store.lastSignIn(name);
+  return seen && now.getTime() - Date.parse(seen.at) < PROVIDER_SIGN_IN_DAYS * 86_400_000 ? seen.groups : undefined;
+}
+
+/** What this container last wrote of each provider caller's sign-in: a busy client writes once a LAST_USE_RESOLUTION_MS, or when its groups change. */
+const written = new Map<string, { groups: string; at: number }>();
+const MAX_WRITTEN = 10_000;
+
+/** Records a provider's caller's sign-in (its groups now), at most once a LAST_USE_RESOLUTION_MS unless its groups changed. */
+export async function noteSignIn(store: ApiTokenStore, caller: Caller, now: Date): Promise<void> {
+  const groups = [...(caller.groups ?? [])].sort();
+  const key = JSON.stringify(groups);
+  const last = written.get(caller.name);
+  if (last && last.groups === key && now.getTime() - last.at < LAST_USE_RESOLUTION_MS) return;
+  await store.recordSignIn({ name: caller.name, groups, at: now.toISOString() });
+  if (written.size >= MAX_WRITTEN) written.clear();
+  written.set(caller.name, { groups: key, at: now.getTime() });
 }

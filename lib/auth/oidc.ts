@@ -1,6 +1,6 @@
 import { createRemoteJWKSet, errors, type JWTPayload, type JWTVerifyGetKey, jwtVerify } from "jose";
 import { ConfigError, UnavailableError } from "../errors";
-import type { Caller } from "./caller";
+import { type Caller, PROVIDER_CLIENT, PROVIDER_USER } from "./caller";
 import { defaultGrants, type Grant, type RoleMap } from "./roles";
 
 /**
@@ -204,10 +204,35 @@ export function groupsOf(claims: JWTPayload, claim: string): string[] {
   return one === undefined ? [] : [one];
 }
 
-/** Who a verified token is from: its name claim (or `sub`), and the grants of that name and its groups (AUTH_ROLES), else OIDC_DEFAULT_ROLE's. */
+/** A claim that is true: JSON's true, or the string "true" (Cognito's ID tokens). */
+const isTrue = (value: unknown): boolean => value === true || value === "true";
+
+/**
+ * The token is a client's own (the client credentials grant): its subject is the client that asked
+ * for it (`client_id`, or `azp`), as Cognito's, Okta's and oidc-provider's are.
+ */
+const isClientToken = (claims: JWTPayload): boolean =>
+  text(claims.sub) !== undefined && (claims.client_id === claims.sub || claims.azp === claims.sub);
+
+/**
+ * The name a user's token gives: OIDC_NAME_CLAIM's value, else `sub`. An e-mail is a name only when
+ * the provider says it verified it (`email_verified`): where users edit their own e-mail (a
+ * Keycloak profile, Cognito before confirmation), one could otherwise take another's.
+ */
+function userName(oidc: OidcSettings, claims: JWTPayload): string {
+  const named = text(claims[oidc.nameClaim]);
+  const verified = oidc.nameClaim !== "email" || isTrue(claims.email_verified);
+  return (verified ? named : undefined) ?? text(claims.sub) ?? "unnamed";
+}
+
+/**
+ * Who a verified token is from: a client (`client:<id>`) or a user (`oidc:<name>`, see userName),
+ * and the grants of that name and its groups (AUTH_ROLES), else OIDC_DEFAULT_ROLE's.
+ */
 export function callerOfClaims(oidc: OidcSettings, roles: RoleMap, claims: JWTPayload): Caller {
-  const name = text(claims[oidc.nameClaim]) ?? text(claims.sub) ?? "unnamed";
-  return { name, grants: roles.of(name, groupsOf(claims, oidc.groupsClaim), oidc.defaultGrants) };
+  const name = isClientToken(claims) ? `${PROVIDER_CLIENT}${text(claims.sub)}` : `${PROVIDER_USER}${userName(oidc, claims)}`;
+  const groups = groupsOf(claims, oidc.groupsClaim);
+  return { name, grants: roles.of(name, groups, oidc.defaultGrants), groups };
 }
 
 /** The part of an unverified token its failed attempts are counted under: its subject (as a Basic user's name is), never trusted for more. */

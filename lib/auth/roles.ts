@@ -33,6 +33,22 @@ export function parseGrant(text: string): Grant | undefined {
   return { role, sites: [...new Set(sites)] };
 }
 
+/**
+ * What `wanted` keeps within `held` (a token's grant within its owner's grants now): on each held
+ * grant, the lower of the two roles on the sites both name; nothing where they share no site.
+ */
+export function narrowGrants(wanted: readonly Grant[], held: readonly Grant[]): Grant[] {
+  const lower = (a: Role, b: Role): Role => (ROLES.indexOf(a) <= ROLES.indexOf(b) ? a : b);
+  return wanted.flatMap((want) =>
+    held.flatMap((have): Grant[] => {
+      const role = lower(want.role, have.role);
+      if (want.sites === EVERY_SITE) return [{ role, sites: have.sites }];
+      const sites = have.sites === EVERY_SITE ? want.sites : want.sites.filter((site) => have.sites.includes(site));
+      return sites.length === 0 ? [] : [{ role, sites }];
+    }),
+  );
+}
+
 export const formatGrant = (grant: Grant): string =>
   grant.sites === EVERY_SITE ? `${grant.role}@*` : `${grant.role}@${grant.sites.join("+")}`;
 

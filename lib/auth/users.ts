@@ -35,6 +35,11 @@ export class UserTable {
     return [...this.users.keys()].sort();
   }
 
+  /** Whether the user is listed (a token's owner still is). */
+  has(user: string): boolean {
+    return this.users.has(user);
+  }
+
   verify(user: string, password: string): boolean {
     const credential = this.users.get(user);
     if (credential === undefined) {

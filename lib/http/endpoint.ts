@@ -2,9 +2,10 @@ import { NotFoundError } from "../errors";
 import { type BootGate, passBootGate } from "./bootGate";
 import type { HttpEvent, HttpHandler, HttpResult } from "./event";
 import type { IdempotentRunner } from "./idempotentRequest";
+import { refuseFormBody } from "./middleware/browserGuard";
 import { parseJsonBody } from "./middleware/jsonBody";
 import { accessOf } from "./routes/access";
-import { type Endpoint, requiresAuth } from "./routes/endpoint";
+import { type Endpoint, reachedByBrowsers, refusesFormBody, requiresAuth } from "./routes/endpoint";
 import { httpRoute } from "./stack";
 import { check, fits, type SchemaType } from "./validation";
 
@@ -63,6 +64,7 @@ export function endpoint<E extends Endpoint>(entry: E, handler: EndpointHandler<
     throw new Error(`${entry.function} is idempotent: its handler must give endpoint() { idempotency: idempotentWith(…) }`);
   }
   const gate = ports.bootGate;
+  const formsRefused = refusesFormBody(entry);
   if (entry.auth === "boot" && !gate) throw new Error(`${entry.function} is a boot route: its handler must give endpoint() { bootGate }`);
   return httpRoute(
     {
@@ -73,6 +75,7 @@ export function endpoint<E extends Endpoint>(entry: E, handler: EndpointHandler<
       scope: entry.scope,
       audited: entry.signIn ? "every" : entry.auth === "northbound" || entry.auth === "tasks" || entry.auth === "tasksList",
       bodyLimit: !entry.fileBody,
+      browser: reachedByBrowsers(entry),
     },
     async (event) => {
       const result = await answer(event);
@@ -83,6 +86,7 @@ export function endpoint<E extends Endpoint>(entry: E, handler: EndpointHandler<
     if (gate) await passBootGate(gate, event);
     const params = event.pathParameters ?? {};
     if (request.params && !fits(request.params, params)) throw noSuchPath(entry, event);
+    if (formsRefused) refuseFormBody(event);
     const query = request.query ? check(request.query, queryParameters(event)) : {};
     let body: Promise<unknown> | undefined;
     const readBody = () => {

@@ -8,6 +8,7 @@ import { type HttpEvent, type HttpHandler, type HttpResult, header } from "./eve
 import { auditing } from "./middleware/audit";
 import { basicAuth } from "./middleware/basicAuth";
 import { bodyLimit } from "./middleware/bodyLimit";
+import { browserGuard } from "./middleware/browserGuard";
 import { cors } from "./middleware/cors";
 import { errorResponder } from "./middleware/errorResponder";
 import { requestLogger } from "./middleware/requestLogger";
@@ -28,6 +29,8 @@ export interface RouteOptions {
   audited?: boolean | "every";
   /** false: the handler checks the body's size itself (a file's bytes), BODY_LIMIT_BYTES does not. */
   bodyLimit?: boolean;
+  /** A route an operator's browser reaches: its changes are refused from another origin's page (lib/http/middleware/browserGuard.ts). */
+  browser?: boolean;
 }
 
 /**
@@ -41,6 +44,7 @@ export function httpRoute(options: RouteOptions, handler: HttpHandler): HttpHand
   // Before the error responder: its answer (an error's status) is what the trail records.
   if (options.audited) stack.use(auditing(options.function, options.scope, options.audited === "every"));
   stack.use(cors()).use(errorResponder(options.style));
+  if (options.browser) stack.use(browserGuard());
   if (options.isProtected) stack.use(basicAuth(options.isProtected, { function: options.function, scope: options.scope ?? "all" }));
   if (options.bodyLimit !== false) stack.use(bodyLimit());
   const run = stack.handler(handler);

@@ -86,7 +86,7 @@ describe("the console's sign-in with an identity provider, in a real browser", (
     });
     expect(forged.status()).toBe(403);
     // The sign-in is in the audit trail under alice's name, as is the refused change.
-    const trail = await (await page.context().request.get(`${server.baseUrl}/api/1.1/audit?actor=alice@example.com`)).json();
+    const trail = await (await page.context().request.get(`${server.baseUrl}/api/1.1/audit?actor=oidc:alice@example.com`)).json();
     expect(trail).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ action: "consoleCallback", method: "GET", status: 302, verified: true }),

@@ -46,3 +46,22 @@ describe.each(adapters)("API token store contract: %s", (_name, make) => {
     expect((await one.list()).map((kept) => kept.id)).toEqual(["BBBBBBBBBBBBBBBB"]);
   });
 });
+
+describe.each(adapters)("provider sign-in contract: %s", (_name, make) => {
+  it("keeps each provider caller's newest sign-in, seen from every container", async () => {
+    const stores = await make();
+    const [one, other] = [stores[0], stores.at(-1)!];
+    expect(await other.lastSignIn("oidc:carol@example.com")).toBeUndefined();
+    await one.recordSignIn({ name: "oidc:carol@example.com", groups: ["auditors", "ops"], at: "2026-11-28T10:00:00.000Z" });
+    await one.recordSignIn({ name: "client:automation", groups: [], at: "2026-11-28T10:00:00.000Z" });
+    await other.recordSignIn({ name: "oidc:carol@example.com", groups: ["auditors"], at: "2026-11-28T11:00:00.000Z" });
+    expect(await one.lastSignIn("oidc:carol@example.com")).toEqual({
+      name: "oidc:carol@example.com",
+      groups: ["auditors"],
+      at: "2026-11-28T11:00:00.000Z",
+    });
+    expect(await other.lastSignIn("client:automation")).toEqual({ name: "client:automation", groups: [], at: "2026-11-28T10:00:00.000Z" });
+    // Not a token: the tokens' list does not hold it.
+    expect(await one.list()).toEqual([]);
+  });
+});

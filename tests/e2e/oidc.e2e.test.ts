@@ -35,9 +35,10 @@ describe("sign-in with an OpenID Connect provider over HTTP", () => {
     server = await startOffline({
       DEMO_NODES: "on",
       PROVISIONING_AUTH: "on",
-      AUTH_USERS: "admin:admin-pw",
+      AUTH_USERS: "admin:admin-pw,automation:basic-automation-pw",
       // The people's groups and automation's client, as a company maps them.
-      AUTH_ROLES: "group:netops=admin,group:rack-1-operators=operator@rack-1,group:auditors=viewer,automation=operator,shortlived=viewer",
+      AUTH_ROLES:
+        "group:netops=admin,group:rack-1-operators=operator@rack-1,group:auditors=viewer,client:automation=operator,client:shortlived=viewer",
       OIDC_ISSUER: provider.issuer,
       OIDC_AUDIENCE: provider.api,
     });
@@ -72,10 +73,10 @@ describe("sign-in with an OpenID Connect provider over HTTP", () => {
     const automation = bearer(await provider.clientToken("automation"));
     expect(await call("PATCH", `/nodes/${nodeId}`, automation, { name: "by-automation" })).toMatchObject({ status: 200 });
     expect((await call("POST", "/sites", automation, { name: "not-an-admin" })).status).toBe(403);
-    const trail = await call("GET", `/audit?actor=automation&node=${nodeId}`, BASIC);
+    const trail = await call("GET", `/audit?actor=client:automation&node=${nodeId}`, BASIC);
     expect(trail.body).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ actor: "automation", verified: true, method: "PATCH", status: 200, node: nodeId }),
+        expect.objectContaining({ actor: "client:automation", verified: true, method: "PATCH", status: 200, node: nodeId }),
       ]),
     );
   });
@@ -93,9 +94,24 @@ describe("sign-in with an OpenID Connect provider over HTTP", () => {
     expect((await call("GET", "/nodes", `JWT ${login.body.token}`)).status).toBe(200);
     // A person may make a token for themselves, within their own grant.
     const carol = bearer((await provider.signIn("carol")).accessToken);
-    expect((await call("POST", "/tokens", carol, { name: "carol-ci", role: "viewer", expiresInDays: 1 })).status).toBe(201);
+    const carols = await call("POST", "/tokens", carol, { name: "carol-ci", role: "viewer", expiresInDays: 1 });
+    expect(carols).toMatchObject({ status: 201, body: { owner: "oidc:carol@example.com" } });
+    // Granted by her groups as her last sign-in listed them.
+    expect((await call("GET", "/nodes", bearer(carols.body.token))).status).toBe(200);
     const tooMuch = await call("POST", "/tokens", carol, { name: "too-much", role: "operator", expiresInDays: 1 });
     expect(tooMuch).toMatchObject({ status: 400, body: { message: expect.stringContaining("within") } });
+  });
+
+  it("keeps three kinds of caller apart: the provider's client automation is not the Basic user automation", async () => {
+    const basicAutomation = `Basic ${Buffer.from("automation:basic-automation-pw").toString("base64")}`;
+    const theirs = await call("POST", "/tokens", basicAutomation, { name: "basic-ci", role: "viewer", expiresInDays: 1 });
+    expect(theirs).toMatchObject({ status: 201, body: { owner: "automation" } });
+    const client = bearer(await provider.clientToken("automation"));
+    const listed = await call("GET", "/tokens", client);
+    expect(listed.status).toBe(200);
+    expect(listed.body.map((token: { id: string }) => token.id)).not.toContain(theirs.body.id);
+    expect((await call("DELETE", `/tokens/${theirs.body.id}`, client)).status).toBe(404);
+    expect((await call("GET", "/nodes", bearer(theirs.body.token))).status).toBe(200);
   });
 
   it("refuses another application's token, an ID token, an expired one and a forged one, each recorded", async () => {

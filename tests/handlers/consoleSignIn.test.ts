@@ -71,7 +71,7 @@ describe("the console's sign-in, the service's side", () => {
 
     const cookie = sent(session);
     expect(await api({ method: "GET", path: "/console/session", headers: { cookie } })).toMatchObject({
-      body: { user: "alice@example.com", provider: true },
+      body: { user: "oidc:alice@example.com", provider: true },
     });
     expect(await api({ method: "GET", path: "/api/1.1/nodes", headers: { cookie } })).toMatchObject({ status: 200 });
     // A change with the cookie: from the console's own origin it reaches the handler (404: no such node); from another, 403.
@@ -85,15 +85,15 @@ describe("the console's sign-in, the service's side", () => {
     expect((await change(`https://${HOST}`)).status).toBe(404);
     expect(await change("https://evil.example.com")).toMatchObject({
       status: 403,
-      body: { message: expect.stringContaining("console's own page") },
+      body: { message: expect.stringContaining("another site's page") },
     });
-    const trail = await api({ method: "GET", path: "/api/1.1/audit?actor=alice@example.com", headers: { cookie } });
+    const trail = await api({ method: "GET", path: "/api/1.1/audit?actor=oidc:alice@example.com", headers: { cookie } });
     expect(trail.body).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({ action: "consoleCallback", status: 302, verified: true }),
-        expect.objectContaining({ action: "patchNode", status: 403, verified: true }),
-      ]),
+      expect.arrayContaining([expect.objectContaining({ action: "consoleCallback", status: 302, verified: true })]),
     );
+    // The foreign page's change was refused before its credentials were read: recorded, its actor not verified.
+    const every = await api({ method: "GET", path: "/api/1.1/audit", headers: { cookie } });
+    expect(every.body).toEqual(expect.arrayContaining([expect.objectContaining({ action: "patchNode", status: 403, verified: false })]));
   });
 
   it("refuses a code used twice, a state that is not the sign-in's, and a denied sign-in (400), setting no session", async () => {

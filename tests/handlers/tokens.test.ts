@@ -134,3 +134,41 @@ describe("API tokens", () => {
     expect((await api({ method: "GET", path: `${A}/nodes`, headers: bearer(wrong) })).status).toBe(429);
   });
 });
+
+describe("a token at each use: offboarding", () => {
+  const users = (names: string[]) => names.map((user) => `${user}:${PASSWORD}`).join(",");
+  const reconfigure = (env: Record<string, string>) => {
+    Object.assign(process.env, env);
+    reloadSettings();
+  };
+  const newSite = (token: string, name: string) =>
+    api({ method: "POST", path: `${A}/sites`, headers: { ...bearer(token), ...json }, body: JSON.stringify({ name }) });
+  const nodes = (token: string) => api({ method: "GET", path: `${A}/nodes`, headers: bearer(token) });
+
+  it("holds no more than its owner holds now: demoted in AUTH_ROLES, an admin token is a viewer's; removed from AUTH_USERS, every token ends, /login's too", async () => {
+    reconfigure({ AUTH_USERS: users(["root", "alice"]), AUTH_ROLES: "alice=admin" });
+    const made = await make(as("alice"), { name: "wide", role: "admin", expiresInDays: 366 });
+    expect(made.status).toBe(201);
+    const login = await api({
+      method: "POST",
+      path: "/login",
+      headers: json,
+      body: JSON.stringify({ username: "alice", password: PASSWORD }),
+    });
+    expect(login.status).toBe(200);
+    expect((await newSite(made.body.token, "made-by-alice")).status).toBe(201);
+
+    reconfigure({ AUTH_ROLES: "alice=viewer@A" });
+    expect((await newSite(made.body.token, "after-demotion")).status).toBe(403);
+    expect((await newSite(login.body.token, "after-demotion")).status).toBe(403);
+    expect((await nodes(made.body.token)).status).toBe(200);
+
+    reconfigure({ AUTH_USERS: users(["root"]) });
+    expect((await nodes(made.body.token)).status).toBe(401);
+    expect((await nodes(login.body.token)).status).toBe(401);
+    // Listed again, the user's tokens hold what they hold now.
+    reconfigure({ AUTH_USERS: users(["root", "alice"]), AUTH_ROLES: "alice=operator" });
+    expect((await newSite(made.body.token, "operator-now")).status).toBe(403);
+    expect((await nodes(made.body.token)).status).toBe(200);
+  });
+});

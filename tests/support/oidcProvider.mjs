@@ -91,7 +91,7 @@ const provider = new Provider(issuer, {
   // A user's access token carries their e-mail and groups, as Keycloak's, Okta's and Cognito's do.
   extraTokenClaims: (_ctx, token) => {
     const user = token.accountId && USERS[token.accountId];
-    return user ? { email: user.email, groups: user.groups } : undefined;
+    return user ? { email: user.email, email_verified: true, groups: user.groups } : undefined;
   },
   // The console is the company's own application: no consent page, its grant is made at sign-in.
   loadExistingGrant: async (ctx) => {

@@ -1,10 +1,11 @@
 import type middy from "@middy/core";
-import { apiTokenStore, authenticateToken, tokenIdOf } from "../../auth/apiTokens";
+import { apiTokenStore, authenticateToken, noteSignIn, recentSignIn, tokenIdOf } from "../../auth/apiTokens";
 import { attemptCounter, attemptKeys, isHeld, windowOf } from "../../auth/attemptLimiter";
 import { type Action, authorize } from "../../auth/authorize";
 import { parseBasicAuth, parseBearer } from "../../auth/basicAuth";
-import type { Caller } from "../../auth/caller";
+import { type Caller, isProviderName } from "../../auth/caller";
 import { callerOfClaims, claimedSubject, looksLikeJwt, providerKeys, verifyJwt } from "../../auth/oidc";
+import type { Grant } from "../../auth/roles";
 import { sessionToken } from "../../auth/sessionCookie";
 import { parseUsers, type UserTable } from "../../auth/users";
 import { type Settings, settings } from "../../config/settings";
@@ -13,6 +14,7 @@ import { currentInvocation } from "../../invocation";
 import { logLine } from "../../logger";
 import { type HttpEvent, type HttpResult, header } from "../event";
 import { setCaller } from "../principal";
+import { SAFE_METHODS, sameOrigin } from "./browserGuard";
 
 let warnedNoUsers = false;
 
@@ -49,8 +51,6 @@ function usersFromParameter(name: string): Promise<UserTable> {
   return users;
 }
 
-const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
-
 /** `?auth_token=<token>` (RackHD's way to send its /login token), removed from the event's query once read. */
 function takeQueryToken(event: HttpEvent): string | undefined {
   const token = event.queryStringParameters?.auth_token;
@@ -61,17 +61,6 @@ function takeQueryToken(event: HttpEvent): string | undefined {
   query.delete("auth_token");
   event.rawQueryString = query.toString();
   return token.split(",")[0] || undefined;
-}
-
-/** The request's Origin is the host it was sent to (a browser sends Origin with every request that can change something). */
-function sameOrigin(event: HttpEvent): boolean {
-  const origin = header(event, "origin");
-  if (!origin) return false;
-  try {
-    return new URL(origin).host === (header(event, "host") ?? event.requestContext?.domainName);
-  } catch {
-    return false;
-  }
 }
 
 /**
@@ -88,9 +77,25 @@ async function callerOf(
   const now = new Date();
   if (config.oidc && looksLikeJwt(bearer!)) {
     const claims = await verifyJwt(config.oidc, await providerKeys(config.oidc), bearer!, now);
-    return claims && callerOfClaims(config.oidc, config.authRoles, claims);
+    if (!claims) return undefined;
+    const caller = callerOfClaims(config.oidc, config.authRoles, claims);
+    // What its API tokens are granted by until its next sign-in.
+    await noteSignIn(apiTokenStore(), caller, now);
+    return caller;
   }
-  return authenticateToken(apiTokenStore(), bearer!, now);
+  return authenticateToken(apiTokenStore(), bearer!, now, (owner) => ownerGrants(config, users, owner, now));
+}
+
+/**
+ * What a token's owner holds now: a Basic user still listed in AUTH_USERS, by AUTH_ROLES as it is
+ * now; a provider's user or client that signed in within PROVIDER_SIGN_IN_DAYS, by AUTH_ROLES now
+ * and the groups it was last seen with; nothing for any other (removed, or the provider gone).
+ */
+export async function ownerGrants(config: Settings, users: UserTable, owner: string, now: Date): Promise<readonly Grant[]> {
+  if (!isProviderName(owner)) return users.has(owner) ? basicCaller(config, owner).grants : [];
+  if (!config.oidc) return [];
+  const groups = await recentSignIn(apiTokenStore(), owner, now);
+  return groups ? config.authRoles.of(owner, groups, config.oidc.defaultGrants) : [];
 }
 
 /** A Basic user's caller: the grants AUTH_ROLES gives the name, else AUTH_DEFAULT_ROLE's (the middleware, RackHD's /login and /users). */

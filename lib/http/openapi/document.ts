@@ -1,7 +1,7 @@
 import { touchesData } from "../../dataAccess";
 import * as provisioningSchemas from "../provisioning/schemas";
 import { accessOf } from "../routes/access";
-import type { Endpoint, SchemaName } from "../routes/endpoint";
+import { type Endpoint, reachedByBrowsers, refusesFormBody, type SchemaName } from "../routes/endpoint";
 import * as taskSchemas from "../tasks/schemas";
 
 /**
@@ -48,7 +48,7 @@ const STATUS_TEXT: Record<number, string> = {
   204: "No content",
   400: "Bad request: the contract's reason in the error body",
   401: "Missing or wrong credentials (AUTH_FAILURE_STATUS=401)",
-  403: "Missing or wrong credentials (AUTH_FAILURE_STATUS=403), or a role that does not allow this (docs/team.md)",
+  403: "Missing or wrong credentials (AUTH_FAILURE_STATUS=403), a role that does not allow this (docs/team.md), or a change from another origin's page (docs/security.md)",
   404: "Not found",
   409: "Conflict",
   413: "The body is larger than BODY_LIMIT_BYTES, or the record would be larger than a stored record may be",
@@ -130,12 +130,14 @@ function responses(service: ServiceInfo, entry: Endpoint): Record<string, unknow
   }
   const add = (status: number) => statuses.has(status) || statuses.set(status, service.error);
   if (entry.request.params) add(404);
-  if (entry.request.query || entry.request.body) add(400);
+  if (entry.request.query || entry.request.body || refusesFormBody(entry)) add(400);
   add(413); // the body limit holds on every route, a GET's body included
   if (entry.auth !== "none") {
     add(401);
     add(403);
   }
+  // A change from another origin's page.
+  if (reachedByBrowsers(entry) && entry.method !== "GET") add(403);
   // Basic credentials: failed sign-ins are limited (lib/auth/attemptLimiter.ts).
   if (entry.auth === "northbound" || entry.auth === "tasks" || entry.auth === "tasksList") add(429);
   if (entry.method !== "GET") add(507);

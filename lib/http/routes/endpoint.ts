@@ -85,6 +85,8 @@ export interface Endpoint {
    * apply, and the handler checks the size against the store's (RackHD's PUT /files/{name}).
    */
   fileBody?: true;
+  /** The body is raw text in any content type (RackHD's library PUTs): a form's types are taken, as RackHD's clients send them. */
+  rawBody?: true;
   /** A list answered in pages (`?limit=`, `next`, RackHD's `$top`/`$skip`; lib/http/paging.ts). */
   paged?: true;
   /** Where a sign-in ends (the console's callback): each of its answers, success or not, goes to the audit trail. */
@@ -117,6 +119,20 @@ export function requiresAuth(rule: AuthRule, config: Pick<Settings, "tasksAuth" 
       return false;
   }
 }
+
+/** An operator's route (no machine's, no relay's): its changes are refused from another origin's page (lib/http/middleware/browserGuard.ts). */
+export const reachedByBrowsers = (entry: Pick<Endpoint, "auth">): boolean => entry.auth !== "boot" && entry.auth !== "relay";
+
+/**
+ * An operator's change whose body may be absent (or is none) and is not raw: it refuses a form's
+ * content type itself (a route whose body is required refuses it as it reads the body).
+ */
+export const refusesFormBody = (entry: Pick<Endpoint, "auth" | "method" | "request" | "fileBody" | "rawBody">): boolean =>
+  reachedByBrowsers(entry) &&
+  entry.method !== "GET" &&
+  (entry.request.bodyOptional === true || !entry.request.body) &&
+  !entry.fileBody &&
+  !entry.rawBody;
 
 /** The methods an entry's function is routed: its method, and HEAD for a GET that says `head`. */
 export const methodsOf = (entry: Pick<Endpoint, "method" | "head">): string[] => (entry.head ? [entry.method, "HEAD"] : [entry.method]);

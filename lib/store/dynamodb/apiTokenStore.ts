@@ -1,5 +1,5 @@
 import { DeleteCommand, type DynamoDBDocumentClient, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import type { ApiToken, ApiTokenStore } from "../../auth/apiTokens";
+import { type ApiToken, type ApiTokenStore, PROVIDER_SIGN_IN_DAYS, type ProviderSignIn } from "../../auth/apiTokens";
 import { queryAll } from "./conditions";
 
 /**
@@ -8,6 +8,8 @@ import { queryAll } from "./conditions";
  * kept as the table's TTL attribute (epoch seconds), so an expired token goes by itself.
  */
 const PARTITION = "APITOKEN";
+/** A provider's caller's last sign-in: `SIGNIN / <name>`, gone by itself PROVIDER_SIGN_IN_DAYS after it. */
+const SIGN_INS = "SIGNIN";
 
 type TokenItem = Omit<ApiToken, "expiresAt"> & { pk: string; sk: string; expiresAt: number };
 
@@ -70,5 +72,28 @@ export class DynamoApiTokenStore implements ApiTokenStore {
       new DeleteCommand({ TableName: this.table, Key: { pk: PARTITION, sk: id }, ReturnValues: "ALL_OLD" }),
     );
     return Attributes !== undefined;
+  }
+
+  async recordSignIn(signIn: ProviderSignIn): Promise<void> {
+    await this.client.send(
+      new PutCommand({
+        TableName: this.table,
+        Item: {
+          pk: SIGN_INS,
+          sk: signIn.name,
+          name: signIn.name,
+          groups: [...signIn.groups],
+          at: signIn.at,
+          expiresAt: Math.ceil(Date.parse(signIn.at) / 1000) + PROVIDER_SIGN_IN_DAYS * 86_400,
+        },
+      }),
+    );
+  }
+
+  async lastSignIn(name: string): Promise<ProviderSignIn | undefined> {
+    const { Item } = await this.client.send(
+      new GetCommand({ TableName: this.table, Key: { pk: SIGN_INS, sk: name }, ConsistentRead: true }),
+    );
+    return Item && { name: Item.name as string, groups: Item.groups as string[], at: Item.at as string };
   }
 }

@@ -34,7 +34,7 @@ export const LEADING_KEYS: Readonly<Record<StoreName, readonly string[]>> = {
   tasks: ["TASK", "TASKS"],
   idempotency: ["IDEMPOTENCY"],
   authAttempts: ["AUTHFAIL#*"],
-  apiTokens: ["APITOKEN"],
+  apiTokens: ["APITOKEN", "SIGNIN"],
   audit: ["AUDIT#*"],
 };
 

@@ -1,4 +1,4 @@
-import type { ApiToken, ApiTokenStore } from "../../auth/apiTokens";
+import type { ApiToken, ApiTokenStore, ProviderSignIn } from "../../auth/apiTokens";
 
 /**
  * API tokens in this process (the memory store): the domain keeps at most MAX_TOKENS made ones, and
@@ -7,6 +7,7 @@ import type { ApiToken, ApiTokenStore } from "../../auth/apiTokens";
  */
 export class MemoryApiTokenStore implements ApiTokenStore {
   private readonly tokens = new Map<string, ApiToken>();
+  private readonly signIns = new Map<string, ProviderSignIn>();
 
   constructor(private readonly capacity = 10_000) {}
 
@@ -36,5 +37,17 @@ export class MemoryApiTokenStore implements ApiTokenStore {
 
   async delete(id: string): Promise<boolean> {
     return this.tokens.delete(id);
+  }
+
+  async recordSignIn(signIn: ProviderSignIn): Promise<void> {
+    // The newest goes last; past `capacity` the longest unseen goes first.
+    this.signIns.delete(signIn.name);
+    if (this.signIns.size >= this.capacity) this.signIns.delete(this.signIns.keys().next().value as string);
+    this.signIns.set(signIn.name, structuredClone(signIn));
+  }
+
+  async lastSignIn(name: string): Promise<ProviderSignIn | undefined> {
+    const signIn = this.signIns.get(name);
+    return signIn && structuredClone(signIn);
   }
 }

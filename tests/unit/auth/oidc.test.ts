@@ -211,24 +211,50 @@ describe("verifyJwt", () => {
 });
 
 describe("who a token is from", () => {
-  const roles = parseRoles("alice@example.com=operator@rack-1,group:auditors=viewer,group:netops=admin");
+  const roles = parseRoles(
+    "oidc:alice@example.com=operator@rack-1,group:auditors=viewer,group:netops=admin,client:automation=operator,automation=admin",
+  );
 
-  it("is the name claim, with the grants of the name and of each group", () => {
-    expect(callerOfClaims(oidc, roles, { sub: "u-1", email: "alice@example.com", groups: ["auditors"] })).toEqual({
-      name: "alice@example.com",
+  it("is a user's verified name claim, qualified oidc:, with the grants of the name and of each group", () => {
+    expect(callerOfClaims(oidc, roles, { sub: "u-1", email: "alice@example.com", email_verified: true, groups: ["auditors"] })).toEqual({
+      name: "oidc:alice@example.com",
       grants: [
         { role: "operator", sites: ["rack-1"] },
         { role: "viewer", sites: "*" },
       ],
+      groups: ["auditors"],
     });
-    expect(callerOfClaims(oidc, roles, { sub: "u-2", groups: "netops" })).toEqual({ name: "u-2", grants: [{ role: "admin", sites: "*" }] });
+    expect(callerOfClaims(oidc, roles, { sub: "u-2", groups: "netops" })).toEqual({
+      name: "oidc:u-2",
+      grants: [{ role: "admin", sites: "*" }],
+      groups: ["netops"],
+    });
+  });
+
+  it('takes no unverified e-mail as a name: the user is its subject (Cognito\'s string "true" is verified)', () => {
+    for (const unverified of [undefined, false, "false", "yes"])
+      expect(callerOfClaims(oidc, roles, { sub: "u-9", email: "alice@example.com", email_verified: unverified }).name).toBe("oidc:u-9");
+    expect(callerOfClaims(oidc, roles, { sub: "u-9", email: "alice@example.com", email_verified: "true" }).name).toBe(
+      "oidc:alice@example.com",
+    );
+    // Another name claim is the provider's to vouch for.
+    const byUsername: OidcSettings = { ...oidc, nameClaim: "preferred_username" };
+    expect(callerOfClaims(byUsername, roles, { sub: "u-9", preferred_username: "alice" }).name).toBe("oidc:alice");
+  });
+
+  it("names a client's own token client:<id>, never a Basic user's or a provider's user's name", () => {
+    const client = callerOfClaims(oidc, roles, { sub: "automation", client_id: "automation" });
+    expect(client).toEqual({ name: "client:automation", grants: [{ role: "operator", sites: "*" }], groups: [] });
+    expect(callerOfClaims(oidc, roles, { sub: "automation", azp: "automation" }).name).toBe("client:automation");
+    // A user whose subject happens to be a client's id, through another client, is a user.
+    expect(callerOfClaims(oidc, roles, { sub: "automation", client_id: "rackhd-console" }).name).toBe("oidc:automation");
   });
 
   it("holds OIDC_DEFAULT_ROLE's grant when no name or group is mapped (none unless said)", () => {
-    expect(callerOfClaims(oidc, roles, { sub: "u-3", groups: ["sales", 7] })).toEqual({ name: "u-3", grants: [] });
+    expect(callerOfClaims(oidc, roles, { sub: "u-3", groups: ["sales", 7] })).toEqual({ name: "oidc:u-3", grants: [], groups: ["sales"] });
     const viewerByDefault: OidcSettings = { ...oidc, defaultGrants: [{ role: "viewer", sites: "*" }] };
     expect(callerOfClaims(viewerByDefault, roles, {}).grants).toEqual([{ role: "viewer", sites: "*" }]);
-    expect(callerOfClaims(viewerByDefault, roles, {}).name).toBe("unnamed");
+    expect(callerOfClaims(viewerByDefault, roles, {}).name).toBe("oidc:unnamed");
   });
 
   it("reads groups from a list or one name, and nothing else", () => {

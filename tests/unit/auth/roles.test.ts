@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { authorize, covers, grantPermits } from "../../../lib/auth/authorize";
 import { DECISIONS } from "../../../lib/auth/decisions.generated";
-import { defaultGrants, formatGrant, type Grant, parseGrant, parseRoles, ROLES } from "../../../lib/auth/roles";
+import { defaultGrants, formatGrant, type Grant, narrowGrants, parseGrant, parseRoles, ROLES } from "../../../lib/auth/roles";
 import { ROUTES } from "../../../lib/http/routes";
 import { cedarPermits } from "../../../scripts/policyDecisions";
 
@@ -133,5 +133,37 @@ describe("authorize", () => {
     expect(() => authorize([{ role: "admin", sites: ["a"] }], everywhere, {})).toThrow(/role/);
     expect(authorize([{ role: "viewer", sites: "*" }], everywhere, {})).toBeUndefined();
     expect(() => authorize([], everywhere, {})).toThrow(/role/);
+  });
+});
+
+describe("a grant narrowed to another's", () => {
+  const site = fc.constantFrom("A", "B", "C");
+  const grant: fc.Arbitrary<Grant> = fc.record({
+    role: fc.constantFrom(...ROLES),
+    sites: fc.oneof(fc.constant("*" as const), fc.uniqueArray(site, { minLength: 1, maxLength: 3 })),
+  });
+  const rank = (role: Grant["role"]) => ROLES.indexOf(role);
+  const sitesOf = (grant: Grant) => (grant.sites === "*" ? ["A", "B", "C"] : grant.sites);
+
+  it("keeps the lower role on the sites both name, and nothing where they share none", () => {
+    expect(narrowGrants([{ role: "admin", sites: "*" }], [{ role: "viewer", sites: ["A"] }])).toEqual([{ role: "viewer", sites: ["A"] }]);
+    expect(narrowGrants([{ role: "viewer", sites: "*" }], [{ role: "admin", sites: "*" }])).toEqual([{ role: "viewer", sites: "*" }]);
+    expect(narrowGrants([{ role: "operator", sites: ["A", "B"] }], [{ role: "admin", sites: ["B", "C"] }])).toEqual([
+      { role: "operator", sites: ["B"] },
+    ]);
+    expect(narrowGrants([{ role: "operator", sites: ["A"] }], [{ role: "admin", sites: ["B"] }])).toEqual([]);
+    expect(narrowGrants([{ role: "operator", sites: ["A"] }], [])).toEqual([]);
+  });
+
+  it("never grants what either side does not (a property)", () => {
+    fc.assert(
+      fc.property(fc.array(grant, { maxLength: 3 }), fc.array(grant, { maxLength: 3 }), (wanted, held) => {
+        for (const each of narrowGrants(wanted, held)) {
+          for (const side of [wanted, held])
+            expect(side.some((g) => rank(g.role) >= rank(each.role) && sitesOf(each).every((s) => sitesOf(g).includes(s)))).toBe(true);
+          expect(sitesOf(each).length).toBeGreaterThan(0);
+        }
+      }),
+    );
   });
 });

@@ -30,6 +30,7 @@ export const templateLibraryEntry = /* @__PURE__ */ provisioningRoute({
 
 export const putTemplate = /* @__PURE__ */ provisioningRoute({
   function: "putTemplate",
+  rawBody: true,
   method: "PUT",
   path: "/api/{version}/templates/library/{name}",
   handler: "handlers/provisioning/library/putTemplate",
@@ -79,6 +80,7 @@ export const profileLibraryEntry = /* @__PURE__ */ provisioningRoute({
 
 export const putProfile = /* @__PURE__ */ provisioningRoute({
   function: "putProfile",
+  rawBody: true,
   method: "PUT",
   path: "/api/{version}/profiles/library/{name}",
   handler: "handlers/provisioning/library/putProfile",
