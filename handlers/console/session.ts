@@ -1,18 +1,24 @@
-import { callerOfClaims, providerKeys, verifyJwt } from "../../lib/auth/oidc";
+import { apiTokenStore, authenticateToken, TOKEN_PREFIX } from "../../lib/auth/apiTokens";
 import { sessionToken } from "../../lib/auth/sessionCookie";
 import { settings } from "../../lib/config/settings";
 import { consoleSession } from "../../lib/http/console/routes";
 import { endpoint } from "../../lib/http/endpoint";
+import { configuredUsers, ownerGrants } from "../../lib/http/middleware/basicAuth";
 import { ok } from "../../lib/http/responses";
+import { composeOperatorStores } from "../../lib/store/compositionRoot";
 
-/** Who the session cookie is from (checked as every request's token is), and whether the console may sign in with the provider. */
+composeOperatorStores();
+
+/** Who the session cookie is from (checked as every request's session is), and whether the console may sign in with the provider. */
 export const handler = endpoint(consoleSession, async ({ event }) => {
   const config = settings();
   const token = sessionToken(event);
   let user: string | null = null;
-  if (config.oidc && token) {
-    const claims = await verifyJwt(config.oidc, await providerKeys(config.oidc), token, new Date());
-    user = claims ? callerOfClaims(config.oidc, config.authRoles, claims).name : null;
+  if (config.oidc && token?.startsWith(TOKEN_PREFIX)) {
+    const now = new Date();
+    const users = await configuredUsers(config);
+    const caller = await authenticateToken(apiTokenStore(), token, now, (owner) => ownerGrants(config, users, owner, now));
+    user = caller?.name ?? null;
   }
   return ok({ user, provider: config.consoleSignIn !== undefined });
 });

@@ -1,11 +1,21 @@
-import { endSession } from "../../lib/auth/sessionCookie";
+import { apiTokenStore, endToken } from "../../lib/auth/apiTokens";
+import { endSession, sessionToken } from "../../lib/auth/sessionCookie";
 import { settings } from "../../lib/config/settings";
 import { requestBaseUrl } from "../../lib/http/baseUrl";
 import { consoleSignOut } from "../../lib/http/console/routes";
 import { endpoint } from "../../lib/http/endpoint";
+import { composeOperatorStores } from "../../lib/store/compositionRoot";
 
-/** The session cookie cleared. The provider's own session stays: signing in again may not ask for a password. */
+composeOperatorStores();
+
+/**
+ * The session ended (its token revoked: the cookie's value is worth nothing from now on, wherever
+ * it was copied) and its cookie cleared. The provider's own session stays: signing in again may
+ * not ask for a password.
+ */
 export const handler = endpoint(consoleSignOut, async ({ event }) => {
+  const token = sessionToken(event);
+  if (token) await endToken(apiTokenStore(), token);
   const root = new URL(requestBaseUrl(event, "/console/", settings().publicBaseUrl));
   return {
     statusCode: 204,

@@ -128,6 +128,33 @@ export async function loginToken(store: ApiTokenStore, caller: Caller, now: Date
   return (await mint(store, caller.name, "login", caller.grants, new Date(now.getTime() + LOGIN_TOKEN_HOURS * 3_600_000), now)).token;
 }
 
+/** The name of a console session's token: listed and revoked as any token of its owner's. */
+export const CONSOLE_SESSION = "console session";
+
+/**
+ * The console's session (the HttpOnly cookie's value): a token of the signed-in caller's, holding
+ * the grants they held at sign-in (narrowed at each use as any token is), until the provider's
+ * token would have expired. Opaque: the provider's token never reaches the browser, and signing
+ * out (endToken) ends the session everywhere at once.
+ */
+export async function consoleSessionToken(store: ApiTokenStore, caller: Caller, expires: Date, now: Date): Promise<string> {
+  return (await mint(store, caller.name, CONSOLE_SESSION, caller.grants, expires, now)).token;
+}
+
+/** Ends the token presented (a console session signing out): nothing for a token that is malformed, unknown or wrong. */
+export async function endToken(store: ApiTokenStore, presented: string): Promise<boolean> {
+  const match = TOKEN.exec(presented);
+  const token = match ? await store.get(match[1]) : undefined;
+  if (!match || !token || !sameSecret(match[2], token.secretHash)) return false;
+  return store.delete(token.id);
+}
+
+const sameSecret = (secret: string, secretHash: string): boolean => {
+  const given = Buffer.from(digest(secret));
+  const kept = Buffer.from(secretHash);
+  return given.length === kept.length && timingSafeEqual(given, kept);
+};
+
 async function mint(
   store: ApiTokenStore,
   owner: string,
@@ -197,9 +224,7 @@ export async function authenticateToken(
   if (!match) return undefined;
   const token = await store.get(match[1]);
   if (!token) return undefined;
-  const given = Buffer.from(digest(match[2]));
-  const kept = Buffer.from(token.secretHash);
-  if (given.length !== kept.length || !timingSafeEqual(given, kept)) return undefined;
+  if (!sameSecret(match[2], token.secretHash)) return undefined;
   if (Date.parse(token.expiresAt) <= now.getTime()) return undefined;
   const made = token.grant.split(",").flatMap((text) => parseGrant(text) ?? []);
   const grants = narrowGrants(made, await ownerGrants(token.owner));

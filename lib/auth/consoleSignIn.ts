@@ -82,8 +82,9 @@ export async function startSignIn(
 
 /**
  * The provider's answer at the callback: the code exchanged (with the PKCE verifier, the state
- * checked) for an access token, which becomes the session cookie. `verify` checks it as every
- * request's token is checked, so that the console holds nothing the API would refuse.
+ * checked) for an access token, checked by `verify` as every request's token is. `session` makes
+ * the session the cookie holds (an opaque token of the service's, lasting as long as the
+ * provider's: lib/auth/apiTokens.ts consoleSessionToken); the provider's token goes no further.
  */
 export async function finishSignIn(
   oidc: OidcSettings,
@@ -91,6 +92,7 @@ export async function finishSignIn(
   currentUrl: string,
   cookies: readonly string[] | undefined,
   verify: (token: string) => Promise<JWTPayload | undefined>,
+  session: (claims: JWTPayload, expires: Date) => Promise<string>,
   now: Date,
 ): Promise<{ setCookies: string[]; claims: JWTPayload }> {
   const carried = cookieValue(cookies, SIGN_IN_COOKIE);
@@ -119,11 +121,12 @@ export async function finishSignIn(
   const seconds = Math.min(MAX_SESSION_SECONDS, Math.max(0, (claims.exp ?? 0) - Math.floor(now.getTime() / 1000)));
   const secure = url.protocol === "https:";
   const root = url.pathname.replace(/\/console\/callback$/, "") || "/";
+  const value = await session(claims, new Date(now.getTime() + seconds * 1000));
   return {
     claims,
     setCookies: [
       // Strict: no other site's page can make the browser send it.
-      cookie(SESSION_COOKIE, accessToken, { path: root, maxAge: seconds, secure, sameSite: "Strict" }),
+      cookie(SESSION_COOKIE, value, { path: root, maxAge: seconds, secure, sameSite: "Strict" }),
       cookie(SIGN_IN_COOKIE, "", { path: url.pathname, maxAge: 0, secure, sameSite: "Lax" }),
     ],
   };

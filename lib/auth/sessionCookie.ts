@@ -1,6 +1,6 @@
 /**
- * The console's session cookies (issue 55): the provider's access token, HttpOnly, which the
- * operators' API takes as it takes a Bearer token; and the one carrying a sign-in's state to its
+ * The console's session cookies: the session (an opaque token of the service's, HttpOnly, which the
+ * operators' API takes as it takes an API token, and signing out ends); and the one carrying a sign-in's state to its
  * callback. Apart from lib/auth/consoleSignIn.ts so that every function's middleware reads the
  * cookie without bundling the sign-in's client library.
  */

@@ -65,7 +65,8 @@ describe("a page on another origin, in a real browser, after the operator's Basi
   /** What the forms could have changed: the node's workflows, and every workflow. */
   const state = async () => {
     const authorization = `Basic ${Buffer.from(`${USER.username}:${USER.password}`).toString("base64")}`;
-    const read = async (path: string) => (await fetch(`${server.baseUrl}/api/1.1${path}`, { headers: { authorization } })).json();
+    const read = async (path: string) =>
+      (await (await fetch(`${server.baseUrl}/api/1.1${path}`, { headers: { authorization } })).json()) as unknown[];
     return { nodeWorkflows: (await read(`/nodes/${NODE}/workflows`)).length, workflows: (await read("/workflows")).length };
   };
 

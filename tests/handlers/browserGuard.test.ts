@@ -46,7 +46,7 @@ describe("changes from another origin's page", () => {
   it("are refused (403) with the operator's Basic credentials, from a form (Origin) or a script (Sec-Fetch-Site), and change nothing", async () => {
     const before = await workflowsOf();
     for (const [method, path] of CHANGES) {
-      for (const headers of [
+      for (const headers of <Record<string, string>[]>[
         { origin: EVIL, "content-type": "application/x-www-form-urlencoded" },
         { origin: "null" },
         { "sec-fetch-site": "cross-site", "content-type": "application/json" },

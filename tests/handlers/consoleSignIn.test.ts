@@ -66,7 +66,8 @@ describe("the console's sign-in, the service's side", () => {
     const back = await api({ method: "GET", path: callbackPath(callback), headers: { cookie: carried } });
     expect(back).toMatchObject({ status: 302, headers: expect.objectContaining({ location: "/console" }) });
     const [session, cleared] = back.cookies ?? [];
-    expect(session).toMatch(/^rhd_session=[\w-]+\.[\w-]+\.[\w-]+; Path=\/; Max-Age=(59\d|600); HttpOnly; SameSite=Strict; Secure$/);
+    // An opaque session of the service's, not the provider's token.
+    expect(session).toMatch(/^rhd_session=rhdt_[\w-]+; Path=\/; Max-Age=(59\d|600); HttpOnly; SameSite=Strict; Secure$/);
     expect(cleared).toBe("rhd_signin=; Path=/console/callback; Max-Age=0; HttpOnly; SameSite=Lax; Secure");
 
     const cookie = sent(session);
@@ -115,10 +116,29 @@ describe("the console's sign-in, the service's side", () => {
     expect(denied).toMatchObject({ status: 400, body: { message: "The identity provider did not sign you in: access_denied" } });
   });
 
-  it("answers a session cookie that is not the provider's token as no session", async () => {
+  it("answers a session cookie that is not a session of the service's as no session: the provider's own token too", async () => {
     expect(await api({ method: "GET", path: "/console/session", headers: { cookie: "rhd_session=a.b.c" } })).toMatchObject({
       body: { user: null },
     });
     expect(await api({ method: "GET", path: "/api/1.1/nodes", headers: { cookie: "rhd_session=a.b.c" } })).toMatchObject({ status: 401 });
+    const jwt = (await provider.signIn("alice")).accessToken;
+    expect(await api({ method: "GET", path: "/console/session", headers: { cookie: `rhd_session=${jwt}` } })).toMatchObject({
+      body: { user: null },
+    });
+    expect(await api({ method: "GET", path: "/api/1.1/nodes", headers: { cookie: `rhd_session=${jwt}` } })).toMatchObject({ status: 401 });
+  });
+
+  it("ends the session at sign-out: its cookie's value, kept or copied, opens nothing after", async () => {
+    const { callback, carried } = await signInAs("alice");
+    const back = await api({ method: "GET", path: callbackPath(callback), headers: { cookie: carried } });
+    const cookie = sent((back.cookies ?? [])[0]);
+    expect((await api({ method: "GET", path: "/api/1.1/nodes", headers: { cookie } })).status).toBe(200);
+    const out = await api({ method: "POST", path: "/console/signout", headers: { cookie, origin: `https://${HOST}` } });
+    expect(out.status).toBe(204);
+    expect(out.cookies).toEqual([expect.stringMatching(/^rhd_session=; Path=\/; Max-Age=0/)]);
+    expect((await api({ method: "GET", path: "/api/1.1/nodes", headers: { cookie } })).status).toBe(401);
+    expect((await api({ method: "GET", path: "/console/session", headers: { cookie } })).body).toMatchObject({ user: null });
+    const token = cookie.replace("rhd_session=", "");
+    expect((await api({ method: "GET", path: "/api/1.1/nodes", headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
   });
 });

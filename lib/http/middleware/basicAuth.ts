@@ -1,5 +1,5 @@
 import type middy from "@middy/core";
-import { apiTokenStore, authenticateToken, noteSignIn, recentSignIn, tokenIdOf } from "../../auth/apiTokens";
+import { apiTokenStore, authenticateToken, noteSignIn, recentSignIn, TOKEN_PREFIX, tokenIdOf } from "../../auth/apiTokens";
 import { attemptCounter, attemptKeys, isHeld, windowOf } from "../../auth/attemptLimiter";
 import { type Action, authorize } from "../../auth/authorize";
 import { parseBasicAuth, parseBearer } from "../../auth/basicAuth";
@@ -132,8 +132,9 @@ export function basicAuth(isProtected: (config: Settings) => boolean, action: Ac
       const authorization = header(request.event, "authorization");
       // RackHD's `?auth_token=` (its /login token in the query), taken out of the request so that no page link, log line or handler sees it.
       const queried = authorization === undefined ? takeQueryToken(request.event) : undefined;
-      // The console's session (an HttpOnly cookie holding the provider's token) where no credentials are sent.
-      const session = authorization === undefined && !queried && config.oidc ? sessionToken(request.event) : undefined;
+      // The console's session (an HttpOnly cookie holding a session token of the service's) where no credentials are sent.
+      const cookie = authorization === undefined && !queried && config.oidc ? sessionToken(request.event) : undefined;
+      const session = cookie?.startsWith(TOKEN_PREFIX) ? cookie : undefined;
       const bearer = parseBearer(authorization) ?? queried ?? session;
       const credentials = bearer ? undefined : parseBasicAuth(authorization);
       // No credentials: the challenge a client answers (a browser's first request), not a guess.
