@@ -1,4 +1,6 @@
+import { covers } from "../auth/authorize";
 import { type Caller, OPEN_CALLER } from "../auth/caller";
+import type { Actor } from "../provisioning/lifecycle/actionService";
 import type { HttpEvent } from "./event";
 
 /**
@@ -36,3 +38,13 @@ const claimed = new WeakMap<object, string>();
 export const setClaimedName = (event: HttpEvent, name: string): void => void claimed.set(event, name.slice(0, 64));
 
 export const claimedNameOf = (event: HttpEvent): string | undefined => claimed.get(event);
+
+/** The request's caller as the life cycle's actions see them: their name, their groups, the sites they administer. */
+export const actorOf = (event: HttpEvent): Actor => {
+  const caller = callerOf(event);
+  return {
+    name: caller.name,
+    memberOf: (caller.groups ?? []).map((group) => `group:${group}`),
+    administers: (site) => caller.grants.some((grant) => grant.role === "admin" && covers(grant, site)),
+  };
+};

@@ -1,9 +1,12 @@
 import { apiContextFor } from "../../lib/provisioning/apiContext";
 import { newCatalogs } from "../../lib/provisioning/catalogs/catalog";
 import { acceptResults, nextCommands } from "../../lib/provisioning/discovery/microkernel";
-import { performAction } from "../../lib/provisioning/lifecycle/actionService";
+import { type Actor, performAction } from "../../lib/provisioning/lifecycle/actionService";
 import { createNode } from "../../lib/provisioning/nodes/nodeService";
 import { provisioningAdapters as adapters, type Stores } from "../support/provisioningAdapters";
+
+/** An administrator of every site: may take any action on any machine, whoever holds it. */
+const ADMIN: Actor = { name: "anonymous", memberOf: [], administers: () => true };
 
 /**
  * A node's life-cycle actions (issue 53) on both stores: the conditional write that lets one action
@@ -25,7 +28,7 @@ async function readyNode(stores: Stores, mac: string) {
     tick(),
   );
   await stores.catalogs.add(newCatalogs(node.id, [{ source: "dmi", data: {} }], tick()));
-  await performAction(stores, node.id, { action: "provide" }, api, settings, tick());
+  await performAction(stores, node.id, { action: "provide" }, api, settings, ADMIN, tick());
   return node;
 }
 
@@ -46,6 +49,7 @@ describe.each(adapters)("life-cycle actions: %s", (_name, makeStores) => {
           i % 2 === 0 ? { action: "retire" } : { action: "allocate", options: { owner: `o${i}` } },
           api,
           settings,
+          ADMIN,
           at,
         ),
       ),
@@ -62,8 +66,8 @@ describe.each(adapters)("life-cycle actions: %s", (_name, makeStores) => {
 
   it("releases through the microkernel's erase to ready, each change of state an event of the node", async () => {
     const node = await readyNode(stores, "52:54:00:53:10:02");
-    await performAction(stores, node.id, { action: "allocate", options: { owner: "a" } }, api, settings, tick());
-    const { workflow } = await performAction(stores, node.id, { action: "release" }, api, settings, tick());
+    await performAction(stores, node.id, { action: "allocate", options: { owner: "a" } }, api, settings, ADMIN, tick());
+    const { workflow } = await performAction(stores, node.id, { action: "release" }, api, settings, ADMIN, tick());
     const caller = { token: workflow.bootToken, requireToken: true };
     for (let round = 0; round < 5; round += 1) {
       const set = await nextCommands(stores, node.id, caller, tick());

@@ -59,7 +59,7 @@ describe("POST /nodes/{identifier}/actions", () => {
       const answer = await call("POST", `${A}/nodes/${id}/actions`, body);
       expect(answer.status).toBe(400);
     }
-    expect((await call("POST", `${A}/nodes/${id}/actions`, { action: "allocate" })).body).toMatchObject({
+    expect((await call("POST", `${A}/nodes/${id}/actions`, { action: "allocate", options: { owner: "" } })).body).toMatchObject({
       message: "options.owner must be a non-empty string of at most 200 characters",
     });
     expect((await call("POST", `${A}/nodes/aaaaaaaaaaaaaaaaaaaaaaaa/actions`, { action: "provide" })).status).toBe(404);
@@ -83,5 +83,39 @@ describe("GET /nodes/{identifier}/actions", () => {
     const allowed = (list.body as { actions: { action: string; allowed: boolean }[] }).actions.filter((entry) => entry.allowed);
     expect(allowed.map((entry) => entry.action)).toEqual(["provide", "retire"]);
     expect((await call("GET", `${A}/nodes/${nodeIdForMac("00:00:00:00:00:00")}/actions`)).status).toBe(404);
+  });
+});
+
+describe("an allocation's owner, with roles", () => {
+  const PASSWORD = "Owner-Pa55-word";
+  const as = (user: string, method: string, path: string, body?: unknown) =>
+    api({
+      method,
+      path,
+      headers: {
+        authorization: `Basic ${Buffer.from(`${user}:${PASSWORD}`).toString("base64")}`,
+        ...(body !== undefined && { "content-type": "application/json" }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  afterEach(() => {
+    for (const name of ["PROVISIONING_AUTH", "AUTH_USERS", "AUTH_ROLES"]) delete process.env[name];
+    require("../../lib/config/settings").reloadSettings();
+  });
+
+  it("is the operator who allocates; another operator may not release or rescue it (403), an administrator may", async () => {
+    const id = await readyNode();
+    Object.assign(process.env, {
+      PROVISIONING_AUTH: "on",
+      AUTH_USERS: ["ana", "oleg", "root"].map((user) => `${user}:${PASSWORD}`).join(","),
+      AUTH_ROLES: "ana=operator,oleg=operator,root=admin",
+    });
+    require("../../lib/config/settings").reloadSettings();
+    const allocated = await as("ana", "POST", `${A}/nodes/${id}/actions`, { action: "allocate", options: { purpose: "CI" } });
+    expect(allocated).toMatchObject({ status: 202, body: { node: { provisioning: { owner: "ana" } } } });
+    const taken = await as("oleg", "POST", `${A}/nodes/${id}/actions`, { action: "deallocate" });
+    expect(taken).toMatchObject({ status: 403, body: { message: expect.stringContaining("is held by ana") } });
+    expect((await as("oleg", "POST", `${A}/nodes/${id}/actions`, { action: "allocate", options: { owner: "oleg" } })).status).toBe(409);
+    expect((await as("root", "POST", `${A}/nodes/${id}/actions`, { action: "deallocate" })).status).toBe(202);
   });
 });

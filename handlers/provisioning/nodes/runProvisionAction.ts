@@ -2,6 +2,7 @@ import { settings } from "../../../lib/config/settings";
 import { endpoint } from "../../../lib/http/endpoint";
 import { idempotentWith } from "../../../lib/http/idempotentRequest";
 import { presentNode, presentWorkflow } from "../../../lib/http/presenters/provisioningPresenters";
+import { actorOf } from "../../../lib/http/principal";
 import { runProvisionAction } from "../../../lib/http/provisioning/nodes/routes";
 import { apiContext } from "../../../lib/http/requestContext";
 import { json } from "../../../lib/http/responses";
@@ -20,6 +21,7 @@ export const handler = endpoint(
       request,
       apiContext(event),
       { releaseErase },
+      actorOf(event),
       new Date(),
     );
     return json(202, { node: presentNode(done.node), workflow: presentWorkflow(done.workflow) });

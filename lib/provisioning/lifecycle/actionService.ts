@@ -1,4 +1,4 @@
-import { ConflictError, isDomainError, NotFoundError, ValidationError } from "../../errors";
+import { ConflictError, ForbiddenError, isDomainError, NotFoundError, ValidationError } from "../../errors";
 import { isPlainObject } from "../../json";
 import type { ApiContext } from "../apiContext";
 import { endMachineCredentials, forgetInstance } from "../cloudInit/instanceService";
@@ -28,6 +28,45 @@ import { parseSshPublicKey } from "./sshPublicKey";
 export interface ActionRequest {
   action: Action;
   options?: Record<string, unknown>;
+}
+
+/**
+ * Who asks for an action: their name (as the audit trail records it: a Basic user's bare name,
+ * `oidc:<name>`, `client:<id>`), the groups they are in (`group:<name>`), and whether they
+ * administer a site (undefined: a machine of no site). An allocation's owner is one of these, and
+ * only its owner or an administrator of its site may act on the machine it holds.
+ */
+export interface Actor {
+  name: string;
+  memberOf: readonly string[];
+  administers: (site: string | undefined) => boolean;
+}
+
+/** The actions on a machine an owner holds: its owner's, or an administrator's of its site. */
+const OWNERS_ACTIONS: ReadonlySet<Action> = new Set<Action>(["deallocate", "deploy", "redeploy", "release", "rescue", "unrescue"]);
+
+const siteOf = (node: Node): string | undefined => (typeof node.site === "string" ? node.site : undefined);
+
+/** Whether the actor is the owner: the owner's own name, or a group of theirs. */
+const holds = (actor: Actor, owner: string): boolean => actor.name === owner || actor.memberOf.includes(owner);
+
+/**
+ * The owner an allocation records: the actor, unless they name a group they are in; an
+ * administrator of the machine's site may name anyone (a team's lead handing a machine on).
+ */
+function ownerFor(actor: Actor, node: Node, named: string | undefined): string {
+  if (named === undefined || named === actor.name) return actor.name;
+  if (holds(actor, named) || actor.administers(siteOf(node))) return named;
+  throw new ValidationError(
+    `options.owner must be you (${actor.name}) or a group of yours (${actor.memberOf.join(", ") || "you are in none"}); an administrator of the machine's site may name another`,
+  );
+}
+
+/** Refuses an action on a held machine to any but its owner and its site's administrators. */
+function ownerOnly(actor: Actor, node: Node, action: Action): void {
+  const owner = node.provisioning?.owner;
+  if (!OWNERS_ACTIONS.has(action) || owner === undefined || holds(actor, owner) || actor.administers(siteOf(node))) return;
+  throw new ForbiddenError(`Node ${node.id} is held by ${owner}: only its owner or an administrator of its site may ${action} it`);
 }
 
 export interface ActionSettings {
@@ -76,7 +115,7 @@ async function installGraph(stores: StoresOf<"definitions">, name: string): Prom
   }
 }
 
-async function plan(stores: ActionStores, node: Node, request: ActionRequest, settings: ActionSettings): Promise<Plan> {
+async function plan(stores: ActionStores, node: Node, request: ActionRequest, settings: ActionSettings, actor: Actor): Promise<Plan> {
   const options = request.options ?? {};
   const action = request.action;
   switch (action) {
@@ -92,7 +131,7 @@ async function plan(stores: ActionStores, node: Node, request: ActionRequest, se
     }
     case "allocate": {
       noOtherOptions(action, options, ["owner", "purpose"]);
-      const owner = text(options, "owner", 200, true);
+      const owner = ownerFor(actor, node, text(options, "owner", 200, false));
       const purpose = text(options, "purpose", 1000, false);
       return { graph: "Graph.Lifecycle.Allocate", options: {}, changes: { owner, ...(purpose !== undefined && { purpose }) } };
     }
@@ -170,12 +209,14 @@ export async function performAction(
   request: ActionRequest,
   api: ApiContext,
   settings: ActionSettings,
+  actor: Actor,
   now: Date,
 ): Promise<ActionResult> {
   const node = await findNode(stores, identifier);
   const from = stateOf(node);
   transitionFrom(from, request.action);
-  const planned = await plan(stores, node, request, settings);
+  ownerOnly(actor, node, request.action);
+  const planned = await plan(stores, node, request, settings, actor);
   const running = await activeWorkflowOf(stores, node, now);
   if (running) {
     throw new ConflictError(

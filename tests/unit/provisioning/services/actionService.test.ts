@@ -3,7 +3,7 @@ import { apiContextFor } from "../../../../lib/provisioning/apiContext";
 import { machineCredential } from "../../../../lib/provisioning/cloudInit/instanceService";
 import { acceptResults, nextCommands } from "../../../../lib/provisioning/discovery/microkernel";
 import { nodeTimeline } from "../../../../lib/provisioning/installReports/timeline";
-import { listActions, performAction } from "../../../../lib/provisioning/lifecycle/actionService";
+import { type Actor, listActions, performAction } from "../../../../lib/provisioning/lifecycle/actionService";
 import { createNode } from "../../../../lib/provisioning/nodes/nodeService";
 import { setNodeSshSettings } from "../../../../lib/provisioning/nodes/sshService";
 import {
@@ -13,6 +13,9 @@ import {
   startWorkflow,
 } from "../../../../lib/provisioning/workflows/workflowService";
 import { aCatalog, later, memoryStores, replacing, type Stores, T0 } from "./setUp";
+
+/** An administrator of every site: may take any action on any machine, whoever holds it. */
+const ADMIN: Actor = { name: "anonymous", memberOf: [], administers: () => true };
 
 const api = apiContextFor("http://10.0.0.1:9080");
 const settings = { releaseErase: "quick" as const };
@@ -33,7 +36,7 @@ async function discovered(stores: Stores, obm = true) {
 }
 
 const act = (stores: Stores, node: string, action: string, options?: Record<string, unknown>, at = later(1)) =>
-  performAction(stores, node, { action: action as never, ...(options && { options }) }, api, settings, at);
+  performAction(stores, node, { action: action as never, ...(options && { options }) }, api, settings, ADMIN, at);
 
 const stateOfNode = async (stores: Stores, id: string) => (await stores.nodes.get(id))?.provisionState;
 
@@ -84,13 +87,9 @@ describe("a node's life-cycle actions (issue 53)", () => {
     expect(await stateOfNode(stores, node.id)).toBe("ready");
   });
 
-  it("allocates to an owner with a purpose (400 without an owner, or with an option the action does not take) and deallocates", async () => {
+  it("allocates to an owner with a purpose (400 with an option the action does not take) and deallocates", async () => {
     const stores = memoryStores();
     const node = await readyNode(stores);
-    await expect(act(stores, node.id, "allocate")).rejects.toMatchObject({
-      kind: "bad-request",
-      message: "options.owner must be a non-empty string of at most 200 characters",
-    });
     await expect(act(stores, node.id, "allocate", { owner: "a", colour: "red" })).rejects.toThrow(
       "Action allocate takes no option colour (it takes owner, purpose)",
     );
@@ -100,6 +99,79 @@ describe("a node's life-cycle actions (issue 53)", () => {
     const { node: back } = await act(stores, node.id, "deallocate", undefined, later(2));
     expect(back.provisionState).toBe("ready");
     expect(back.provisioning).not.toHaveProperty("owner");
+  });
+
+  it("binds the owner to the caller: themselves unless they name a group of theirs; an administrator of the site names anyone", async () => {
+    const stores = memoryStores();
+    const node = await readyNode(stores);
+    const bob: Actor = { name: "oidc:bob@example.com", memberOf: ["group:rack-1-ops"], administers: () => false };
+    const own = await performAction(stores, node.id, { action: "allocate" }, api, settings, bob, later(1));
+    expect(own.node.provisioning?.owner).toBe("oidc:bob@example.com");
+    await act(stores, node.id, "deallocate", undefined, later(2));
+    await expect(
+      performAction(stores, node.id, { action: "allocate", options: { owner: "alice" } }, api, settings, bob, later(3)),
+    ).rejects.toMatchObject({
+      kind: "bad-request",
+      message: expect.stringMatching(/^options\.owner must be you \(oidc:bob@example\.com\) or a group of yours \(group:rack-1-ops\)/),
+    });
+    const team = await performAction(
+      stores,
+      node.id,
+      { action: "allocate", options: { owner: "group:rack-1-ops" } },
+      api,
+      settings,
+      bob,
+      later(4),
+    );
+    expect(team.node.provisioning?.owner).toBe("group:rack-1-ops");
+    await act(stores, node.id, "deallocate", undefined, later(5));
+    const handed = await act(stores, node.id, "allocate", { owner: "client:automation" }, later(6));
+    expect(handed.node.provisioning?.owner).toBe("client:automation");
+  });
+
+  it("lets only the owner (or a group of theirs) and an administrator of the machine's site act on a held machine", async () => {
+    const stores = memoryStores();
+    const node = await readyNode(stores);
+    await stores.nodes.update(node.id, (current) => ({ ...current, site: "rack-1" }));
+    await act(stores, node.id, "allocate", { owner: "group:rack-1-ops" }, later(1));
+    const carol: Actor = { name: "oidc:carol@example.com", memberOf: ["group:sales"], administers: (site) => site === "rack-2" };
+    for (const action of ["deallocate", "deploy"] as const)
+      await expect(
+        performAction(
+          stores,
+          node.id,
+          { action, options: action === "deploy" ? { graph: "Graph.InstallCoreOS" } : undefined },
+          api,
+          settings,
+          carol,
+          later(2),
+        ),
+      ).rejects.toMatchObject({
+        kind: "forbidden",
+        message: `Node ${node.id} is held by group:rack-1-ops: only its owner or an administrator of its site may ${action} it`,
+      });
+    expect(await stateOfNode(stores, node.id)).toBe("allocated");
+    const member: Actor = { name: "bob", memberOf: ["group:rack-1-ops"], administers: () => false };
+    const handedBack = await performAction(stores, node.id, { action: "deallocate" }, api, settings, member, later(3));
+    expect(handedBack.node.provisionState).toBe("ready");
+    await act(stores, node.id, "allocate", { owner: "group:rack-1-ops" }, later(4));
+    // Rescue, redeploy and release of the deployed machine: the same rule.
+    await stores.nodes.update(node.id, (current) => ({ ...current, provisionState: "deployed" }));
+    for (const action of ["rescue", "redeploy", "release"] as const)
+      await expect(
+        performAction(
+          stores,
+          node.id,
+          { action, options: action === "rescue" ? { sshKey: "x" } : undefined },
+          api,
+          settings,
+          carol,
+          later(4),
+        ),
+      ).rejects.toMatchObject({ kind: "forbidden" });
+    const siteAdmin: Actor = { name: "dave", memberOf: [], administers: (site) => site === "rack-1" };
+    const released = await performAction(stores, node.id, { action: "release" }, api, settings, siteAdmin, later(5));
+    expect(released.node.provisionState).toBe("releasing");
   });
 
   it("refuses an action its state does not allow with a 409 naming both, and any action while a workflow runs", async () => {
@@ -204,9 +276,17 @@ describe("a node's life-cycle actions (issue 53)", () => {
       }),
     );
     // RELEASE_ERASE when the action names none.
-    const second = await performAction(stores, node.id, { action: "allocate", options: { owner: "b" } }, api, settings, later(50));
+    const second = await performAction(stores, node.id, { action: "allocate", options: { owner: "b" } }, api, settings, ADMIN, later(50));
     expect(second.node.provisionState).toBe("allocated");
-    const { workflow: quick } = await performAction(stores, node.id, { action: "release" }, api, { releaseErase: "full" }, later(51));
+    const { workflow: quick } = await performAction(
+      stores,
+      node.id,
+      { action: "release" },
+      api,
+      { releaseErase: "full" },
+      ADMIN,
+      later(51),
+    );
     expect(quick.tasks[Object.keys(quick.tasks).find((id) => quick.tasks[id].label === "erase-disks")!].options.mode).toBe("full");
   });
 
