@@ -127,3 +127,35 @@ describe("the console's sign-in routes", () => {
     expect(await api({ method: "GET", path: `${A}/nodes`, headers: { cookie: `rhd_session=${JWT}` } })).toMatchObject({ status: 401 });
   });
 });
+
+describe("the OpenAPI documents' ways in", () => {
+  type Doc = {
+    paths: Record<string, Record<string, { security?: Record<string, unknown>[] }>>;
+    components: { securitySchemes: Record<string, { type: string; openIdConnectUrl?: string }> };
+  };
+  const ways = (doc: Doc, path: string, method: string) => (doc.paths[path][method].security ?? []).flatMap((way) => Object.keys(way));
+
+  it("declare Basic, API tokens and RackHD's /login token on every operator's route, and the provider's JWTs when OIDC_ISSUER names one", async () => {
+    configure({ AUTH_USERS: `admin:${PASSWORD}` });
+    const plain = (await api({ method: "GET", path: `${A}/openapi.json`, headers: {} })).body as Doc;
+    expect(ways(plain, "/nodes", "get")).toEqual(["basicAuth", "apiToken", "rackhdJwt", "rackhdQueryToken"]);
+    expect(plain.components.securitySchemes).not.toHaveProperty("oidc");
+    configure({ AUTH_USERS: `admin:${PASSWORD}`, OIDC_ISSUER: "https://idp.example.com/realms/ops/", OIDC_AUDIENCE: "urn:rackhd:api" });
+    const withProvider = (await api({ method: "GET", path: `${A}/openapi.json`, headers: {} })).body as Doc;
+    expect(withProvider.components.securitySchemes.oidc).toEqual(
+      expect.objectContaining({
+        type: "openIdConnect",
+        openIdConnectUrl: "https://idp.example.com/realms/ops/.well-known/openid-configuration",
+      }),
+    );
+    for (const [path, operations] of Object.entries(withProvider.paths))
+      for (const [method, op] of Object.entries(operations)) {
+        const named = ways(withProvider, path, method);
+        if (!Array.isArray(op) && named.includes("basicAuth"))
+          expect({ path, method, named }).toEqual({ path, method, named: expect.arrayContaining(["oidc"]) });
+        if (named.includes("relayToken")) expect(named).not.toContain("oidc");
+      }
+    const tasks = (await api({ method: "GET", path: "/todo/api/v1.0/openapi.json", headers: {} })).body as Doc;
+    expect(ways(tasks, "/tasks", "post")).toEqual(["basicAuth", "apiToken", "rackhdJwt", "rackhdQueryToken", "oidc"]);
+  });
+});

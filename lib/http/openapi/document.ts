@@ -222,7 +222,10 @@ function operation(service: ServiceInfo, entry: Endpoint): Record<string, unknow
               security: [{}, { relayToken: [] }],
               description: "A booting machine's route: open, or with BOOT_VIA_RELAY=on only through a site's relay.",
             }
-          : { security: [{}, { basicAuth: [] }], description: `Basic auth when ${AUTH_SETTING[entry.auth]}.` }),
+          : {
+              security: [{}, ...OPERATOR_SCHEMES.map((scheme) => ({ [scheme]: [] }))],
+              description: `Credentials when ${AUTH_SETTING[entry.auth]}: a Basic user, an API token, RackHD's /login token, or the identity provider's token (docs/team.md).`,
+            }),
     parameters: parameters(service, entry),
     ...(body && {
       requestBody: {
@@ -233,6 +236,31 @@ function operation(service: ServiceInfo, entry: Endpoint): Record<string, unknow
     responses: responses(service, entry),
   };
 }
+
+/**
+ * Every way an operator's request is let in (lib/http/middleware/basicAuth.ts): a Basic user, an
+ * API token or a console session (`Bearer rhdt_…`), RackHD's /login token as its clients send it
+ * (`Authorization: JWT <token>`, or `?auth_token=`). The identity provider's JWTs (`openIdConnect`)
+ * are added where the document is served, when OIDC_ISSUER names a provider (./served.ts).
+ */
+export const OPERATOR_SCHEMES = ["basicAuth", "apiToken", "rackhdJwt", "rackhdQueryToken"] as const;
+
+const SECURITY_SCHEMES: Record<(typeof OPERATOR_SCHEMES)[number], Record<string, string>> = {
+  basicAuth: { type: "http", scheme: "basic" },
+  apiToken: {
+    type: "http",
+    scheme: "bearer",
+    bearerFormat: "rhdt_<id>_<secret>",
+    description: "An API token (POST /tokens, or RackHD's POST /login's): `Authorization: Bearer <token>`",
+  },
+  rackhdJwt: {
+    type: "apiKey",
+    in: "header",
+    name: "Authorization",
+    description: "RackHD's /login token as RackHD's clients send it: `Authorization: JWT <token>`",
+  },
+  rackhdQueryToken: { type: "apiKey", in: "query", name: "auth_token", description: "RackHD's /login token in the query" },
+};
 
 const AUTH_SETTING: Record<Exclude<Endpoint["auth"], "none" | "relay" | "boot">, string> = {
   tasksList: "TASKS_AUTH is list or all",
@@ -283,7 +311,7 @@ export function openApiDocument(name: ServiceName, routes: readonly Endpoint[]):
     ...(Object.keys(greedy).length > 0 && { "x-greedy-paths": greedy }),
     components: {
       securitySchemes: {
-        basicAuth: { type: "http", scheme: "basic" },
+        ...SECURITY_SCHEMES,
         ...(name === "provisioning" && { relayToken: { type: "http", scheme: "bearer", description: "A site relay's credential" } }),
       },
       schemas: componentSchemas(service, paths),

@@ -3,7 +3,11 @@ import { requestBaseUrl } from "../baseUrl";
 import type { HttpEvent, HttpResult } from "../event";
 import { text } from "../responses";
 
-/** A service's document as served: its server URLs are where this request reached it (stage prefix included). */
+/**
+ * A service's document as served: its server URLs are where this request reached it (stage prefix
+ * included); with an identity provider (OIDC_ISSUER), its JWTs are declared as a way in
+ * (`openIdConnect`, its discovery document) on every route that takes a Basic user.
+ */
 export function servedDocument(
   document: Record<string, unknown>,
   event: HttpEvent,
@@ -14,7 +18,42 @@ export function servedDocument(
     service === "tasks"
       ? [`${requestBaseUrl(event, "/todo/api/v1.0", config.publicBaseUrl)}/todo/api/v1.0`]
       : ["1.1", "current", "common"].map((version) => `${requestBaseUrl(event, "/api/", config.apiServer)}/api/${version}`);
-  return { ...document, servers: servers.map((url) => ({ url })) };
+  const served = { ...document, servers: servers.map((url) => ({ url })) };
+  return config.oidc ? withProvider(served, config.oidc.issuer) : served;
+}
+
+type Operation = { security?: Record<string, unknown>[] };
+
+/** The document with the provider's scheme beside Basic wherever Basic is a way in. */
+function withProvider(document: Record<string, unknown>, issuer: string): Record<string, unknown> {
+  const paths = document.paths as Record<string, Record<string, Operation>>;
+  const withOidc = Object.fromEntries(
+    Object.entries(paths).map(([path, operations]) => [
+      path,
+      Object.fromEntries(
+        Object.entries(operations).map(([method, op]) => [
+          method,
+          op.security?.some((way) => "basicAuth" in way) ? { ...op, security: [...op.security, { oidc: [] }] } : op,
+        ]),
+      ),
+    ]),
+  );
+  const components = document.components as { securitySchemes: Record<string, unknown> };
+  return {
+    ...document,
+    paths: withOidc,
+    components: {
+      ...components,
+      securitySchemes: {
+        ...components.securitySchemes,
+        oidc: {
+          type: "openIdConnect",
+          openIdConnectUrl: `${issuer.replace(/\/+$/, "")}/.well-known/openid-configuration`,
+          description: "The identity provider's access token for this service: `Authorization: Bearer <jwt>` (docs/team.md)",
+        },
+      },
+    },
+  };
 }
 
 /**
