@@ -143,8 +143,9 @@ async function contents(options: TftpOptions, file: string, machine: string, fil
     if (!answer.ok) throw new TftpError(ERR.undefined, `The provisioning service answered ${answer.status}`);
     return Buffer.from(await answer.arrayBuffer());
   };
-  // A machine's own script is fetched for it alone; the files are the same for every machine.
-  return mac ? fetchIt() : files(path, fetchIt);
+  // A machine's own script is fetched for it alone; the files are the same for every machine,
+  // whatever query names them (a machine's token, or a host's `?copy=N` to fetch a file anew each time): kept by their path.
+  return mac ? fetchIt() : files(path.split("?")[0], fetchIt);
 }
 
 /** The options it takes, as it answers them in its OACK; empty when the client asked none it knows. */
@@ -227,7 +228,7 @@ export async function startTftpServer(options: TftpOptions): Promise<{ port: num
     }
     answering.add(request);
     perClient.set(client.address, ofClient + 1);
-    void serve(options, message, client, files)
+    void serve(options, message, client, files, host)
       .catch((error: Error) => options.log?.(`tftp: ${client.address}: ${error.message}`))
       .finally(() => {
         answering.delete(request);
@@ -245,10 +246,14 @@ export async function startTftpServer(options: TftpOptions): Promise<{ port: num
   return { port, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 
-/** One request: a socket of its own (its transfer id), the file fetched, then sent or refused. */
-async function serve(options: TftpOptions, message: Buffer, client: RemoteInfo, files: SharedFiles): Promise<void> {
+/**
+ * One request: a socket of its own (its transfer id) on the address the server listens on (bound
+ * to every address, a transfer would answer from, and be reachable on, interfaces `--tftp` left
+ * out), the file fetched, then sent or refused.
+ */
+async function serve(options: TftpOptions, message: Buffer, client: RemoteInfo, files: SharedFiles, host: string): Promise<void> {
   const socket = createSocket("udp4");
-  await new Promise<void>((resolve) => socket.bind(0, () => resolve()));
+  await new Promise<void>((resolve) => socket.bind(0, host, () => resolve()));
   try {
     const request = parseRequest(message);
     if (request.opcode !== OP.RRQ) throw new TftpError(ERR.illegal, "Only reading is served");

@@ -29,6 +29,7 @@ describe("the relay's TFTP server (Secure Boot machines' shim, GRUB and its scri
       asked.push({ url: request.url ?? "", headers: request.headers });
       if (request.url === "/common/shimx64.efi") return response.end("SHIM");
       if (request.url === "/common/vmlinuz") return response.end(kernel);
+      if (request.url?.split("?")[0] === "/common/initrd-q") return response.end(kernel);
       if (request.url === "/api/current/files/initrd.img/latest?nodeId=abc&token=t0k") return response.end("INITRD");
       if (request.url?.startsWith("/api/current/profiles?macs=52:54:00:5b:00:01&loader=grub")) return response.end("echo 'hello'\n");
       if (request.url?.startsWith("/api/current/profiles?macs=52:54:00:5b:00:02&loader=grub")) return response.end("echo 'victim'\n");
@@ -238,6 +239,37 @@ describe("the relay's TFTP server (Secure Boot machines' shim, GRUB and its scri
       expect(fetches("/common/vmlinuz") - vmlinuz).toBe(1);
     } finally {
       await small.close();
+    }
+  });
+
+  it("keeps a shared file by its path, whatever query names it: thirty ?copy=N fetch it from the service once", async () => {
+    for (let copy = 0; copy < 30; copy += 1) expect((await curl(`common/initrd-q?copy=${copy}`)).equals(kernel)).toBe(true);
+    expect(asked.filter((request) => request.url.startsWith("/common/initrd-q"))).toHaveLength(1);
+  });
+
+  it("answers a transfer from the address it listens on, not from another address of the host", async () => {
+    const only = await startTftpServer({
+      api: `http://127.0.0.1:${(service.address() as { port: number }).port}`,
+      token: "relay-token",
+      listen: "127.0.0.2:0",
+      publicUrl: "http://10.1.0.2:8080",
+      timeoutMs: 200,
+      neighbours: () => neighbours,
+    });
+    try {
+      const from = await new Promise<string>((resolve) => {
+        const socket = createSocket("udp4");
+        socket.bind(0, "127.0.0.1", () => {
+          socket.once("message", (message, remote) => {
+            socket.close();
+            resolve(`${remote.address} opcode ${message.readUInt16BE(0)}`);
+          });
+          socket.send(Buffer.from("\0\u0001shimx64.efi\0octet\0", "latin1"), only.port, "127.0.0.2");
+        });
+      });
+      expect(from).toBe("127.0.0.2 opcode 3");
+    } finally {
+      await only.close();
     }
   });
 
