@@ -243,7 +243,9 @@ describe("the relay's TFTP server (Secure Boot machines' shim, GRUB and its scri
   });
 
   it("keeps a shared file by its path, whatever query names it: thirty ?copy=N fetch it from the service once", async () => {
-    for (let copy = 0; copy < 30; copy += 1) expect((await curl(`common/initrd-q?copy=${copy}`)).equals(kernel)).toBe(true);
+    // busybox's client sends the name whole (curl's takes the query off).
+    for (let copy = 0; copy < 30; copy += 1)
+      await run("busybox", ["tftp", "-g", "-r", `common/initrd-q?copy=${copy}`, "-l", "/dev/null", "127.0.0.1", String(tftp.port)]);
     expect(asked.filter((request) => request.url.startsWith("/common/initrd-q"))).toHaveLength(1);
   });
 
