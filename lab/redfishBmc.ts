@@ -11,7 +11,7 @@ import { join } from "node:path";
  * ipmi_sim, it really acts: its power is a QEMU machine's (lab/qmpMachine.ts), started,
  * stopped and reset through QMP; no power state is kept as a value. It serves, over HTTPS with its own self-signed
  * certificate, the few resources a relay uses, in the shapes of DMTF's public mockups (the
- * "public-rackmount1" system 437XR1138R2): the service root, the systems collection, one
+ * "public-rackmount1" system 437XR1138R2), some at other paths than the usual (SYSTEMS below): the service root, the systems collection, one
  * ComputerSystem with `Boot`, `PowerState`, `IndicatorLED` and its Reset action, and the session
  * service (X-Auth-Token, with a limit of open sessions, as BMCs have). It checks Basic credentials
  * or a session's token, and acts as the BMCs the relay must survive when told to: it refuses a
@@ -42,7 +42,18 @@ export interface RedfishBmc {
   close: () => Promise<void>;
 }
 
+/**
+ * Where it serves its resources: not all at the paths most BMCs use (its systems collection, its
+ * sessions and its Reset action are elsewhere, as some BMCs' are), so a client that builds paths
+ * instead of following the service root's links and the actions' targets fails against it.
+ */
+const SYSTEMS = "/redfish/v1/ComputerSystems";
+const SESSIONS = "/redfish/v1/SessionService/ActiveSessions";
 const SYSTEM = "/redfish/v1/Systems/437XR1138R2";
+const RESET = `${SYSTEM}/Actions/Reset`;
+const REGISTRIES = "/redfish/v1/Registries";
+const BIOS_REGISTRY = "BiosAttributeRegistryP89.v1_0_0";
+const BIOS_REGISTRY_FILE = `/redfish/v1/registryfiles/${BIOS_REGISTRY}.json`;
 const BIOS = `${SYSTEM}/Bios`;
 const FIRMWARE = "/redfish/v1/UpdateService/FirmwareInventory";
 /** The mockup's BIOS attributes (a few of DMTF's public-rackmount1 Bios), each with the type its registry gives. */
@@ -55,6 +66,27 @@ const BIOS_DEFAULTS: Record<string, string | number | boolean> = {
   NicBoot1: "NetworkBoot",
   NicBoot2: "Disabled",
 };
+/** Its BIOS attribute registry's entries (DMTF's AttributeRegistry schema): what each attribute takes, which a PATCH is held to. */
+const BIOS_ATTRIBUTES = [
+  { AttributeName: "BootMode", Type: "Enumeration", Value: [{ ValueName: "Uefi" }, { ValueName: "LegacyBios" }] },
+  { AttributeName: "ProcTurboMode", Type: "Enumeration", Value: [{ ValueName: "Enabled" }, { ValueName: "Disabled" }] },
+  { AttributeName: "ProcCoreDisable", Type: "Integer", LowerBound: 0, UpperBound: 8 },
+  { AttributeName: "SriovGlobalEnable", Type: "Boolean" },
+  { AttributeName: "EmbeddedSata", Type: "Enumeration", Value: [{ ValueName: "Raid" }, { ValueName: "Ahci" }] },
+  { AttributeName: "NicBoot1", Type: "Enumeration", Value: [{ ValueName: "NetworkBoot" }, { ValueName: "Disabled" }] },
+  { AttributeName: "NicBoot2", Type: "Enumeration", Value: [{ ValueName: "NetworkBoot" }, { ValueName: "Disabled" }] },
+];
+
+/** Whether the registry takes `value` for `name`. */
+const registryTakes = (name: string, value: unknown): boolean => {
+  const entry = BIOS_ATTRIBUTES.find((each) => each.AttributeName === name);
+  if (!entry) return false;
+  if (entry.Type === "Enumeration") return (entry.Value ?? []).some((each) => each.ValueName === value);
+  if (entry.Type === "Integer")
+    return Number.isInteger(value) && (value as number) >= (entry.LowerBound ?? 0) && (value as number) <= (entry.UpperBound ?? 0);
+  return typeof value === "boolean";
+};
+
 /** Its firmware inventory: the BMC's own, the BIOS's and a NIC's. */
 const FIRMWARE_ITEMS = [
   { Id: "BMC", Name: "Manager firmware", Version: "1.45.455b66-rev4", Updateable: true },
@@ -102,6 +134,10 @@ export async function startRedfishBmc(options: {
   listsResetTypes?: boolean;
   /** Answer a Reset 202 with a task monitor (Location) that ends a moment later, as iDRAC and iLO do. */
   taskMonitor?: boolean;
+  /** The boot targets it allows (default: None, Pxe, Hdd, Cd, UefiHttp, BiosSetup); another is refused 400 (PropertyValueNotInList). */
+  bootTargets?: readonly string[];
+  /** Answers a resource with a body that is not its JSON, as broken BMCs do: the system's cut short, or an HTML page for the systems collection. */
+  notJson?: "system" | "systems";
   /** Its session service's limit of open sessions (default 4); one more is refused 503 (SessionLimitExceeded). */
   sessionLimit?: number;
   /** The QEMU machine whose power this BMC drives (lab/qmpMachine.ts): a booting one, or an idle one. */
@@ -152,6 +188,7 @@ export async function startRedfishBmc(options: {
   let sessionCount = 0;
   const tasks = new Map<string, number>();
   const resetTypes = options.resetTypes ?? RESET_TYPES;
+  const targets = options.bootTargets ?? TARGETS;
   const powered = () => options.machine.running();
   const powerState = () => (powered() ? "On" : "Off");
   const send = (response: ServerResponse, status: number, body: unknown) =>
@@ -166,7 +203,7 @@ export async function startRedfishBmc(options: {
     const token = request.headers["x-auth-token"];
     const signedIn = request.headers.authorization === expected || (typeof token === "string" && [...sessions.values()].includes(token));
     // The session service: POST with the credentials in the body (no other credentials needed).
-    if (request.method === "POST" && path === "/redfish/v1/SessionService/Sessions") {
+    if (request.method === "POST" && path === SESSIONS) {
       let login: { UserName?: unknown; Password?: unknown } = {};
       try {
         login = JSON.parse(raw || "{}");
@@ -188,11 +225,24 @@ export async function startRedfishBmc(options: {
       const id = String(sessionCount);
       const secret = `token-${id}-${Math.random().toString(36).slice(2)}`;
       sessions.set(id, secret);
-      const location = `/redfish/v1/SessionService/Sessions/${id}`;
+      const location = `${SESSIONS}/${id}`;
       response.writeHead(201, { "content-type": "application/json", "x-auth-token": secret, location });
       return response.end(JSON.stringify({ "@odata.id": location, Id: id, UserName: options.user }));
     }
-    if (signedIn && request.method === "DELETE" && path.startsWith("/redfish/v1/SessionService/Sessions/")) {
+    // The service root: open to all, as Redfish says.
+    if (request.method === "GET" && path === "/redfish/v1")
+      return send(response, 200, {
+        "@odata.id": "/redfish/v1",
+        Id: "RootService",
+        RedfishVersion: "1.15.0",
+        Systems: { "@odata.id": SYSTEMS },
+        SessionService: { "@odata.id": "/redfish/v1/SessionService" },
+        UpdateService: { "@odata.id": "/redfish/v1/UpdateService" },
+        Managers: { "@odata.id": "/redfish/v1/Managers" },
+        Registries: { "@odata.id": REGISTRIES },
+        Links: { Sessions: { "@odata.id": SESSIONS } },
+      });
+    if (signedIn && request.method === "DELETE" && path.startsWith(`${SESSIONS}/`)) {
       const id = path.split("/").pop() ?? "";
       if (!sessions.delete(id)) return send(response, 404, error("ResourceMissingAtURI", `The resource at the URI ${path} was not found.`));
       return send(response, 204, {});
@@ -227,16 +277,21 @@ export async function startRedfishBmc(options: {
       );
     }
     const route = `${request.method} ${path}`;
-    if (route === "GET /redfish/v1")
+    if (route === `GET ${REGISTRIES}`)
       return send(response, 200, {
-        "@odata.id": "/redfish/v1",
-        Id: "RootService",
-        RedfishVersion: "1.15.0",
-        Systems: { "@odata.id": "/redfish/v1/Systems" },
-        SessionService: { "@odata.id": "/redfish/v1/SessionService" },
-        UpdateService: { "@odata.id": "/redfish/v1/UpdateService" },
-        Managers: { "@odata.id": "/redfish/v1/Managers" },
+        "@odata.id": REGISTRIES,
+        Members: [{ "@odata.id": `${REGISTRIES}/${BIOS_REGISTRY}` }],
+        "Members@odata.count": 1,
       });
+    if (route === `GET ${REGISTRIES}/${BIOS_REGISTRY}`)
+      return send(response, 200, {
+        "@odata.id": `${REGISTRIES}/${BIOS_REGISTRY}`,
+        Id: BIOS_REGISTRY,
+        Registry: BIOS_REGISTRY,
+        Location: [{ Language: "en", Uri: BIOS_REGISTRY_FILE }],
+      });
+    if (route === `GET ${BIOS_REGISTRY_FILE}`)
+      return send(response, 200, { Id: BIOS_REGISTRY, RegistryVersion: "1.0.0", RegistryEntries: { Attributes: BIOS_ATTRIBUTES } });
     if (route === "GET /redfish/v1/Managers")
       return send(response, 200, { "@odata.id": "/redfish/v1/Managers", Members: [{ "@odata.id": MANAGER }], "Members@odata.count": 1 });
     if (route === `GET ${MANAGER}`)
@@ -305,7 +360,7 @@ export async function startRedfishBmc(options: {
       return send(response, 200, {
         "@odata.id": BIOS,
         Id: "BIOS",
-        AttributeRegistry: "BiosAttributeRegistryP89.v1_0_0",
+        AttributeRegistry: BIOS_REGISTRY,
         Attributes: bios.current,
         "@Redfish.Settings": { SettingsObject: { "@odata.id": `${BIOS}/Settings` } },
       });
@@ -324,11 +379,25 @@ export async function startRedfishBmc(options: {
             `The property ${wrong[0]} is not in the list of valid properties for the resource, or its value's type is wrong.`,
           ),
         );
+      const outside = Object.entries(attributes).find(([name, value]) => !registryTakes(name, value));
+      if (outside)
+        return send(
+          response,
+          400,
+          error(
+            "PropertyValueNotInList",
+            `The value ${JSON.stringify(outside[1])} for the property ${outside[0]} is not in the list of acceptable values.`,
+          ),
+        );
       bios.pending = { ...bios.pending, ...(attributes as Record<string, string | number | boolean>) };
       return send(response, 200, { "@odata.id": `${BIOS}/Settings`, Attributes: bios.pending });
     }
-    if (route === "GET /redfish/v1/Systems")
-      return send(response, 200, { "@odata.id": "/redfish/v1/Systems", Members: [{ "@odata.id": SYSTEM }], "Members@odata.count": 1 });
+    if (route === `GET ${SYSTEMS}` && options.notJson === "systems")
+      return response.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>Login</title><p>Please sign in");
+    if (route === `GET ${SYSTEM}` && options.notJson === "system")
+      return response.writeHead(200, { "content-type": "application/json" }).end('{"@odata.id": "/redfish/v1/Systems/437XR1138R2", "PowerSta');
+    if (route === `GET ${SYSTEMS}`)
+      return send(response, 200, { "@odata.id": SYSTEMS, Members: [{ "@odata.id": SYSTEM }], "Members@odata.count": 1 });
     if (route === `GET ${SYSTEM}`) {
       return send(response, 200, {
         "@odata.id": SYSTEM,
@@ -337,12 +406,12 @@ export async function startRedfishBmc(options: {
         SystemType: "Physical",
         PowerState: powerState(),
         IndicatorLED: state.IndicatorLED,
-        Boot: { ...state.Boot, "BootSourceOverrideTarget@Redfish.AllowableValues": TARGETS, BootOrder: ["NIC.Slot.1-1", "Disk.Bay.0"] },
+        Boot: { ...state.Boot, "BootSourceOverrideTarget@Redfish.AllowableValues": targets, BootOrder: ["NIC.Slot.1-1", "Disk.Bay.0"] },
         Bios: { "@odata.id": BIOS },
         Links: { Chassis: [{ "@odata.id": CHASSIS }], ManagedBy: [{ "@odata.id": MANAGER }] },
         Actions: {
           "#ComputerSystem.Reset": {
-            target: `${SYSTEM}/Actions/ComputerSystem.Reset`,
+            target: RESET,
             ...(options.listsResetTypes !== false && { "ResetType@Redfish.AllowableValues": resetTypes }),
           },
         },
@@ -380,7 +449,7 @@ export async function startRedfishBmc(options: {
           error("PropertyNotWritable", "The property BootSourceOverrideMode is a read only property and cannot be assigned a value."),
         );
       }
-      if (boot && !TARGETS.includes(String(boot.BootSourceOverrideTarget))) {
+      if (boot && !targets.includes(String(boot.BootSourceOverrideTarget))) {
         return send(
           response,
           400,
@@ -394,7 +463,7 @@ export async function startRedfishBmc(options: {
       if (typeof body.IndicatorLED === "string") state.IndicatorLED = body.IndicatorLED;
       return send(response, 200, { "@odata.id": SYSTEM, PowerState: powerState(), Boot: state.Boot });
     }
-    if (route === `POST ${SYSTEM}/Actions/ComputerSystem.Reset`) {
+    if (route === `POST ${RESET}`) {
       const type = String(body.ResetType);
       if (!resetTypes.includes(type))
         return send(

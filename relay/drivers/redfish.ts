@@ -1,14 +1,17 @@
 import type { JobAction } from "../../lib/wire/relay";
 import type { MediaLibrary } from "../virtualMedia";
 import { type Driver, type DriverResult, failed, type JobContext, text, unknownKind } from "./driver";
-import { type Answer, type Call, connect, header, messageOf } from "./redfishSession";
+import { type Answer, type Call, connect, header, linkOf, messageOf, resource } from "./redfishSession";
 
 /**
  * Redfish over HTTPS, as RackHD's redfish-obm-service and bmclib drive it: the first (or the
  * named, `systemId`) ComputerSystem's Reset action, a one-time boot override, its PowerState and
  * its indicator LED. The OBM config: uri (https://bmc), user, password, and TLS: verified unless
  * `verifySSL` is false, against `ca` (a PEM certificate to pin) when given. Each action opens a
- * session and closes it (redfishSession.ts). What BMCs differ in, and what is done about it (from
+ * session and closes it (redfishSession.ts). It follows what the BMC advertises, never a path it
+ * builds: the service root's links, each action's `target`, each property's
+ * `@Redfish.AllowableValues` and the BIOS attribute registry (a value outside them fails, naming
+ * those allowed, before anything is sent). What BMCs differ in, and what is done about it (from
  * bmclib's, sushy's and Foreman's handling): a refused BootSourceOverrideMode is retried without
  * it; a Reset whose `ResetType@Redfish.AllowableValues` is absent is tried and, refused, the next
  * way is (sushy assumes every value allowed); a ResetType the BMC does not allow is replaced by
@@ -45,8 +48,8 @@ export function redfishDriver(options: RedfishTiming = {}): Driver {
     try {
       const connection = await connect(config, base, options.timeoutMs ?? 30_000);
       try {
-        const system = await systemPath(config, connection.call);
-        return await perform(system, action, connection.call, options, job);
+        const system = await systemPath(config, connection.call, connection.root);
+        return await perform({ system, root: connection.root }, action, connection.call, options, job);
       } finally {
         await connection.close();
       }
@@ -56,29 +59,43 @@ export function redfishDriver(options: RedfishTiming = {}): Driver {
   };
 }
 
-/** A resource the BMC must answer (200), else an error in its own words. */
-async function getResource(call: Call, path: string): Promise<Record<string, unknown>> {
-  const answer = await call("GET", path);
-  if (answer.status !== 200) throw new Error(`GET ${path} answered ${answer.status}: ${messageOf(answer)}`);
-  return answer.body;
+const getResource = resource;
+
+/** Where the BMC is: its system's path and its service root. */
+interface Target {
+  system: string;
+  root: Record<string, unknown>;
 }
 
-async function systemPath(config: Record<string, unknown>, call: Call): Promise<string> {
+/** The system: the first of the collection the service root links (or the one whose Id is `systemId`). */
+async function systemPath(config: Record<string, unknown>, call: Call, root: Record<string, unknown>): Promise<string> {
+  const collection = linkOf(root.Systems);
+  if (!collection) throw new Error("the service root links no Systems collection");
+  const members = ((await getResource(call, collection)).Members as unknown[] | undefined)?.map(linkOf).filter((id) => id !== undefined) ?? [];
   const named = text(config, "systemId");
-  if (named) return `/redfish/v1/Systems/${encodeURIComponent(named)}`;
-  const systems = await getResource(call, "/redfish/v1/Systems");
-  const first = (systems.Members as { "@odata.id"?: string }[] | undefined)?.[0]?.["@odata.id"];
-  if (!first) throw new Error("the BMC lists no ComputerSystem");
-  return first;
+  if (!named) {
+    if (!members[0]) throw new Error("the BMC lists no ComputerSystem");
+    return members[0];
+  }
+  const found = members.find((id) => id.replace(/\/+$/, "").split("/").pop() === named);
+  if (!found) throw new Error(`the BMC lists no ComputerSystem ${named} (it lists ${members.join(", ") || "none"})`);
+  return found;
 }
 
-async function perform(system: string, action: JobAction, call: Call, timing: RedfishTiming, job?: JobContext): Promise<DriverResult> {
+/** A property's allowed values (`<name>@Redfish.AllowableValues`), where the resource lists them. */
+export const allowedValues = (resource: Record<string, unknown> | undefined, name: string): string[] | undefined => {
+  const values = resource?.[`${name}@Redfish.AllowableValues`];
+  return Array.isArray(values) ? values.map(String) : undefined;
+};
+
+async function perform(where: Target, action: JobAction, call: Call, timing: RedfishTiming, job?: JobContext): Promise<DriverResult> {
+  const { system, root } = where;
   const unknown = unknownKind(action);
   if (unknown) return unknown;
-  if (action.kind === "virtualMedia") return virtualMedia(system, action, call, timing.media, job);
+  if (action.kind === "virtualMedia") return virtualMedia(where, action, call, timing.media, job);
   if (action.kind === "poll") return poll(system, action.command, call);
-  if (action.kind === "inventory") return action.what === "bios" ? readBios(system, call) : readFirmware(call);
-  if (action.kind === "biosSettings") return setBios(system, action.attributes, call);
+  if (action.kind === "inventory") return action.what === "bios" ? readBios(system, call) : readFirmware(root, call);
+  if (action.kind === "biosSettings") return setBios(where, action.attributes, call);
   if (action.kind === "identify")
     return answered(await call("PATCH", system, { IndicatorLED: action.on ? "Lit" : "Off" }), `IndicatorLED ${action.on ? "Lit" : "Off"}`);
   if (action.kind === "bootDevice")
@@ -87,15 +104,28 @@ async function perform(system: string, action: JobAction, call: Call, timing: Re
   const current = await read();
   if (action.action === "status") return { ok: true, output: `PowerState: ${String(current.PowerState ?? "Unknown")}` };
   const wanted = action.action === "reboot" ? (current.PowerState === "Off" ? "On" : "ForceRestart") : RESET[action.action];
-  return reset(system, wanted, allowedResets(current), call, read, timing);
+  const target = linkOf({ "@odata.id": resetAction(current)?.target });
+  if (!target) return failed(`Redfish: ${system} advertises no #ComputerSystem.Reset action`);
+  return reset(target, wanted, allowedResets(current), call, read, timing);
 }
+
+/** The system's Reset action as it advertises it. */
+const resetAction = (system: Record<string, unknown>): Record<string, unknown> | undefined =>
+  (system.Actions as Record<string, Record<string, unknown> | undefined> | undefined)?.["#ComputerSystem.Reset"];
 
 /** A one-time boot from `device` at the next reset; `uri`: UEFI HTTP boot from this file, where the BMC lists HttpBootUri (Redfish 2019.4 and later). */
 async function bootOnce(system: string, device: string, uefi: boolean, call: Call, uri?: string): Promise<DriverResult> {
+  const current = (await getResource(call, system)).Boot as Record<string, unknown> | undefined;
+  const targets = allowedValues(current, "BootSourceOverrideTarget");
+  if (targets && !targets.includes(TARGET[device]))
+    return failed(`Boot once from ${TARGET[device]}: the BMC allows ${targets.join(", ")} (BootSourceOverrideTarget@Redfish.AllowableValues)`);
+  const modes = allowedValues(current, "BootSourceOverrideMode");
+  const mode = uefi ? "UEFI" : "Legacy";
   const boot: Record<string, unknown> = {
     BootSourceOverrideTarget: TARGET[device],
     BootSourceOverrideEnabled: "Once",
-    BootSourceOverrideMode: uefi ? "UEFI" : "Legacy",
+    // A mode the BMC does not list is left out, as a BMC that refuses one is answered (below).
+    ...((!modes || modes.includes(mode)) && { BootSourceOverrideMode: mode }),
     ...(uri && { HttpBootUri: uri }),
   };
   const first = await call("PATCH", system, { Boot: boot });
@@ -106,24 +136,24 @@ async function bootOnce(system: string, device: string, uefi: boolean, call: Cal
   return answered(second, `Boot once from ${boot.BootSourceOverrideTarget} (the BMC refused a boot mode: ${messageOf(first)})`);
 }
 
-const idOf = (value: unknown): string | undefined => (value as { "@odata.id"?: string } | undefined)?.["@odata.id"];
 
 /**
  * The BMC's virtual CD: the system's VirtualMedia collection (Redfish 2021.1 and later), else its
  * manager's (ManagedBy, else the first manager), and in it the first member that takes a CD or DVD.
  */
-async function virtualCd(system: string, call: Call): Promise<Record<string, unknown>> {
+async function virtualCd({ system, root }: Target, call: Call): Promise<Record<string, unknown>> {
   const resource = await getResource(call, system);
-  let collection = idOf(resource.VirtualMedia);
+  let collection = linkOf(resource.VirtualMedia);
   if (!collection) {
-    const managedBy = idOf((resource.Links as { ManagedBy?: unknown[] } | undefined)?.ManagedBy?.[0]);
-    const manager = managedBy ?? idOf(((await getResource(call, "/redfish/v1/Managers")).Members as unknown[] | undefined)?.[0]);
+    const managedBy = linkOf((resource.Links as { ManagedBy?: unknown[] } | undefined)?.ManagedBy?.[0]);
+    const managers = linkOf(root.Managers);
+    const manager = managedBy ?? (managers && linkOf(((await getResource(call, managers)).Members as unknown[] | undefined)?.[0]));
     if (!manager) throw new Error("the BMC lists no manager, where its virtual media is");
-    collection = idOf((await getResource(call, manager)).VirtualMedia);
+    collection = linkOf((await getResource(call, manager)).VirtualMedia);
   }
   if (!collection) throw new Error("the BMC has no virtual media");
   for (const member of ((await getResource(call, collection)).Members as unknown[] | undefined) ?? []) {
-    const path = idOf(member);
+    const path = linkOf(member);
     if (!path) continue;
     const media = await getResource(call, path);
     const types = (media.MediaTypes as string[] | undefined) ?? [];
@@ -132,7 +162,7 @@ async function virtualCd(system: string, call: Call): Promise<Record<string, unk
   throw new Error(`the BMC's virtual media (${collection}) has no CD or DVD drive`);
 }
 
-/** An action of the virtual CD (its own target when it names one), else, refused as absent, the older BMCs' PATCH of the resource. */
+/** An action of the virtual CD at the target it names, else (older BMCs name no action) a PATCH of the resource. */
 async function mediaAction(
   cd: Record<string, unknown>,
   name: string,
@@ -142,8 +172,7 @@ async function mediaAction(
 ) {
   const path = String(cd["@odata.id"]);
   const target = (cd.Actions as Record<string, { target?: string } | undefined> | undefined)?.[`#VirtualMedia.${name}`]?.target;
-  const answer = await call("POST", target ?? `${path}/Actions/VirtualMedia.${name}`, body);
-  return [404, 405].includes(answer.status) && !target ? call("PATCH", path, patch) : answer;
+  return target ? call("POST", target, body) : call("PATCH", path, patch);
 }
 
 /**
@@ -152,13 +181,14 @@ async function mediaAction(
  * takes the image out (and the relay stops serving it).
  */
 async function virtualMedia(
-  system: string,
+  where: Target,
   action: Extract<JobAction, { kind: "virtualMedia" }>,
   call: Call,
   media: MediaLibrary | undefined,
   job: JobContext | undefined,
 ): Promise<DriverResult> {
-  const cd = await virtualCd(system, call);
+  const { system } = where;
+  const cd = await virtualCd(where, call);
   const eject = async () => {
     if (cd.Inserted !== true) return undefined;
     const answer = await mediaAction(cd, "EjectMedia", {}, { Image: null, Inserted: false }, call);
@@ -247,11 +277,12 @@ async function readBios(system: string, call: Call): Promise<DriverResult> {
 }
 
 /** UpdateService's FirmwareInventory, each item's name, version, whether it can be updated and its state (the node's `redfish-firmware` catalog). */
-async function readFirmware(call: Call): Promise<DriverResult> {
-  const root = await getResource(call, "/redfish/v1");
-  const service = (root.UpdateService as { "@odata.id"?: string } | undefined)?.["@odata.id"] ?? "/redfish/v1/UpdateService";
+async function readFirmware(root: Record<string, unknown>, call: Call): Promise<DriverResult> {
+  const service = linkOf(root.UpdateService);
+  if (!service) return failed("Redfish: the service root links no UpdateService, where the firmware inventory is");
   const update = await getResource(call, service);
-  const inventory = (update.FirmwareInventory as { "@odata.id"?: string } | undefined)?.["@odata.id"] ?? `${service}/FirmwareInventory`;
+  const inventory = linkOf(update.FirmwareInventory);
+  if (!inventory) return failed(`Redfish: ${service} links no FirmwareInventory`);
   const members = ((await getResource(call, inventory)).Members as { "@odata.id"?: string }[] | undefined) ?? [];
   const items = [];
   for (const member of members.slice(0, FIRMWARE_MAX)) {
@@ -268,8 +299,58 @@ async function readFirmware(call: Call): Promise<DriverResult> {
   return jsonResult("The firmware inventory's items", { items, listed: members.length });
 }
 
-/** BIOS attributes for the next reset: PATCHed to the settings object the Bios resource names (DMTF's `@Redfish.Settings`), else `Bios/Settings`. */
-async function setBios(system: string, attributes: Record<string, unknown>, call: Call): Promise<DriverResult> {
+/** An attribute as the BIOS attribute registry describes it (DMTF's AttributeRegistry schema). */
+interface RegistryAttribute {
+  AttributeName?: string;
+  Type?: string;
+  ReadOnly?: boolean;
+  Value?: { ValueName?: string }[];
+  LowerBound?: number;
+  UpperBound?: number;
+}
+
+/**
+ * The Bios resource's attribute registry's entries, by name: the registry the service root's
+ * Registries lists under the Bios resource's `AttributeRegistry`, at its Location's Uri; none
+ * where the BMC publishes none (the attributes' own types are then all that is checked).
+ */
+async function registryOf(root: Record<string, unknown>, name: unknown, call: Call): Promise<Map<string, RegistryAttribute> | undefined> {
+  const registries = linkOf(root.Registries);
+  if (typeof name !== "string" || !registries) return undefined;
+  const members = ((await getResource(call, registries)).Members as unknown[] | undefined)?.map(linkOf) ?? [];
+  const file = members.find((id) => id?.replace(/\/+$/, "").split("/").pop() === name);
+  if (!file) return undefined;
+  const locations = ((await getResource(call, file)).Location as { Uri?: string }[] | undefined) ?? [];
+  const uri = locations.find((location) => typeof location.Uri === "string")?.Uri;
+  if (!uri) return undefined;
+  const entries = (await getResource(call, uri)).RegistryEntries as { Attributes?: RegistryAttribute[] } | undefined;
+  return new Map((entries?.Attributes ?? []).flatMap((entry) => (entry.AttributeName ? [[entry.AttributeName, entry]] : [])));
+}
+
+/** Why the registry does not take `value` for `name`, or undefined. */
+function refusedByRegistry(entry: RegistryAttribute, name: string, value: unknown): string | undefined {
+  if (entry.ReadOnly) return `${name} is read-only`;
+  if (entry.Type === "Enumeration") {
+    const allowed = (entry.Value ?? []).map((each) => each.ValueName).filter((each) => each !== undefined);
+    return allowed.includes(String(value)) && typeof value === "string" ? undefined : `${name} takes ${allowed.join(", ")}`;
+  }
+  if (entry.Type === "Integer") {
+    const fits =
+      Number.isInteger(value) &&
+      (entry.LowerBound === undefined || (value as number) >= entry.LowerBound) &&
+      (entry.UpperBound === undefined || (value as number) <= entry.UpperBound);
+    return fits ? undefined : `${name} takes an integer from ${entry.LowerBound ?? "any"} to ${entry.UpperBound ?? "any"}`;
+  }
+  if (entry.Type === "Boolean") return typeof value === "boolean" ? undefined : `${name} takes true or false`;
+  return undefined;
+}
+
+/**
+ * BIOS attributes for the next reset: each checked against the attribute registry (its allowed
+ * values named when one is not), then PATCHed to the settings object the Bios resource names
+ * (DMTF's `@Redfish.Settings`), else `Bios/Settings`.
+ */
+async function setBios({ system, root }: Target, attributes: Record<string, unknown>, call: Call): Promise<DriverResult> {
   const resource = await getResource(call, system);
   const path = biosPath(resource, system);
   const bios = await getResource(call, path);
@@ -279,6 +360,13 @@ async function setBios(system: string, attributes: Record<string, unknown>, call
   const unknown = Object.keys(attributes).filter((name) => !Object.hasOwn((bios.Attributes ?? {}) as object, name));
   if (unknown.length > 0)
     return failed(`The BIOS has no attribute ${unknown.join(", ")} (it has ${Object.keys((bios.Attributes ?? {}) as object).length})`);
+  const registry = await registryOf(root, bios.AttributeRegistry, call);
+  const refused = Object.entries(attributes).flatMap(([name, value]) => {
+    const entry = registry?.get(name);
+    const why = entry && refusedByRegistry(entry, name, value);
+    return why ? [why] : [];
+  });
+  if (refused.length > 0) return failed(`The BIOS attribute registry (${String(bios.AttributeRegistry)}) refuses: ${refused.join("; ")}`);
   return answered(
     await call("PATCH", settings, { Attributes: attributes }),
     `BIOS attributes ${Object.keys(attributes).join(", ")} set for the next reset`,
@@ -287,14 +375,12 @@ async function setBios(system: string, attributes: Record<string, unknown>, call
 
 /** The ResetTypes the system lists as allowed, or undefined when it lists none (many BMCs do not). */
 export function allowedResets(system: Record<string, unknown>): string[] | undefined {
-  const actions = system.Actions as Record<string, Record<string, unknown> | undefined> | undefined;
-  const values = actions?.["#ComputerSystem.Reset"]?.["ResetType@Redfish.AllowableValues"];
-  return Array.isArray(values) ? values.map(String) : undefined;
+  return allowedValues(resetAction(system), "ResetType");
 }
 
-/** Performs a reset the first way the BMC allows, or tries each way in turn where it lists none. */
+/** Performs a reset (POSTed to `target`, the action the system advertises) the first way the BMC allows, or tries each way in turn where it lists none. */
 async function reset(
-  system: string,
+  target: string,
   wanted: string,
   allowed: string[] | undefined,
   call: Call,
@@ -308,7 +394,7 @@ async function reset(
     let answer: Answer | undefined;
     for (const [index, type] of way.entries()) {
       if (index > 0) await until(async () => (await read()).PowerState === "Off", timing, "the power to go off");
-      answer = await resetOnce(system, type, call, timing);
+      answer = await resetOnce(target, type, call, timing);
       if (answer.status >= 300) break;
     }
     const done = answer!;
@@ -321,8 +407,8 @@ async function reset(
 }
 
 /** One Reset; a 202 is followed on its task monitor (Location) until the task ends. */
-async function resetOnce(system: string, type: string, call: Call, timing: RedfishTiming): Promise<Answer> {
-  const answer = await call("POST", `${system}/Actions/ComputerSystem.Reset`, { ResetType: type });
+async function resetOnce(target: string, type: string, call: Call, timing: RedfishTiming): Promise<Answer> {
+  const answer = await call("POST", target, { ResetType: type });
   const monitor = answer.status === 202 ? header(answer, "location") : undefined;
   if (!monitor) return answer;
   let last = answer;

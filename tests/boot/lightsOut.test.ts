@@ -77,7 +77,7 @@ async function startBmc(kind: "ipmi" | "redfish", qemu: string, args: string[], 
     poweredOn: machine.running,
     resets: () =>
       bmc.requests
-        .filter((line) => line.includes("ComputerSystem.Reset"))
+        .filter((line) => line.startsWith("POST /redfish/v1/Systems/437XR1138R2/Actions/Reset "))
         .map((line) => JSON.parse(line.slice(line.indexOf("{"))).ResetType),
     stop: async () => {
       await machine.stop();

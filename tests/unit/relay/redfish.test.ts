@@ -137,18 +137,112 @@ describe("the Redfish driver's vendor quirks", () => {
         ok: false,
         error: "This relay does not know jobs of kind firmwareUpdate: update it",
       });
-      // An attribute the BIOS does not have is refused by name, before the BMC is asked; a wrong type, by the BMC.
+      // An attribute the BIOS does not have, or a value its attribute registry does not take, is refused
+      // by name, with what it takes, before the BMC is asked.
+      const patches = () => bmc.requests.filter((call) => call.startsWith("PATCH")).length;
+      const before = patches();
       expect(await drive(config, { kind: "biosSettings", attributes: { Overclock: "Max" } })).toMatchObject({
         ok: false,
         error: "The BIOS has no attribute Overclock (it has 7)",
       });
-      expect(await drive(config, { kind: "biosSettings", attributes: { ProcCoreDisable: "two" } })).toMatchObject({
+      expect(await drive(config, { kind: "biosSettings", attributes: { ProcCoreDisable: "two", EmbeddedSata: "Nvme" } })).toMatchObject({
         ok: false,
-        error: expect.stringMatching(/the BMC answered 400: The property ProcCoreDisable/),
+        error:
+          "The BIOS attribute registry (BiosAttributeRegistryP89.v1_0_0) refuses: ProcCoreDisable takes an integer from 0 to 8; EmbeddedSata takes Raid, Ahci",
       });
+      expect(patches()).toBe(before);
       expect(bmc.openSessions()).toBe(0);
     } finally {
       await bmc.close();
+    }
+  });
+
+  it("follows the BMC's own links and targets: its service root, its systems, its sessions, its Reset action", async () => {
+    const machine = memoryMachine();
+    const bmc = await startRedfishBmc({ user: "root", password: "calvin", machine });
+    try {
+      const config = { uri: bmc.url, user: "root", password: "calvin", ca: bmc.ca };
+      expect(await drive(config, { kind: "power", action: "on" })).toEqual({ ok: true, output: "ResetType On" });
+      expect(bmc.requests.slice(0, 4)).toEqual([
+        "GET /redfish/v1",
+        expect.stringMatching(/^POST \/redfish\/v1\/SessionService\/ActiveSessions /),
+        "GET /redfish/v1/ComputerSystems",
+        "GET /redfish/v1/Systems/437XR1138R2",
+      ]);
+      expect(bmc.requests).toContain('POST /redfish/v1/Systems/437XR1138R2/Actions/Reset {"ResetType":"On"}');
+      expect(bmc.openSessions()).toBe(0);
+      // A named system is found among those the collection lists.
+      expect(await drive({ ...config, systemId: "437XR1138R2" }, { kind: "power", action: "status" })).toEqual({
+        ok: true,
+        output: "PowerState: On",
+      });
+      expect(await drive({ ...config, systemId: "nope" }, { kind: "power", action: "status" })).toMatchObject({
+        ok: false,
+        error: "Redfish: the BMC lists no ComputerSystem nope (it lists /redfish/v1/Systems/437XR1138R2)",
+      });
+    } finally {
+      await bmc.close();
+    }
+  });
+
+  it("sends no boot target the BMC does not allow: it fails naming those it does, and nothing is changed", async () => {
+    const bmc = await startRedfishBmc({ user: "root", password: "calvin", bootTargets: ["None", "Pxe", "Hdd"], machine: memoryMachine() });
+    try {
+      const config = { uri: bmc.url, user: "root", password: "calvin", ca: bmc.ca };
+      expect(
+        await drive(config, { kind: "bootDevice", device: "http", uefi: true, persistent: false, uri: "http://x/y.efi" }),
+      ).toMatchObject({
+        ok: false,
+        error: "Boot once from UefiHttp: the BMC allows None, Pxe, Hdd (BootSourceOverrideTarget@Redfish.AllowableValues)",
+      });
+      expect(bmc.requests.some((call) => call.startsWith("PATCH"))).toBe(false);
+      expect(await drive(config, { kind: "bootDevice", device: "pxe", uefi: false, persistent: false })).toMatchObject({ ok: true });
+    } finally {
+      await bmc.close();
+    }
+  });
+
+  it("never tries refused credentials again: one failed login a job, no Basic after it", async () => {
+    const bmc = await startRedfishBmc({ user: "root", password: "calvin", machine: memoryMachine() });
+    try {
+      const config = { uri: bmc.url, user: "root", password: "wrong", ca: bmc.ca };
+      expect(await drive(config, { kind: "power", action: "status" })).toMatchObject({
+        ok: false,
+        error: expect.stringMatching(
+          /^Redfish: the BMC refused the user and password \(401: The user name or password is not valid\.\); they are not tried again$/,
+        ),
+      });
+      expect(bmc.requests.map((call) => call.split(" ").slice(0, 2).join(" "))).toEqual([
+        "GET /redfish/v1",
+        "POST /redfish/v1/SessionService/ActiveSessions",
+      ]);
+    } finally {
+      await bmc.close();
+    }
+  });
+
+  it("takes a 200 whose body is not the resource's JSON for the error it is, with the status and the first bytes", async () => {
+    for (const [notJson, expected] of [
+      [
+        "system",
+        /^Redfish: GET \/redfish\/v1\/Systems\/437XR1138R2 answered 200 with a body that is not a JSON object: "\{\\"@odata.id\\": /,
+      ],
+      [
+        "systems",
+        /^Redfish: GET \/redfish\/v1\/ComputerSystems answered 200 with a body that is not a JSON object: "<!doctype html><title>Login/,
+      ],
+    ] as const) {
+      const bmc = await startRedfishBmc({ user: "root", password: "calvin", notJson, machine: memoryMachine() });
+      try {
+        const config = { uri: bmc.url, user: "root", password: "calvin", ca: bmc.ca };
+        expect(await drive(config, { kind: "power", action: "status" })).toMatchObject({
+          ok: false,
+          error: expect.stringMatching(expected),
+        });
+        expect(bmc.openSessions()).toBe(0);
+      } finally {
+        await bmc.close();
+      }
     }
   });
 });
