@@ -1,8 +1,9 @@
+import { DeleteTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
 import { PutCommand } from "@aws-sdk/lib-dynamodb";
 import { DynamoTaskStore } from "../../lib/store/dynamodb/taskStore";
 import { MemoryTaskStore } from "../../lib/store/memory/taskStore";
 import type { TaskStore } from "../../lib/tasks/taskStore";
-import { freshTable, testDocumentClient } from "../support/dynamoTables";
+import { freshTable, testDocumentClient, testEndpoint } from "../support/dynamoTables";
 
 /** The same behaviour, asked of every TaskStore adapter. */
 const adapters: [string, () => Promise<TaskStore>][] = [
@@ -170,4 +171,22 @@ describe("DynamoDB task ids after failed creates", () => {
       [4, "after"],
     ]);
   });
+});
+
+describe("a local engine that lost its table (DynamoDB Local restarted in memory)", () => {
+  it("answers the outage it is (503 with Retry-After), makes the table again, and the next request is served", async () => {
+    const table = await freshTable("lost");
+    const store = new DynamoTaskStore(testDocumentClient(), table);
+    await store.create({ title: "before", description: "" });
+    const admin = new DynamoDBClient({
+      endpoint: testEndpoint(),
+      region: "us-east-1",
+      credentials: { accessKeyId: "local", secretAccessKey: "local" },
+    });
+    await admin.send(new DeleteTableCommand({ TableName: table }));
+    admin.destroy();
+    await expect(store.list()).rejects.toMatchObject({ kind: "unavailable", retryAfterSeconds: 5 });
+    // Made again (empty: an engine in memory kept nothing), so the client's retry is served.
+    expect(await store.list()).toEqual([]);
+  }, 120_000);
 });

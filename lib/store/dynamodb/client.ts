@@ -3,7 +3,32 @@ import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
 import type { Settings } from "../../config/settings";
 import { processSingleton } from "../processSingleton";
 import { meterCapacity } from "./capacity";
-import { answerUnavailableAs503 } from "./unavailable";
+import { ensureTable } from "./table";
+import { answerMissingTableAs503, answerUnavailableAs503 } from "./unavailable";
+
+/** Makes the table again on a client of its own (this one's middleware would answer its own DescribeTable's "missing" with itself). */
+async function remakeTable(endpoint: string, table: string): Promise<void> {
+  const admin = new DynamoDBClient({
+    endpoint,
+    region: process.env.AWS_REGION ?? "us-east-1",
+    credentials: { accessKeyId: process.env.AWS_ACCESS_KEY_ID ?? "local", secretAccessKey: process.env.AWS_SECRET_ACCESS_KEY ?? "local" },
+  });
+  try {
+    await ensureTable(admin, table);
+  } finally {
+    admin.destroy();
+  }
+}
+
+/** `make` for a key at most once at a time: requests that find the table missing together make it once. */
+function onceAtATime(make: (key: string) => Promise<void>): (key: string) => Promise<void> {
+  const running = new Map<string, Promise<void>>();
+  return (key) => {
+    const made = running.get(key) ?? make(key).finally(() => running.delete(key));
+    running.set(key, made);
+    return made;
+  };
+}
 
 /** How long the SDK may spend on one call, all attempts included, within the function's time-out. */
 export interface StoreTimeouts {
@@ -55,7 +80,12 @@ export function documentClient(config: Pick<Settings, "dynamodbEndpoint" | "func
       endpoint: config.dynamodbEndpoint,
       ...(local && !process.env.AWS_ACCESS_KEY_ID && { credentials: { accessKeyId: "local", secretAccessKey: "local" } }),
     });
+    // A local engine that lost its table (DynamoDB Local restarted in memory) gets it made again as
+    // the request is answered 503: the client's retry finds it. Never on AWS: the table is the
+    // stack's, and no function may create one.
     answerUnavailableAs503(client);
+    const endpoint = config.dynamodbEndpoint;
+    answerMissingTableAs503(client, endpoint ? onceAtATime((table) => remakeTable(endpoint, table)) : undefined);
     const documents = DynamoDBDocumentClient.from(client, { marshallOptions: { removeUndefinedValues: true } });
     meterCapacity(documents);
     return documents;

@@ -56,3 +56,36 @@ export function answerUnavailableAs503(client: WithMiddleware): void {
     };
   client.middlewareStack.add(middleware as never, { step: "initialize", name: "unavailableAs503" });
 }
+
+/** The table a command names (a transaction's first item's), if any. */
+function tableOf(args: unknown): string | undefined {
+  const input = (args as { input?: { TableName?: unknown; TransactItems?: Record<string, { TableName?: unknown }>[] } })?.input;
+  const named = input?.TableName ?? Object.values(input?.TransactItems?.[0] ?? {})[0]?.TableName;
+  return typeof named === "string" ? named : undefined;
+}
+
+/**
+ * Makes a DynamoDB client answer a missing table (ResourceNotFoundException: a local engine
+ * restarted in memory, a stack half made) as the outage it is, 503 with Retry-After: no request
+ * can be answered until the table is there. `remake`, where given (a local engine only), makes it
+ * again first, so the client's retry finds it.
+ */
+export function answerMissingTableAs503(client: WithMiddleware, remake?: (table: string) => Promise<void>): void {
+  const middleware =
+    (next: (args: unknown) => Promise<unknown>) =>
+    async (args: unknown): Promise<unknown> => {
+      try {
+        return await next(args);
+      } catch (error) {
+        if ((error as Error)?.name !== "ResourceNotFoundException") throw error;
+        const table = tableOf(args);
+        if (remake && table) await remake(table).catch(() => undefined);
+        throw new UnavailableError(
+          "The data store's table is missing; try again shortly",
+          5,
+          `${(error as Error).name}: ${(error as Error).message}`,
+        );
+      }
+    };
+  client.middlewareStack.add(middleware as never, { step: "initialize", name: "missingTableAs503" });
+}
