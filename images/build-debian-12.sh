@@ -79,7 +79,7 @@ grub=$work/signed/usr/lib/grub/x86_64-efi-signed/grubx64.efi.signed
 
 # The boot partition: kernel, initrd, syslinux for BIOS, shim and GRUB for UEFI, one command line.
 # no_timer_check: the image boots under software emulation in the boot tier, where the kernel's
-# IO-APIC timer check can count too few ticks and panic (lib/provisioning/boot/ipxe.ts, TIMER_CHECK_OFF).
+# IO-APIC timer check can count too few ticks and panic (lib/provisioning/boot/kernelArgs.ts, TIMER_CHECK_OFF).
 cmdline="root=LABEL=root ro no_timer_check console=tty0 console=ttyS0,115200n8"
 boot_mib=$(( ( $(stat -c %s "$kernel") + $(stat -c %s "$initrd") + $(stat -c %s "$shim") + $(stat -c %s "$grub") ) / 1048576 + 16 ))
 mkfs.vfat -n BOOT -C "$work/boot.img" $(( boot_mib * 1024 )) > /dev/null

@@ -395,7 +395,9 @@ export async function startRedfishBmc(options: {
     if (route === `GET ${SYSTEMS}` && options.notJson === "systems")
       return response.writeHead(200, { "content-type": "text/html" }).end("<!doctype html><title>Login</title><p>Please sign in");
     if (route === `GET ${SYSTEM}` && options.notJson === "system")
-      return response.writeHead(200, { "content-type": "application/json" }).end('{"@odata.id": "/redfish/v1/Systems/437XR1138R2", "PowerSta');
+      return response
+        .writeHead(200, { "content-type": "application/json" })
+        .end('{"@odata.id": "/redfish/v1/Systems/437XR1138R2", "PowerSta');
     if (route === `GET ${SYSTEMS}`)
       return send(response, 200, { "@odata.id": SYSTEMS, Members: [{ "@odata.id": SYSTEM }], "Members@odata.count": 1 });
     if (route === `GET ${SYSTEM}`) {

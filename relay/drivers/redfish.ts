@@ -71,7 +71,8 @@ interface Target {
 async function systemPath(config: Record<string, unknown>, call: Call, root: Record<string, unknown>): Promise<string> {
   const collection = linkOf(root.Systems);
   if (!collection) throw new Error("the service root links no Systems collection");
-  const members = ((await getResource(call, collection)).Members as unknown[] | undefined)?.map(linkOf).filter((id) => id !== undefined) ?? [];
+  const members =
+    ((await getResource(call, collection)).Members as unknown[] | undefined)?.map(linkOf).filter((id) => id !== undefined) ?? [];
   const named = text(config, "systemId");
   if (!named) {
     if (!members[0]) throw new Error("the BMC lists no ComputerSystem");
@@ -118,7 +119,9 @@ async function bootOnce(system: string, device: string, uefi: boolean, call: Cal
   const current = (await getResource(call, system)).Boot as Record<string, unknown> | undefined;
   const targets = allowedValues(current, "BootSourceOverrideTarget");
   if (targets && !targets.includes(TARGET[device]))
-    return failed(`Boot once from ${TARGET[device]}: the BMC allows ${targets.join(", ")} (BootSourceOverrideTarget@Redfish.AllowableValues)`);
+    return failed(
+      `Boot once from ${TARGET[device]}: the BMC allows ${targets.join(", ")} (BootSourceOverrideTarget@Redfish.AllowableValues)`,
+    );
   const modes = allowedValues(current, "BootSourceOverrideMode");
   const mode = uefi ? "UEFI" : "Legacy";
   const boot: Record<string, unknown> = {
@@ -135,7 +138,6 @@ async function bootOnce(system: string, device: string, uefi: boolean, call: Cal
   const second = await call("PATCH", system, { Boot: withoutMode });
   return answered(second, `Boot once from ${boot.BootSourceOverrideTarget} (the BMC refused a boot mode: ${messageOf(first)})`);
 }
-
 
 /**
  * The BMC's virtual CD: the system's VirtualMedia collection (Redfish 2021.1 and later), else its

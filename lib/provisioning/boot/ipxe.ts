@@ -2,6 +2,7 @@ import type { ApiContext } from "../apiContext";
 import { bootQuery } from "../bootToken";
 import type { MachineCredential } from "../cloudInit/instanceService";
 import { lineToken, oneLine } from "../scriptValues";
+import { TIMER_CHECK_OFF } from "./kernelArgs";
 
 /**
  * iPXE scripts served to booting machines (RackHD's data/profiles, rewritten). Every option put
@@ -122,14 +123,6 @@ const hostOf = (url: string): { host: string; hostAndPort: string } => {
  * names it after the URI's last segment), the API's base URL, the node's id and boot token (so it
  * needs no DNS or fixed port to call back), the interface it booted from, the consoles.
  */
-/**
- * The microkernel's kernel skips its IO-APIC timer check. The check counts timer ticks over a short
- * busy loop; on a hypervisor that is slow to deliver ticks (software emulation, an overloaded host)
- * it finds too few and panics ("IO-APIC + timer doesn't work!") before the machine is discovered.
- * Virtual machines' images carry the same word for the same reason; on a server whose timer is wired
- * as the firmware says, skipping the check changes nothing.
- */
-export const TIMER_CHECK_OFF = "no_timer_check";
 
 export const microkernelArgs = (context: ProfileContext): { initrd: string; args: string[] } => {
   const { options, api, mac, nodeId, token } = context;

@@ -2,7 +2,7 @@ import { MEDIA_WORD, type MediaBoot } from "../../wire/relay";
 import { normalizeMac } from "../mac";
 import type { Node } from "../nodes/node";
 import type { Workflow } from "../workflowEngine/workflow";
-import { TIMER_CHECK_OFF } from "./ipxe";
+import { TIMER_CHECK_OFF } from "./kernelArgs";
 
 /**
  * Virtual media (issue 53, docs/lifecycle.md): a node whose `virtualMedia` is set boots through its
