@@ -4,7 +4,13 @@ import { MemoryApiTokenStore } from "../../../lib/store/memory/apiTokenStore";
 /** A client's middleware stack as the SDK keeps it: the one added here wraps each command's handler. */
 function clientWith(remake?: (table: string) => Promise<void>) {
   let wrap: ((next: (args: unknown) => Promise<unknown>) => (args: unknown) => Promise<unknown>) | undefined;
-  const client = { middlewareStack: { add: (middleware: never) => void (wrap = middleware) } };
+  const client = {
+    middlewareStack: {
+      add: (middleware: never) => {
+        wrap = middleware;
+      },
+    },
+  };
   answerMissingTableAs503(client, remake);
   return (args: unknown, outcome: () => Promise<unknown>) => wrap!(outcome)(args);
 }
