@@ -10,7 +10,7 @@ import { runBackground } from "./backgroundFunction";
  * connection request's headers; the other routes the message's body).
  */
 export interface SocketEvent {
-  requestContext: { connectionId: string; routeKey?: string };
+  requestContext: { connectionId: string; routeKey?: string; identity?: { sourceIp?: string } };
   headers?: Record<string, string | undefined>;
   body?: string | null;
 }

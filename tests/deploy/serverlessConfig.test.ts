@@ -284,6 +284,27 @@ describe.each(["memory", "dynamodb"])("serverless package (STORE=%s)", (store) =
     expect(fn.Properties.Environment.Variables.NODE_OPTIONS).toBe("--enable-source-maps");
   });
 
+  it("throttles the relays' WebSocket API, logs each of its connects and messages, and holds its functions to a concurrency of their own", () => {
+    const socketStage = Object.entries(all).find(
+      ([, resource]) => resource.Type === "AWS::ApiGatewayV2::Stage" && resource.Properties.ApiId?.Ref === "WebsocketsApi",
+    );
+    if (store === "memory") {
+      expect(socketStage).toBeUndefined();
+      return;
+    }
+    expect(socketStage?.[1].Properties.DefaultRouteSettings).toEqual({ ThrottlingRateLimit: "20", ThrottlingBurstLimit: "40" });
+    expect(socketStage?.[1].Properties.AccessLogSettings.DestinationArn).toEqual({ "Fn::GetAtt": ["WebsocketsAccessLogGroup", "Arn"] });
+    expect(JSON.parse(socketStage?.[1].Properties.AccessLogSettings.Format)).toMatchObject({
+      eventType: "$context.eventType",
+      status: "$context.status",
+    });
+    expect(all.WebsocketsAccessLogGroup.Properties.RetentionInDays).toBe(14);
+    const fns = Object.entries(all).filter(([, resource]) => resource.Type === "AWS::Lambda::Function");
+    const concurrency = (name: string) => fns.find(([id]) => id === `${name}LambdaFunction`)?.[1].Properties.ReservedConcurrentExecutions;
+    for (const name of ["RelayConnect", "RelayDisconnect", "RelayPing"]) expect(concurrency(name)).toBe(10);
+    expect(concurrency("ListNodes")).toBeUndefined();
+  });
+
   it("has the HTTP API call the functions through one role of its own, not a permission per function", () => {
     // The WebSocket API's integrations (the relays' push) call their functions through a permission each.
     const integrations = Object.entries(all).filter(

@@ -104,6 +104,29 @@ describe("the relays' push connections (issue 56)", () => {
     expect(listed).toMatchObject({ id: credential.id, online: true, relayVersion: "0.4.0", pushedAt: expect.any(String) });
   });
 
+  it("counts refused connects as failed sign-ins (held with 429 past the limit, its own credential then too) and records each in the audit trail", async () => {
+    const { credential } = await twoSites();
+    for (let attempt = 0; attempt < 10; attempt += 1)
+      expect(await connectWith(`conn-guess-${attempt}`, `${credential.id}.${String(attempt).padStart(43, "x")}`)).toEqual({
+        statusCode: 401,
+      });
+    // The same credential from the same address is held for the window, even with its right secret.
+    expect(await connectWith("conn-held", credential.token)).toEqual({ statusCode: 429 });
+    const trail = (await operator("GET", `${A}/audit?limit=50`)).body as {
+      action: string;
+      method: string;
+      status: number;
+      actor: string;
+      verified: boolean;
+      sourceIp?: string;
+    }[];
+    const refused = trail.filter((record) => record.action === "relayConnect");
+    expect(refused.filter((record) => record.status === 401)).toHaveLength(10);
+    expect(refused).toContainEqual(
+      expect.objectContaining({ status: 429, method: "CONNECT", actor: `relay:${credential.id}`, verified: false, sourceIp: "192.0.2.10" }),
+    );
+  });
+
   it("tells the job's site's connected relays when a job is made, no other site's, and forgets a connection gone", async () => {
     const { credential, foreign, node } = await twoSites();
     await connectWith("conn-a", credential.token);

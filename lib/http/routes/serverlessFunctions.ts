@@ -102,6 +102,8 @@ export interface ServerlessFunction {
   /** A triggered function's own: the bus and queue it names, and its time-out. */
   environment?: Record<string, unknown>;
   timeout?: number;
+  /** The WebSocket API's functions: how many may run at once (SOCKET_CONCURRENCY). */
+  reservedConcurrency?: number;
 }
 
 /** What a function's role must allow: its data access, and the user list if it may ask for Basic credentials. */
@@ -129,6 +131,7 @@ interface FunctionNeeds {
   events: HttpApiEvent[];
   needs: Needs;
   timeout?: number;
+  reservedConcurrency?: number;
 }
 
 /** The triggered functions a store's stack has: DynamoDB's stream and queue (memory has neither). */
@@ -140,6 +143,13 @@ export const triggeredFor = (store: Store): readonly TriggeredFunction[] => (sto
  * (serverless offline's one process shares them).
  */
 export const socketFor = (store: Store, local = false): readonly SocketFunction[] => (store === "dynamodb" || local ? SOCKET : []);
+
+/**
+ * How many of each WebSocket function may run at once: a flood of connections (API Gateway's
+ * throttle lets a burst through) takes at most these from the account's concurrency, never the
+ * HTTP routes' share; a relay connects once and pings a minute, so a site's relays need few.
+ */
+export const SOCKET_CONCURRENCY = 10;
 
 /** The needs implied by a function's data access: posting to the relays' connections when it makes relay jobs. */
 const pushNeeds = (access: DataAccess): Pick<Needs, "push"> => (pushes(access) ? { push: true } : {});
@@ -190,6 +200,7 @@ export function allFunctions(
       handler: entry.handler,
       events: [{ websocket: { route: entry.route, ...(entry.answers && { routeResponseSelectionExpression: "$default" as const }) } }],
       needs: { access: withWriteEffects(entry.data), basicAuth: false },
+      reservedConcurrency: SOCKET_CONCURRENCY,
     })),
   ];
 }
@@ -252,6 +263,7 @@ export function serverlessFunctions(
         dependsOn: ["FunctionsLogGroup"],
         ...(fn.needs.deadLetters && { onError: { "Fn::GetAtt": ["PollerDeadLetters", "Arn"] } }),
         ...(fn.timeout !== undefined && { timeout: fn.timeout }),
+        ...(fn.reservedConcurrency !== undefined && { reservedConcurrency: fn.reservedConcurrency }),
         ...((fn.needs.deliveryQueue || (fn.needs.push && store === "dynamodb")) && {
           environment: {
             ...(fn.needs.deliveryQueue && { DELIVERY_QUEUE_URL: { Ref: "DeliveryQueue" } }),

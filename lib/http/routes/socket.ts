@@ -25,7 +25,7 @@ export const SOCKET = [
   {
     function: "relayConnect",
     handler: "handlers/provisioning/relays/connect",
-    data: { write: ["relayConnections", "relayCredentials"] },
+    data: { write: ["relayConnections", "relayCredentials", "authAttempts", "audit"] },
     route: "$connect",
     answers: false,
     summary: "A relay opens its push connection: its credential checked (Authorization: Bearer), the connection kept under its site",
