@@ -14,8 +14,25 @@ import { discoveryArgs, installScriptUrl, microkernelArgs, type ProfileContext }
  * kernel) have a GRUB form; any other profile answers a script that says why and leaves.
  */
 
-/** Leaves GRUB: the firmware boots its next device (the disk of an installed machine). */
-const LEAVE = ["echo 'Leaving the network boot: the firmware boots its next device'", "sleep 3", "exit"];
+/**
+ * Leaves the network boot for the installed system: the loader at the firmware's fallback path of
+ * a disk's EFI system partition (`EFI/BOOT/BOOTX64.EFI`, shim on the images this service installs),
+ * chained through shim's verification; where no disk has one, GRUB exits. GRUB's `exit` alone is
+ * not enough: it returns success, and edk2's boot manager (OVMF, and the firmware of many servers)
+ * answers a boot option that returned success with its menu, not with its next device, so an
+ * installed machine waited in its setup screen for someone to choose the disk.
+ */
+export const FALLBACK_LOADER = "/EFI/BOOT/BOOTX64.EFI";
+const LEAVE = [
+  "echo 'Leaving the network boot: booting the installed system on a disk of this machine, else the next device of the firmware'",
+  "sleep 3",
+  `search --no-floppy --file --set=installed ${FALLBACK_LOADER}`,
+  'if [ -n "$installed" ]; then',
+  `  chainloader ($installed)${FALLBACK_LOADER}`,
+  "  boot",
+  "fi",
+  "exit",
+];
 
 const say = (text: string): string => `echo ${grubWord(oneLine(text))}`;
 

@@ -88,7 +88,7 @@ describe("GRUB's scripts, for machines with Secure Boot on (issue 38)", () => {
     );
     const stores = memoryStores();
     expect(await bootProfile(stores, [MAC], undefined, api, T0, { graph: undefined }, "grub")).toMatch(
-      /^echo 'Discovered node [0-9a-f]+ \(52:54:00:5b:00:01\). No workflow is active for this node'\n.*\nsleep 3\nexit\n$/,
+      /^echo 'Discovered node [0-9a-f]+ \(52:54:00:5b:00:01\). No workflow is active for this node'\n.*\nsleep 3\nsearch --no-floppy --file --set=installed \/EFI\/BOOT\/BOOTX64\.EFI\nif \[ -n "\$installed" \]; then\n {2}chainloader \(\$installed\)\/EFI\/BOOT\/BOOTX64\.EFI\n {2}boot\nfi\nexit\n$/,
     );
     expect(await bootProfile(stores, [MAC], undefined, api, T0, { graph: undefined }, "grub")).toMatch(
       /^echo 'Unable to locate active workflow.'/,
