@@ -41,20 +41,27 @@ interface WithMiddleware {
 }
 
 /**
- * Makes a client (DynamoDB, S3) throw UnavailableError for a failure worth retrying, as its
- * outermost middleware, so that it sees the error once the SDK's retries are spent.
+ * Adds an outermost middleware (it sees an error once the SDK's retries are spent) that turns a
+ * command's error into what `rethrow` throws instead (or the same error).
  */
-export function answerUnavailableAs503(client: WithMiddleware): void {
+function onError(client: WithMiddleware, name: string, rethrow: (error: unknown, args: unknown) => Promise<never>): void {
   const middleware =
     (next: (args: unknown) => Promise<unknown>) =>
     async (args: unknown): Promise<unknown> => {
       try {
         return await next(args);
       } catch (error) {
-        throw unavailableFor(error) ?? error;
+        return rethrow(error, args);
       }
     };
-  client.middlewareStack.add(middleware as never, { step: "initialize", name: "unavailableAs503" });
+  client.middlewareStack.add(middleware as never, { step: "initialize", name });
+}
+
+/** Makes a client (DynamoDB, S3) throw UnavailableError for a failure worth retrying. */
+export function answerUnavailableAs503(client: WithMiddleware): void {
+  onError(client, "unavailableAs503", async (error) => {
+    throw unavailableFor(error) ?? error;
+  });
 }
 
 /** The table a command names (a transaction's first item's), if any. */
@@ -71,21 +78,14 @@ function tableOf(args: unknown): string | undefined {
  * again first, so the client's retry finds it.
  */
 export function answerMissingTableAs503(client: WithMiddleware, remake?: (table: string) => Promise<void>): void {
-  const middleware =
-    (next: (args: unknown) => Promise<unknown>) =>
-    async (args: unknown): Promise<unknown> => {
-      try {
-        return await next(args);
-      } catch (error) {
-        if ((error as Error)?.name !== "ResourceNotFoundException") throw error;
-        const table = tableOf(args);
-        if (remake && table) await remake(table).catch(() => undefined);
-        throw new UnavailableError(
-          "The data store's table is missing; try again shortly",
-          5,
-          `${(error as Error).name}: ${(error as Error).message}`,
-        );
-      }
-    };
-  client.middlewareStack.add(middleware as never, { step: "initialize", name: "missingTableAs503" });
+  onError(client, "missingTableAs503", async (error, args) => {
+    if ((error as Error)?.name !== "ResourceNotFoundException") throw error;
+    const table = tableOf(args);
+    if (remake && table) await remake(table).catch(() => undefined);
+    throw new UnavailableError(
+      "The data store's table is missing; try again shortly",
+      5,
+      `${(error as Error).name}: ${(error as Error).message}`,
+    );
+  });
 }
