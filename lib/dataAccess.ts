@@ -77,6 +77,9 @@ export function withWriteEffects(access: DataAccess): DataAccess {
 /** Whether a function with `access` makes relay jobs, and so pushes to the relays' connections (its role may post to them). */
 export const pushes = (access: DataAccess): boolean => access.write?.includes("relayJobs") === true;
 
+/** An HTTP route that declares it writes the relays' connections ends them (a revoked credential's): it may close them at API Gateway. */
+export const closesConnections = (access: DataAccess): boolean => access.write?.includes("relayConnections") === true;
+
 /** The byte stores a declaration grants levels on. */
 export type ByteStore = "fileBytes" | "logBytes";
 

@@ -89,6 +89,20 @@ function role(needs: Needs, tracing: boolean) {
           },
         ]
       : []),
+    // Closing the relays' connections only (a revoked credential's), on this stack's WebSocket API.
+    ...(needs.closes
+      ? [
+          {
+            Effect: "Allow",
+            Action: ["execute-api:ManageConnections"],
+            Resource: [
+              {
+                "Fn::Sub": `arn:\${AWS::Partition}:execute-api:\${AWS::Region}:\${AWS::AccountId}:\${WebsocketsApi}/*/DELETE/@connections/*`,
+              },
+            ],
+          },
+        ]
+      : []),
     ...(needs.deliveryQueue
       ? [
           {

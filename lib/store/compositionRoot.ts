@@ -13,7 +13,7 @@ import type { ServiceEvent } from "../provisioning/events/event";
 import type { DeliveryDeps, DeliveryMessage, DeliveryQueue } from "../provisioning/hooks/deliveryService";
 import type { NodeStore } from "../provisioning/nodes/nodeStore";
 import type { ProvisioningStores } from "../provisioning/ports";
-import { pushingJobs, tellRelays } from "../provisioning/relays/push";
+import { closeRelayConnections, pushingJobs, tellRelays } from "../provisioning/relays/push";
 import type { RelayIdentity } from "../provisioning/relays/site";
 import { scopedNodes, scopedStores } from "../provisioning/relays/siteScope";
 import { authenticateRelay } from "../provisioning/relays/siteService";
@@ -174,6 +174,19 @@ function withPush(stores: ProvisioningStores, pushUrl: string | undefined): Prov
   // Not `{ ...stores }`: that would call the bytes' getters (guardedStores), making the S3 client.
   stores.relayJobs = pushingJobs(stores.relayJobs, tell);
   return stores;
+}
+
+/**
+ * Ends a revoked relay credential's push connections at API Gateway (RELAY_PUSH_URL's), now: without
+ * it, an open connection heard its site's pushes until its next ping. Nothing where there is no push.
+ */
+export async function closeRelayPush(site: string, relay: string): Promise<number> {
+  const pushUrl = settings().relayPushUrl;
+  if (!pushUrl) return 0;
+  const { relayPusher } = require("./apigateway/relayPusher") as typeof import("./apigateway/relayPusher");
+  return closeRelayConnections(await provisioningStores(), relayPusher(pushUrl), site, relay, new Date(), (connection, error) =>
+    logLine({ level: "warn", msg: "could not close a relay's connection", connection, error: error.message }),
+  );
 }
 
 /** This container's provisioning stores, chosen by STORE, with the demo nodes when DEMO_NODES=on. */

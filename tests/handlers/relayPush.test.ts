@@ -32,6 +32,7 @@ const operator = as(OPERATOR);
 let connections: Server;
 let held: Set<string>;
 let posted: [string, string][];
+let closed: string[];
 let pushUrl: string;
 
 beforeAll(async () => {
@@ -42,6 +43,12 @@ beforeAll(async () => {
       body += chunk;
     });
     request.on("end", () => {
+      if (request.method === "DELETE" && held.has(id)) {
+        held.delete(id);
+        closed.push(id);
+        response.writeHead(204).end();
+        return;
+      }
       if (request.method !== "POST" || !held.has(id)) {
         response.writeHead(410, { "content-type": "application/json" }).end('{"message":"Gone"}');
         return;
@@ -66,6 +73,7 @@ beforeEach(() => {
   });
   held = new Set();
   posted = [];
+  closed = [];
   freshContainer();
 });
 afterEach(() => {
@@ -125,6 +133,20 @@ describe("the relays' push connections (issue 56)", () => {
     expect(refused).toContainEqual(
       expect.objectContaining({ status: 429, method: "CONNECT", actor: `relay:${credential.id}`, verified: false, sourceIp: "192.0.2.10" }),
     );
+  });
+
+  it("closes a revoked credential's open connections at once, and no other relay's", async () => {
+    const { site, credential } = await twoSites();
+    const other = (await operator("POST", `${A}/sites/${site.id}/relays`, { name: "relay-a2" })).body;
+    expect(await connectWith("conn-a", credential.token)).toEqual({ statusCode: 200 });
+    expect(await connectWith("conn-b", other.token)).toEqual({ statusCode: 200 });
+    held.add("conn-a");
+    held.add("conn-b");
+    expect((await operator("DELETE", `${A}/sites/${site.id}/relays/${credential.id}`)).status).toBe(200);
+    expect(closed).toEqual(["conn-a"]);
+    // Forgotten: its next ping is told to reconnect (which its revoked credential cannot); the other relay's is kept.
+    expect(await ping(webSocketEvent("ping", "conn-a", { body: PUSH.ping }))).toEqual({ statusCode: 200, body: RECONNECT_MESSAGE });
+    expect(await ping(webSocketEvent("ping", "conn-b", { body: PUSH.ping }))).toEqual({ statusCode: 200, body: PONG_MESSAGE });
   });
 
   it("tells the job's site's connected relays when a job is made, no other site's, and forgets a connection gone", async () => {

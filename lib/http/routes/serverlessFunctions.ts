@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { readSettings, type Settings } from "../../config/settings";
-import { type DataAccess, pushes, touchesData, withWriteEffects } from "../../dataAccess";
+import { closesConnections, type DataAccess, pushes, touchesData, withWriteEffects } from "../../dataAccess";
 import { accessOf } from "./access";
 import { type CatchAll, type Endpoint, methodsOf, requiresAuth } from "./endpoint";
 import { CATCH_ALL, ROUTES } from "./index";
@@ -120,6 +120,8 @@ export interface Needs {
   deliveryQueue?: "send" | "consume";
   /** Posts to the relays' push connections (it makes relay jobs: lib/dataAccess.ts `pushes`). */
   push?: true;
+  /** Closes the relays' push connections (it revokes relay credentials: lib/dataAccess.ts `closesConnections`). */
+  closes?: true;
 }
 
 const ASKS_FOR_CREDENTIALS: ReadonlySet<string> = new Set(["tasksList", "tasks", "northbound"]);
@@ -173,7 +175,14 @@ export function allFunctions(
             httpApi: { method, path: route.path, ...(authorized?.(route) && { authorizer: { name: GATEWAY_AUTHORIZER } }) },
           }),
         ),
-        needs: { access, basicAuth: ASKS_FOR_CREDENTIALS.has(route.auth), ...pushNeeds(access) },
+        needs: {
+          access,
+          basicAuth: ASKS_FOR_CREDENTIALS.has(route.auth),
+          ...pushNeeds(access),
+          // Declared, not implied: a job's maker forgets a gone connection (a write effect), and the
+          // WebSocket API's own functions write them too; none of those closes one.
+          ...(closesConnections(route.data) && { closes: true as const }),
+        },
       };
     }),
     {
@@ -206,7 +215,7 @@ export function allFunctions(
 }
 
 /** In words, for the role's description: "reads nodes; writes workflows; file bytes: read; the user list". */
-export const describe = ({ access, basicAuth, deadLetters, eventStream, eventBus, deliveryQueue, push }: Needs): string =>
+export const describe = ({ access, basicAuth, deadLetters, eventStream, eventBus, deliveryQueue, push, closes }: Needs): string =>
   [
     access.read && `reads ${access.read.join(", ")}`,
     access.write && `writes ${access.write.join(", ")}`,
@@ -217,6 +226,7 @@ export const describe = ({ access, basicAuth, deadLetters, eventStream, eventBus
     eventBus && "the event bus",
     deliveryQueue && `the delivery queue: ${deliveryQueue}`,
     push && "the relays' connections",
+    closes && "closing the relays' connections",
   ]
     .filter(Boolean)
     .join("; ") || "logs only";
@@ -264,11 +274,11 @@ export function serverlessFunctions(
         ...(fn.needs.deadLetters && { onError: { "Fn::GetAtt": ["PollerDeadLetters", "Arn"] } }),
         ...(fn.timeout !== undefined && { timeout: fn.timeout }),
         ...(fn.reservedConcurrency !== undefined && { reservedConcurrency: fn.reservedConcurrency }),
-        ...((fn.needs.deliveryQueue || (fn.needs.push && store === "dynamodb")) && {
+        ...((fn.needs.deliveryQueue || ((fn.needs.push || fn.needs.closes) && store === "dynamodb")) && {
           environment: {
             ...(fn.needs.deliveryQueue && { DELIVERY_QUEUE_URL: { Ref: "DeliveryQueue" } }),
             ...(fn.needs.eventBus && { EVENT_BUS: { Ref: "EventBus" } }),
-            ...(fn.needs.push && store === "dynamodb" && { RELAY_PUSH_URL: relayPushUrl(stage) }),
+            ...((fn.needs.push || fn.needs.closes) && store === "dynamodb" && { RELAY_PUSH_URL: relayPushUrl(stage) }),
           },
         }),
       },

@@ -73,6 +73,42 @@ export async function disconnectRelay(
 }
 
 /**
+ * Ends a relay credential's push connections (its revocation): each closed at API Gateway and
+ * forgotten, so a revoked relay hears its site's pushes no more, not even until its next ping.
+ * Never fails: a connection that cannot be closed now is refused at its next ping.
+ */
+export async function closeRelayConnections(
+  stores: StoresOf<"relayConnections">,
+  pusher: RelayPusher,
+  site: string,
+  relay: string,
+  now: Date,
+  onError: (connectionId: string, error: Error) => void,
+): Promise<number> {
+  let ids: string[];
+  try {
+    ids = await stores.relayConnections.idsOfSite(site, now);
+  } catch (error) {
+    onError("", error as Error);
+    return 0;
+  }
+  const closed = await Promise.all(
+    ids.map(async (id) => {
+      try {
+        if ((await stores.relayConnections.get(id))?.relay !== relay) return 0;
+        await pusher.close(id);
+        await stores.relayConnections.delete(id);
+        return 1;
+      } catch (error) {
+        onError(id, error as Error);
+        return 0;
+      }
+    }),
+  );
+  return closed.reduce<number>((sum, one) => sum + one, 0);
+}
+
+/**
  * Tells the site's connected relays there is work: one message per connection, at once; a gone
  * connection is forgotten. Never fails: a relay that hears nothing finds the job by its slow poll.
  */

@@ -27,4 +27,6 @@ export interface RelayConnectionStore {
 /** Sends a message on a connection (API Gateway's `@connections` API): "gone" when the connection no longer exists. */
 export interface RelayPusher {
   send(connectionId: string, message: string): Promise<"sent" | "gone">;
+  /** Ends the connection (a revoked credential's); nothing for one already gone. */
+  close(connectionId: string): Promise<void>;
 }

@@ -1,4 +1,4 @@
-import { ApiGatewayManagementApiClient, PostToConnectionCommand } from "@aws-sdk/client-apigatewaymanagementapi";
+import { ApiGatewayManagementApiClient, DeleteConnectionCommand, PostToConnectionCommand } from "@aws-sdk/client-apigatewaymanagementapi";
 import type { RelayPusher } from "../../provisioning/relays/relayConnection";
 import { processSingleton } from "../processSingleton";
 
@@ -9,6 +9,9 @@ import { processSingleton } from "../processSingleton";
  * there when the environment has none). Bounded: a push waits at most a second and a half for API
  * Gateway; one that fails is left to the relay's slow poll.
  */
+const isGone = (error: unknown): boolean =>
+  (error as Error).name === "GoneException" || (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode === 410;
+
 export function relayPusher(pushUrl: string): RelayPusher {
   return processSingleton(`relayPusher.${pushUrl}`, () => {
     const endpoint = pushUrl.replace(/^ws/, "http");
@@ -26,9 +29,15 @@ export function relayPusher(pushUrl: string): RelayPusher {
           await client.send(new PostToConnectionCommand({ ConnectionId: connectionId, Data: new TextEncoder().encode(message) }));
           return "sent";
         } catch (error) {
-          const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
-          if ((error as Error).name === "GoneException" || status === 410) return "gone";
+          if (isGone(error)) return "gone";
           throw error;
+        }
+      },
+      async close(connectionId: string): Promise<void> {
+        try {
+          await client.send(new DeleteConnectionCommand({ ConnectionId: connectionId }));
+        } catch (error) {
+          if (!isGone(error)) throw error;
         }
       },
     };

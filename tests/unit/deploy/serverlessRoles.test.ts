@@ -60,3 +60,24 @@ describe("the stack's roles and deploy-time resources (lib/deploy/serverlessRole
     });
   });
 });
+
+describe("the relays' connections in the DynamoDB store's roles", () => {
+  const statementsOf = (role: Resource) =>
+    (role.Properties.Policies?.[0]?.PolicyDocument.Statement ?? []) as { Action: string[]; Resource: unknown[] }[];
+  const connectionsResource = (role: Resource) =>
+    statementsOf(role)
+      .filter((statement) => statement.Action.includes("execute-api:ManageConnections"))
+      .map((statement) => JSON.stringify(statement.Resource));
+
+  it("lets a role close connections (DELETE) only where its function revokes relay credentials, and post (POST) only where it makes jobs", () => {
+    const roles = rolesOf(resourcesOf("dynamodb", { authUsersParameter: "", tracing: false, alarmEmail: "" }));
+    const grants = roles.map(([, role]) => connectionsResource(role).join(" ")).filter((text) => text !== "");
+    expect(grants.filter((text) => text.includes("/*/DELETE/@connections/*"))).toHaveLength(1);
+    expect(grants.some((text) => text.includes("/*/POST/@connections/*"))).toBe(true);
+    expect(grants.every((text) => !(text.includes("DELETE") && text.includes("POST")))).toBe(true);
+    const description = roles
+      .map(([, role]) => String(role.Properties.Description))
+      .find((text) => text.includes("closing the relays' connections"));
+    expect(description).toMatch(/writes .*relayConnections/);
+  });
+});

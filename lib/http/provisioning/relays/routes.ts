@@ -91,7 +91,7 @@ export const deleteRelayCredential = /* @__PURE__ */ provisioningRoute({
   method: "DELETE",
   path: "/api/{version}/sites/{id}/relays/{relayId}",
   handler: "handlers/provisioning/relays/removeRelay",
-  data: { write: ["relayCredentials"] },
+  data: { write: ["relayCredentials", "relayConnections"] },
   summary: `${OWN}revoke a relay credential (rotate: create a new one, move the relay to it, revoke the old)`,
   request: { params: check.SiteRelayParams, query: check.Query },
   responses: { 200: "RelayCredential", 401: "RackhdError", 404: "RackhdError" },

@@ -2,6 +2,7 @@ import type { RelayJob } from "../../../../lib/provisioning/relays/job";
 import { nextLeaseEnd } from "../../../../lib/provisioning/relays/jobService";
 import {
   CONNECTION_LIFE_MS,
+  closeRelayConnections,
   connectRelay,
   disconnectRelay,
   pingRelay,
@@ -46,6 +47,7 @@ describe("the relays' push connections", () => {
   /** A pusher that records what it sent, answers "gone" for the ids in `gone` and fails for those in `failing`. */
   const recording = (gone: string[] = [], failing: string[] = []) => {
     const sent: [string, string][] = [];
+    const closed: string[] = [];
     const pusher: RelayPusher = {
       send: async (id, message) => {
         if (failing.includes(id)) throw new Error("API Gateway is slow");
@@ -53,8 +55,12 @@ describe("the relays' push connections", () => {
         sent.push([id, message]);
         return "sent";
       },
+      close: async (id) => {
+        if (failing.includes(id)) throw new Error("API Gateway is slow");
+        closed.push(id);
+      },
     };
-    return { sent, pusher };
+    return { sent, closed, pusher };
   };
 
   it("keeps a connection under the site of the credential it presented, until API Gateway's two hours are past", async () => {
@@ -105,6 +111,23 @@ describe("the relays' push connections", () => {
     await deleteRelayCredential(stores, site.id, a.id, t0);
     expect(await pingRelay(stores, "conn-a", at(1000))).toBe(false);
     expect(await stores.relayConnections.get("conn-a")).toBeUndefined();
+  });
+
+  it("closes the revoked credential's connections at API Gateway and forgets them, no other's; one it cannot close is said and kept", async () => {
+    const { stores, site, a, connect } = await setUp();
+    const a2 = await createRelayCredential(stores, site.id, { name: "a2" }, t0);
+    await connect("conn-1", a.token);
+    await connect("conn-2", a2.token);
+    await connect("conn-3", a.token);
+    const { closed, pusher } = recording([], ["conn-3"]);
+    const failures: string[] = [];
+    expect(await closeRelayConnections(stores, pusher, site.id, a.id, t0, (id, error) => failures.push(`${id}: ${error.message}`))).toBe(1);
+    expect(closed).toEqual(["conn-1"]);
+    expect(failures).toEqual(["conn-3: API Gateway is slow"]);
+    expect((await stores.relayConnections.idsOfSite(site.id, t0)).sort()).toEqual(["conn-2", "conn-3"]);
+    const broken = { relayConnections: { ...stores.relayConnections, idsOfSite: async () => Promise.reject(new Error("down")) } };
+    expect(await closeRelayConnections(broken, pusher, site.id, a.id, t0, (id, error) => failures.push(`${id}: ${error.message}`))).toBe(0);
+    expect(failures.at(-1)).toBe(": down");
   });
 
   it("forgets a closed connection; the relay stays online by it only while it holds another (a renewal)", async () => {
