@@ -35,8 +35,9 @@ export function Time({ iso }: { iso?: string }) {
   return iso ? <time dateTime={iso}>{when(iso)}</time> : <span class="muted">—</span>;
 }
 
+/** A state's badge, coloured by what it means: working, done, failed, held, off (class names have no spaces). */
 export function State({ state }: { state: string }) {
-  return <span class={`state state-${state}`}>{state}</span>;
+  return <span class={`state state-${state.replace(/\s+/g, "-")}`}>{state}</span>;
 }
 
 export function ErrorNote({ error }: { error?: string }) {

@@ -41,6 +41,9 @@ function haystack(node: MachineNode, fleet: Fleet): string {
     .toLowerCase();
 }
 
+/** Where to reach the machine: its installed system's first reported address (without its prefix), if it reported one. */
+const addressOf = (node: MachineNode): string | undefined => node.addresses?.nics.flatMap((nic) => nic.addresses)[0]?.split("/")[0];
+
 /** How often the list reads what runs (a few requests), and the whole fleet (a request per 500 machines). */
 const ACTIVITY_MS = 10_000;
 const FLEET_MS = 60_000;
@@ -123,9 +126,12 @@ export function Machines() {
             <thead>
               <tr>
                 <th scope="col">Name</th>
-                <th scope="col">MACs</th>
-                <th scope="col">Type</th>
                 <th scope="col">State</th>
+                <th scope="col">Address</th>
+                <th scope="col">Owner</th>
+                <th scope="col">Power</th>
+                <th scope="col">Site</th>
+                <th scope="col">MACs</th>
                 <th scope="col">SKU</th>
                 <th scope="col">Tags</th>
                 <th scope="col">OBM</th>
@@ -141,11 +147,14 @@ export function Machines() {
                     <td>
                       <a href={link("machines", node.id)}>{node.name}</a>
                     </td>
-                    <td class="mono">{node.identifiers.join(", ")}</td>
-                    <td>{node.type}</td>
                     <td>
                       <State state={node.provisionState} />
                     </td>
+                    <td class="mono">{addressOf(node) ?? <span class="muted">—</span>}</td>
+                    <td>{node.provisioning?.owner ?? <span class="muted">—</span>}</td>
+                    <td>{node.power ? <State state={`power ${node.power.state}`} /> : <span class="muted">unknown</span>}</td>
+                    <td>{node.site ?? <span class="muted">none</span>}</td>
+                    <td class="mono">{node.identifiers.join(", ")}</td>
                     <td>{node.sku ? (data.skus.get(node.sku) ?? node.sku) : <span class="muted">—</span>}</td>
                     <td>{node.tags.join(", ")}</td>
                     <td>{node.obmSettings.map((setting) => setting.service).join(", ")}</td>

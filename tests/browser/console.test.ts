@@ -67,6 +67,17 @@ describe("the operator console in a real browser", () => {
 
     expect((await simulateBoot({ server: server.baseUrl, macs: [MAC], pollMs: 100 })).outcome).toBe("discovered");
     await page.reload();
+    // The list says first what an operator looks for: its state, where to reach it, whose it is, its power and site.
+    expect((await page.getByRole("columnheader").allTextContents()).slice(0, 6)).toEqual([
+      "Name",
+      "State",
+      "Address",
+      "Owner",
+      "Power",
+      "Site",
+    ]);
+    const row = page.getByRole("row").filter({ hasText: MAC });
+    expect(await row.getByRole("cell").allTextContents()).toEqual(expect.arrayContaining(["discovered", "—", "unknown", "none"]));
     await page.getByRole("link", { name: MAC }).click();
     await page.getByRole("heading", { name: MAC }).waitFor();
     // What its firmware said of Secure Boot (the simulator's machine is a BIOS one).
