@@ -1,3 +1,4 @@
+import { useState } from "preact/hooks";
 import { get, PROVISIONING } from "../api";
 import type { ServiceEvent } from "../model";
 import { ErrorNote, Section, Time, useLoad, usePolling } from "../ui";
@@ -15,6 +16,9 @@ function summary(event: ServiceEvent): string {
   return "";
 }
 
+/** How many events are shown at first, and added by each "Show earlier". */
+const EVENTS_SHOWN = 25;
+
 /**
  * The events of a machine or a workflow (GET /nodes/{id}/events, /workflows/{id}/events), as its
  * hooks receive them, in order. Read again while the workflow runs.
@@ -22,6 +26,10 @@ function summary(event: ServiceEvent): string {
 export function EventList({ path, running, pollMs, title }: { path: string; running: boolean; pollMs: number; title: string }) {
   const events = useLoad(() => get<ServiceEvent[]>(`${PROVISIONING}/${path}`), [path]);
   usePolling(events.reload, pollMs, running);
+  // The newest first come into view: a machine's life holds hundreds of events, which took most of its page.
+  const [count, setCount] = useState(EVENTS_SHOWN);
+  const all = events.data ?? [];
+  const shown = all.slice(Math.max(0, all.length - count));
   return (
     <Section title={title}>
       <ErrorNote error={events.error} />
@@ -39,7 +47,7 @@ export function EventList({ path, running, pollMs, title }: { path: string; runn
               </tr>
             </thead>
             <tbody>
-              {events.data.map((event) => (
+              {shown.map((event) => (
                 <tr key={event.id} class={event.severity === "critical" ? "error" : ""}>
                   <td>{event.sequence}</td>
                   <td>
@@ -53,6 +61,11 @@ export function EventList({ path, running, pollMs, title }: { path: string; runn
               ))}
             </tbody>
           </table>
+          {shown.length < all.length && (
+            <button type="button" onClick={() => setCount(count + EVENTS_SHOWN)}>
+              Show earlier events ({all.length - shown.length} more)
+            </button>
+          )}
         </div>
       )}
     </Section>

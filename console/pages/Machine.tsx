@@ -191,6 +191,41 @@ export function Machine({ nodeId }: { nodeId: string }) {
         }
       >
         <dl class="facts">
+          <dt>State</dt>
+          <dd>
+            <State state={machine.provisionState} />
+            {machine.provisioning?.lastError && (
+              <span class="error">
+                {" "}
+                {machine.provisioning.lastError.action} failed at {machine.provisioning.lastError.task}:{" "}
+                {machine.provisioning.lastError.message} (<Time iso={machine.provisioning.lastError.at} />)
+              </span>
+            )}
+          </dd>
+          <dt>Address</dt>
+          <dd class="mono">
+            {machine.addresses?.nics.flatMap((nic) => nic.addresses)[0] ?? <span class="muted">— (see Addresses below)</span>}
+          </dd>
+          <dt>Owner</dt>
+          <dd>
+            {machine.provisioning?.owner ?? "—"}
+            {machine.provisioning?.purpose && <span class="muted"> · {machine.provisioning.purpose}</span>}
+          </dd>
+          <dt>Power</dt>
+          <dd>
+            {machine.power ? (
+              <>
+                <State state={`power ${machine.power.state}`} />{" "}
+                <span class="muted">
+                  (read <Time iso={machine.power.readAt} />)
+                </span>
+              </>
+            ) : (
+              "unknown"
+            )}
+          </dd>
+          <dt>Site</dt>
+          <dd>{machine.site ?? "none"}</dd>
           <dt>Id</dt>
           <dd class="mono">{machine.id}</dd>
           <dt>MACs</dt>

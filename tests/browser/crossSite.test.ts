@@ -66,7 +66,7 @@ describe("a page on another origin, in a real browser, after the operator's Basi
   const state = async () => {
     const authorization = `Basic ${Buffer.from(`${USER.username}:${USER.password}`).toString("base64")}`;
     const read = async (path: string) =>
-      (await (await fetch(`${server.baseUrl}/api/1.1${path}`, { headers: { authorization } })).json()) as unknown[];
+      (await (await fetch(`${server.baseUrl}/api/1.1${path}`, { headers: { authorization, connection: "close" } })).json()) as unknown[];
     return { nodeWorkflows: (await read(`/nodes/${NODE}/workflows`)).length, workflows: (await read("/workflows")).length };
   };
 
