@@ -73,11 +73,42 @@ export async function disconnectRelay(
 }
 
 /**
+ * Does `act` on each of the site's connections at once, counting those it says it reached (1).
+ * Never fails: a failure, the list's or a connection's, goes to `onError` (the list's with no id).
+ */
+async function eachConnection(
+  stores: StoresOf<"relayConnections">,
+  site: string,
+  now: Date,
+  onError: (connectionId: string, error: Error) => void,
+  act: (id: string) => Promise<0 | 1>,
+): Promise<number> {
+  let ids: string[];
+  try {
+    ids = await stores.relayConnections.idsOfSite(site, now);
+  } catch (error) {
+    onError("", error as Error);
+    return 0;
+  }
+  const reached = await Promise.all(
+    ids.map(async (id) => {
+      try {
+        return await act(id);
+      } catch (error) {
+        onError(id, error as Error);
+        return 0;
+      }
+    }),
+  );
+  return reached.reduce<number>((sum, one) => sum + one, 0);
+}
+
+/**
  * Ends a relay credential's push connections (its revocation): each closed at API Gateway and
  * forgotten, so a revoked relay hears its site's pushes no more, not even until its next ping.
  * Never fails: a connection that cannot be closed now is refused at its next ping.
  */
-export async function closeRelayConnections(
+export function closeRelayConnections(
   stores: StoresOf<"relayConnections">,
   pusher: RelayPusher,
   site: string,
@@ -85,59 +116,30 @@ export async function closeRelayConnections(
   now: Date,
   onError: (connectionId: string, error: Error) => void,
 ): Promise<number> {
-  let ids: string[];
-  try {
-    ids = await stores.relayConnections.idsOfSite(site, now);
-  } catch (error) {
-    onError("", error as Error);
-    return 0;
-  }
-  const closed = await Promise.all(
-    ids.map(async (id) => {
-      try {
-        if ((await stores.relayConnections.get(id))?.relay !== relay) return 0;
-        await pusher.close(id);
-        await stores.relayConnections.delete(id);
-        return 1;
-      } catch (error) {
-        onError(id, error as Error);
-        return 0;
-      }
-    }),
-  );
-  return closed.reduce<number>((sum, one) => sum + one, 0);
+  return eachConnection(stores, site, now, onError, async (id) => {
+    if ((await stores.relayConnections.get(id))?.relay !== relay) return 0;
+    await pusher.close(id);
+    await stores.relayConnections.delete(id);
+    return 1;
+  });
 }
 
 /**
  * Tells the site's connected relays there is work: one message per connection, at once; a gone
  * connection is forgotten. Never fails: a relay that hears nothing finds the job by its slow poll.
  */
-export async function tellRelays(
+export function tellRelays(
   stores: StoresOf<"relayConnections">,
   pusher: RelayPusher,
   site: string,
   now: Date,
   onError: (connectionId: string, error: Error) => void,
 ): Promise<number> {
-  let ids: string[];
-  try {
-    ids = await stores.relayConnections.idsOfSite(site, now);
-  } catch (error) {
-    onError("", error as Error);
+  return eachConnection(stores, site, now, onError, async (id) => {
+    if ((await pusher.send(id, JOBS_MESSAGE)) === "sent") return 1;
+    await stores.relayConnections.delete(id);
     return 0;
-  }
-  const sent = await Promise.all(
-    ids.map(async (id) => {
-      try {
-        if ((await pusher.send(id, JOBS_MESSAGE)) === "sent") return 1;
-        await stores.relayConnections.delete(id);
-      } catch (error) {
-        onError(id, error as Error);
-      }
-      return 0;
-    }),
-  );
-  return sent.reduce<number>((sum, one) => sum + one, 0);
+  });
 }
 
 /**
