@@ -1,9 +1,9 @@
-import { apiTokenStore, authenticateToken, TOKEN_PREFIX } from "../../lib/auth/apiTokens";
+import { TOKEN_PREFIX } from "../../lib/auth/apiTokens";
 import { sessionToken } from "../../lib/auth/sessionCookie";
 import { settings } from "../../lib/config/settings";
 import { consoleSession } from "../../lib/http/console/routes";
 import { endpoint } from "../../lib/http/endpoint";
-import { configuredUsers, ownerGrants } from "../../lib/http/middleware/basicAuth";
+import { configuredUsers, tokenCaller } from "../../lib/http/middleware/basicAuth";
 import { ok } from "../../lib/http/responses";
 import { composeOperatorStores } from "../../lib/store/compositionRoot";
 
@@ -15,10 +15,7 @@ export const handler = endpoint(consoleSession, async ({ event }) => {
   const token = sessionToken(event);
   let user: string | null = null;
   if (config.oidc && token?.startsWith(TOKEN_PREFIX)) {
-    const now = new Date();
-    const users = await configuredUsers(config);
-    const caller = await authenticateToken(apiTokenStore(), token, now, (owner) => ownerGrants(config, users, owner, now));
-    user = caller?.name ?? null;
+    user = (await tokenCaller(config, await configuredUsers(config), token, new Date()))?.name ?? null;
   }
   return ok({ user, provider: config.consoleSignIn !== undefined });
 });

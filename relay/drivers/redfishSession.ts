@@ -47,7 +47,7 @@ export async function connect(config: Record<string, unknown>, base: string, tim
   const anonymous: Call = (method, path, body) => send(config, onBmc(path, base), method, body, timeoutMs, {});
   // The service root is open to all (Redfish's rule); a BMC that asks credentials for it gets Basic's.
   const open = await anonymous("GET", SERVICE_ROOT);
-  const root = open.status === 401 ? await resource(basic, SERVICE_ROOT) : await resource(async () => open, SERVICE_ROOT);
+  const root = open.status === 401 ? await resource(basic, SERVICE_ROOT) : resourceOf(open, SERVICE_ROOT);
   const sessions = linkOf((root.Links as Record<string, unknown> | undefined)?.Sessions);
   if (!sessions) return { call: basic, root, auth: "basic", close: async () => undefined };
   const opened = await basic("POST", sessions, { UserName: text(config, "user") ?? "", Password: text(config, "password") ?? "" });
@@ -68,8 +68,10 @@ export async function connect(config: Record<string, unknown>, base: string, tim
 }
 
 /** A resource the BMC must answer (200, a JSON object), else an error in its own words, or with the first bytes of what it sent. */
-export async function resource(call: Call, path: string): Promise<Record<string, unknown>> {
-  const answer = await call("GET", path);
+export const resource = async (call: Call, path: string): Promise<Record<string, unknown>> => resourceOf(await call("GET", path), path);
+
+/** The resource a GET of `path` answered, or the error it is. */
+function resourceOf(answer: Answer, path: string): Record<string, unknown> {
   if (answer.status !== 200) throw new Error(`GET ${path} answered ${answer.status}: ${messageOf(answer)}`);
   if (answer.notJson !== undefined)
     throw new Error(`GET ${path} answered 200 with a body that is not a JSON object: ${JSON.stringify(answer.notJson)}`);

@@ -83,8 +83,12 @@ async function callerOf(
     await noteSignIn(apiTokenStore(), caller, now);
     return caller;
   }
-  return authenticateToken(apiTokenStore(), bearer!, now, (owner) => ownerGrants(config, users, owner, now));
+  return tokenCaller(config, users, bearer!, now);
 }
+
+/** An API token's or a console session's caller, its grant narrowed to what its owner holds now; undefined for one that opens nothing. */
+export const tokenCaller = (config: Settings, users: UserTable, token: string, now: Date): Promise<Caller | undefined> =>
+  authenticateToken(apiTokenStore(), token, now, (owner) => ownerGrants(config, users, owner, now));
 
 /**
  * What a token's owner holds now: a Basic user still listed in AUTH_USERS, by AUTH_ROLES as it is
